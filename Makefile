@@ -1,0 +1,49 @@
+# make run   - install into .venv, migrate, load the demo on an empty database, serve
+# make test  - the whole test suite (SQLite, or the database in DATABASE_URL)
+PYTHON_BIN ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEV := DEBUG=1
+
+.PHONY: run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON_BIN) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py load_demo --if-empty
+	$(DEV) ALLOWED_HOSTS='*' $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install
+	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+
+messages: install
+	$(DEV) $(PY) manage.py makemessages -l pl -l en --ignore='.venv/*' --ignore='var/*'
+	$(DEV) $(PY) manage.py makemessages -d djangojs -l pl -l en --ignore='.venv/*' --ignore='var/*'
+	$(DEV) $(PY) manage.py compilemessages --ignore='.venv/*'
+
+bench-standings: install
+	TESTING=1 $(PY) bench/bench_standings.py
+
+bench-seating: install
+	$(PY) bench/bench_seating.py
+
+clean:
+	rm -rf var/db.sqlite3* var/test.sqlite3*
+
+bench-entry: install
+	TESTING=1 $(PY) bench/bench_entry.py
+
+bench-public: install
+	$(PY) bench/bench_public.py
+
+bench-pdf: install
+	TESTING=1 $(PY) bench/bench_pdf.py

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from public import views
+
+app_name = "public"
+urlpatterns = [
+    path("t/<slug:slug>/standings.json", views.standings_json_view, name="standings_json"),
+]

@@ -1,0 +1,29 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.standings import compute_standings, standings_json
+from tournament.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Print the standings of a tournament (staff view: every verified sheet, whatever the visibility)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--json", action="store_true", help="print the SPEC §9 JSON rows")
+
+    def handle(self, *args, slug, **options):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(f"no tournament {slug!r}")
+        rows = compute_standings(tournament)
+        if options["json"]:
+            self.stdout.write(json.dumps(standings_json(rows), ensure_ascii=False, indent=2))
+            return
+        for row in rows:
+            total = row.total
+            self.stdout.write(
+                f"{row.rank_label:>6}  {row.player.name:<32} {total.big_points:>4} {total.small_points:>7} "
+                f"{total.games_won:>3}  {row.player.organisation.name}"
+            )

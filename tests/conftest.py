@@ -1,0 +1,42 @@
+import pytest
+from django.contrib.auth.models import Group, User
+
+
+def _user(username, group=None, **kwargs):
+    user = User.objects.create_user(username=username, password="secret-pass-123", **kwargs)
+    if group:
+        user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+@pytest.fixture
+def organiser(db):
+    return _user("organiser", "organiser", is_staff=True)
+
+
+@pytest.fixture
+def head_referee(db):
+    return _user("head", "head_referee")
+
+
+@pytest.fixture
+def referee(db):
+    return _user("referee", "referee")
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def head_referee_client(client, head_referee):
+    client.force_login(head_referee)
+    return client
+
+
+@pytest.fixture
+def referee_client(client, referee):
+    client.force_login(referee)
+    return client

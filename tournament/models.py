@@ -1,0 +1,275 @@
+"""Tournaments, organisations, players, rounds, tables and seats.
+
+Models hold data and constraints; state changes live in `services.py`.
+"""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring import rules
+
+SEAT_LETTERS = rules.SEAT_LETTERS
+SEAT_CHOICES = [(letter, letter) for letter in SEAT_LETTERS]
+
+
+def default_big_point_places():
+    return [1, 0, 0, 0]
+
+
+class Tournament(models.Model):
+    class PenaltyMode(models.TextChoices):
+        REPLACE = rules.REPLACE, _("replace: the penalty is the whole minus score")
+        ADD = rules.ADD, _("add: the penalty is added to the rack count")
+
+    class PoolScoring(models.TextChoices):
+        SUM = rules.SUM, _("sum of the others' racks")
+        DIFFERENCE = rules.DIFFERENCE, _("difference to the lowest rack")
+
+    class BigPointUnit(models.TextChoices):
+        GAME = rules.UNIT_GAME, _("per game")
+        ROUND = rules.UNIT_ROUND, _("per round")
+
+    class SeatingMethod(models.TextChoices):
+        MIXED = "mixed", _("mixed: avoid repeat meetings")
+        SWISS = "swiss", _("Swiss: by standings, leaders at table 1")
+        MANUAL = "manual", _("manual")
+
+    class Visibility(models.TextChoices):
+        LIVE = "live", _("live: public standings follow verified sheets")
+        FROZEN = "frozen", _("frozen: public standings stay as they were")
+        HIDDEN = "hidden", _("hidden: no standings or scores in public")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short address"), max_length=80, unique=True)
+    date = models.DateField(_("date"))
+
+    joker_penalty = models.IntegerField(
+        _("joker left on a rack"), default=50, validators=[MinValueValidator(0)],
+        help_text=_("50 in the standard game, 30 in the Twist/Expert variant."),
+    )
+    opening_penalty_mode = models.CharField(
+        _("opening penalty mode"), max_length=10, choices=PenaltyMode.choices, default=PenaltyMode.REPLACE,
+    )
+    penalty_not_possible = models.IntegerField(
+        _("could not lay out"), default=100, validators=[MinValueValidator(0)],
+        help_text=_("Penalty when the player could not make the first laying out."),
+    )
+    penalty_possible_not_done = models.IntegerField(
+        _("could lay out but did not"), default=200, validators=[MinValueValidator(0)],
+    )
+    penalty_drawn_last_round = models.IntegerField(
+        _("needed tile drawn in the last round"), default=100, validators=[MinValueValidator(0)],
+        help_text=_("The tile needed was drawn in the last round and the intention was declared."),
+    )
+    penalty_first_move = models.IntegerField(
+        _("laid out in the first move, game ended in another's first move"), default=100,
+        validators=[MinValueValidator(0)],
+    )
+    pool_exhausted_scoring = models.CharField(
+        _("scoring when the pool runs out"), max_length=10, choices=PoolScoring.choices, default=PoolScoring.SUM,
+    )
+    big_point_unit = models.CharField(
+        _("big points awarded"), max_length=10, choices=BigPointUnit.choices, default=BigPointUnit.GAME,
+    )
+    big_point_places = models.JSONField(
+        _("big points by place"), default=default_big_point_places,
+        help_text=_("Points for 1st, 2nd, 3rd and 4th place at the table, e.g. 1, 0, 0, 0 or 4, 3, 1, 0."),
+    )
+    players_per_organisation = models.PositiveSmallIntegerField(
+        _("players per organisation"), default=1, validators=[MinValueValidator(1), MaxValueValidator(50)],
+    )
+    rounds_planned = models.PositiveSmallIntegerField(
+        _("qualifying rounds"), default=5, validators=[MinValueValidator(1), MaxValueValidator(20)],
+    )
+    final = models.BooleanField(_("final table"), default=True, help_text=_("The top 4 play a final at one table."))
+    final_games = models.PositiveSmallIntegerField(
+        _("games in the final"), default=4, validators=[MinValueValidator(1), MaxValueValidator(12)],
+    )
+    move_seconds = models.PositiveSmallIntegerField(
+        _("seconds per move"), default=40, validators=[MinValueValidator(5), MaxValueValidator(600)],
+    )
+    initial_meld = models.PositiveSmallIntegerField(_("initial meld threshold"), default=30)
+    seating_method = models.CharField(
+        _("seating after round 1"), max_length=10, choices=SeatingMethod.choices, default=SeatingMethod.MIXED,
+    )
+    visibility = models.CharField(
+        _("results visibility"), max_length=10, choices=Visibility.choices, default=Visibility.LIVE,
+    )
+    auto_freeze = models.BooleanField(
+        _("freeze results when the last round starts"), default=False,
+        help_text=_("When the last qualifying round (or the final) starts, public results freeze."),
+    )
+    frozen_round = models.PositiveSmallIntegerField(
+        _("public results as of round"), null=True, blank=True,
+        help_text=_("In frozen mode the public sees results up to this round."),
+    )
+    ceremony_step = models.PositiveSmallIntegerField(_("ceremony places revealed"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(players_per_organisation__gte=1), name="tournament_quota_positive"),
+            models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="tournament_rounds_positive"),
+            models.CheckConstraint(condition=Q(joker_penalty__gte=0), name="tournament_joker_penalty_nonnegative"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def rules_settings(self) -> rules.Settings:
+        return rules.Settings(
+            joker_penalty=self.joker_penalty,
+            opening_penalty_mode=self.opening_penalty_mode,
+            penalty_not_possible=self.penalty_not_possible,
+            penalty_possible_not_done=self.penalty_possible_not_done,
+            penalty_drawn_last_round=self.penalty_drawn_last_round,
+            penalty_first_move=self.penalty_first_move,
+            pool_exhausted_scoring=self.pool_exhausted_scoring,
+            big_point_unit=self.big_point_unit,
+            big_point_places=tuple(self.big_point_places),
+        )
+
+
+class Organisation(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="organisations")
+    name = models.CharField(_("organisation"), max_length=200)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("organisation")
+        verbose_name_plural = _("organisations")
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="organisation_unique_name")]
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        DISQUALIFIED = "disqualified", _("disqualified")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    organisation = models.ForeignKey(Organisation, on_delete=models.RESTRICT, related_name="players")
+    name = models.CharField(_("name"), max_length=200)
+    start_number = models.PositiveIntegerField(_("start number"))
+    ext_id = models.CharField(_("player id"), max_length=50, help_text=_("The id used in the JSON interchange file."))
+    org_slot = models.PositiveSmallIntegerField(
+        default=1, help_text=_("1…quota: backs the players-per-organisation limit in the database."),
+    )
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    present = models.BooleanField(_("checked in"), default=False)
+    joins_from_round = models.PositiveSmallIntegerField(_("joins from round"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["start_number"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="player_unique_start_number"),
+            models.UniqueConstraint(fields=["tournament", "ext_id"], name="player_unique_ext_id"),
+            models.UniqueConstraint(fields=["organisation", "org_slot"], name="player_one_per_org_slot"),
+            models.UniqueConstraint(fields=["organisation", "name"], name="player_unique_name_in_org"),
+            models.CheckConstraint(condition=Q(org_slot__gte=1), name="player_org_slot_positive"),
+            models.CheckConstraint(condition=Q(status__in=["active", "withdrawn", "disqualified"]), name="player_status_valid"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_disqualified(self):
+        return self.status == self.Status.DISQUALIFIED
+
+
+class Round(models.Model):
+    class Kind(models.TextChoices):
+        QUALIFYING = "qualifying", _("qualifying")
+        FINAL = "final", _("final")
+
+    class State(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        STARTED = "started", _("started")
+        COMPLETED = "completed", _("completed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.QUALIFYING)
+    state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.DRAFT)
+    seed = models.CharField(_("draw seed"), max_length=64, blank=True)
+    method = models.CharField(_("seating method"), max_length=10, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+            models.UniqueConstraint(fields=["tournament"], condition=Q(kind="final"), name="round_one_final"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self):
+        if self.kind == self.Kind.FINAL:
+            return str(_("Final"))
+        return str(_("Round %(number)s") % {"number": self.number})
+
+    @property
+    def is_final(self):
+        return self.kind == self.Kind.FINAL
+
+    @property
+    def is_locked(self):
+        """Seating is fixed once the round has started."""
+        return self.state in (self.State.STARTED, self.State.COMPLETED)
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self):
+        return str(_("Table %(number)s") % {"number": self.number})
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats", editable=False)
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
+    letter = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES)
+
+    class Meta:
+        ordering = ["table", "letter"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "letter"], name="seat_unique_letter"),
+            models.UniqueConstraint(fields=["round", "player"], name="seat_one_per_player_and_round"),
+            models.CheckConstraint(condition=Q(letter__in=list(SEAT_LETTERS)), name="seat_letter_valid"),
+        ]
+
+    def __str__(self):
+        return f"{self.table} {self.letter}: {self.player}"
+
+    def save(self, *args, **kwargs):
+        self.round_id = self.table.round_id
+        super().save(*args, **kwargs)
