@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence, Sized
 
 SEAT_LETTERS = ("A", "B", "C", "D")
 MAX_TILES = 728  # the sum of all 104 numbered tiles: 4 colours x 2 x (1 + ... + 13)
@@ -226,13 +226,14 @@ def score_game(game: Game, settings: Settings = Settings()) -> GameResult:
     return GameResult(scores={s: scores[s] for s in seats}, winners=winners, minus=minus)
 
 
-def _places(values: Mapping[str, int], ahead: Iterable[str] = ()) -> dict[str, int]:
+def _places(values: Mapping[str, int], ahead: Sized = ()) -> dict[str, int]:
     """0-based place of each seat by value (higher is better), after the seats `ahead`.
 
     Tied seats share the best place they tie on (competition ranking).
     """
-    offset = len(list(ahead))
-    return {seat: offset + sum(1 for other in values.values() if other > value) for seat, value in values.items()}
+    offset = len(ahead)
+    scores = list(values.values())
+    return {seat: offset + sum(other > value for other in scores) for seat, value in values.items()}
 
 
 def game_big_points(result: GameResult, settings: Settings = Settings()) -> dict[str, int]:

@@ -82,29 +82,28 @@ def _table_totals(results_by_table, settings):
     """{(table_id, letter): totals} from the stored seat results of each table."""
     totals = {}
     for table_id, games in results_by_table.items():
-        scored = [
-            rules.GameResult(
-                scores={r["letter"]: r["effective"] for r in rows},
-                winners=frozenset(r["letter"] for r in rows if r["is_winner"]),
-                minus={},
-            )
-            for rows in games.values()
-        ]
+        scored = [rules.GameResult(scores=scores, winners=frozenset(winners), minus={}) for scores, winners in games.values()]
         for letter, values in rules.table_round(scored, settings).items():
             totals[(table_id, letter)] = values
     return totals
 
 
 def _load_results(tournament, verified_only, up_to_round):
+    """{table_id: {game_id: (scores by letter, winner letters)}} of the counted sheets."""
     results = SeatResult.objects.filter(game__sheet__table__round__tournament=tournament)
     if verified_only:
         results = results.filter(game__sheet__state=ScoreSheet.State.VERIFIED)
     if up_to_round is not None:
         results = results.filter(game__sheet__table__round__number__lte=up_to_round)
-    by_table = defaultdict(lambda: defaultdict(list))
-    for row in results.values("game_id", "game__sheet__table_id", "letter", "score", "override_score", "is_winner"):
-        row["effective"] = row["score"] if row["override_score"] is None else row["override_score"]
-        by_table[row["game__sheet__table_id"]][row["game_id"]].append(row)
+    by_table = defaultdict(dict)
+    rows = results.values_list("game_id", "game__sheet__table_id", "letter", "score", "override_score", "is_winner")
+    for game_id, table_id, letter, score, override, is_winner in rows:
+        game = by_table[table_id].get(game_id)
+        if game is None:
+            game = by_table[table_id][game_id] = ({}, [])
+        game[0][letter] = score if override is None else override
+        if is_winner:
+            game[1].append(letter)
     return by_table
 
 

@@ -1,0 +1,93 @@
+"""Benchmark: standings of a 500-player, 8-round tournament with random results.
+
+Prints the time to compute the standings (the import is timed separately and excluded) and
+the number of queries. Budget: under 0.5 s and at most 10 queries.
+Runs on a temporary SQLite database (or the one in DATABASE_URL).
+"""
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("TESTING", "1")
+if "DATABASE_URL" not in os.environ:
+    os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-standings-")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from scoring.interchange import import_tournament  # noqa: E402
+from scoring.standings import compute_standings  # noqa: E402
+
+PLAYERS, ROUNDS, BUDGET_SECONDS, BUDGET_QUERIES = 500, 8, 0.5, 10
+
+
+def random_game(rng, number, letters):
+    winner = rng.choice(letters) if rng.random() < 0.9 else None
+    racks, jokers_left = {}, 2
+    for letter in letters:
+        if letter == winner:
+            continue
+        jokers = rng.choice([0, 0, 0, 1]) if jokers_left else 0
+        jokers_left -= jokers
+        opening = rng.choice(["opened"] * 8 + ["not_possible", "possible_not_done"])
+        racks[letter] = {"tiles": rng.randint(0, 80), "jokers": jokers, "opening": opening}
+    game = {"number": number, "ending": "out" if winner else "pool_exhausted", "racks": racks}
+    if winner:
+        game["winner"] = winner
+    return game
+
+
+def tournament_data(rng):
+    ids = [f"p{i}" for i in range(1, PLAYERS + 1)]
+    rounds = []
+    for number in range(1, ROUNDS + 1):
+        rng.shuffle(ids)
+        tables = []
+        for t in range(PLAYERS // 4):
+            letters = "ABCD"
+            tables.append({
+                "number": t + 1, "seats": dict(zip(letters, ids[4 * t : 4 * t + 4])),
+                "games": [random_game(rng, g, letters) for g in range(1, 5)],
+            })
+        rounds.append({"number": number, "tables": tables})
+    return {
+        "format": "rummikub-tournament/1",
+        "tournament": {"name": "Benchmark", "slug": "bench", "date": "2026-02-10", "settings": {"final": False}},
+        "players": [{"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, PLAYERS + 1)],
+        "rounds": rounds,
+    }
+
+
+def main():
+    call_command("migrate", verbosity=0)
+    start = time.perf_counter()
+    tournament = import_tournament(tournament_data(random.Random(2026)))
+    print(f"import: {PLAYERS} players, {ROUNDS} rounds in {time.perf_counter() - start:.1f} s (not counted)")
+    timings = []
+    for _ in range(5):
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            rows = compute_standings(tournament)
+            timings.append(time.perf_counter() - start)
+    median, worst = statistics.median(timings), max(timings)
+    ok = median < BUDGET_SECONDS and len(queries) <= BUDGET_QUERIES
+    print(f"standings: {len(rows)} rows, median {median:.3f} s, worst {worst:.3f} s of 5 runs, {len(queries)} queries")
+    print(f"budget: < {BUDGET_SECONDS} s and <= {BUDGET_QUERIES} queries: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
