@@ -28,26 +28,11 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from scoring.demo import random_game  # noqa: E402
 from scoring.interchange import import_tournament  # noqa: E402
 from scoring.standings import compute_standings  # noqa: E402
 
 PLAYERS, ROUNDS, BUDGET_SECONDS, BUDGET_QUERIES = 500, 8, 0.5, 10
-
-
-def random_game(rng, number, letters):
-    winner = rng.choice(letters) if rng.random() < 0.9 else None
-    racks, jokers_left = {}, 2
-    for letter in letters:
-        if letter == winner:
-            continue
-        jokers = rng.choice([0, 0, 0, 1]) if jokers_left else 0
-        jokers_left -= jokers
-        opening = rng.choice(["opened"] * 8 + ["not_possible", "possible_not_done"])
-        racks[letter] = {"tiles": rng.randint(0, 80), "jokers": jokers, "opening": opening}
-    game = {"number": number, "ending": "out" if winner else "pool_exhausted", "racks": racks}
-    if winner:
-        game["winner"] = winner
-    return game
 
 
 def tournament_data(rng):

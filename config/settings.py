@@ -25,14 +25,15 @@ def env_flag(name, default=False):
 
 
 DEBUG = env_flag("DEBUG")
+TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only requirements
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and not env_flag("TESTING"):
+    if not DEBUG and not TESTING:
         raise RuntimeError("Set SECRET_KEY (or DEBUG=1 for development).")
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
-if not ALLOWED_HOSTS and (DEBUG or env_flag("TESTING")):
+if not ALLOWED_HOSTS and (DEBUG or TESTING):
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver", "*"]
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
@@ -121,15 +122,16 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-if DEBUG or env_flag("TESTING"):
+if DEBUG or TESTING:
     STORAGES["staticfiles"] = {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
     }
-WHITENOISE_USE_FINDERS = DEBUG or env_flag("TESTING")
+WHITENOISE_USE_FINDERS = DEBUG or TESTING
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,0 +1,44 @@
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from accounts.models import Role
+from scoring.demo import DEMO_SLUG, demo_data
+from scoring.interchange import import_tournament
+from tournament.models import Tournament
+
+DEMO_USERS = [("organizator", Role.ORGANISER), ("sedzia-glowny", Role.HEAD_REFEREE), ("sedzia", Role.REFEREE)]
+
+
+class Command(BaseCommand):
+    help = "Create the demo tournament (42 players, two rounds played) and staff logins. Development only."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--if-empty", action="store_true", help="do nothing but print the logins if a tournament exists")
+
+    def handle(self, *args, if_empty=False, **options):
+        if not (settings.DEBUG or settings.TESTING):
+            raise CommandError("load_demo is for development only (set DEBUG=1).")
+        logins_file = settings.VAR_DIR / "demo-logins.txt"
+        with transaction.atomic():
+            if not (if_empty and Tournament.objects.exists()):
+                if Tournament.objects.filter(slug=DEMO_SLUG).exists():
+                    raise CommandError(f"the demo tournament {DEMO_SLUG!r} exists already")
+                tournament = import_tournament(demo_data())
+                self.stdout.write(f"Demo tournament: {tournament.name} (/t/{tournament.slug}/)")
+                lines = []
+                for username, role in DEMO_USERS:
+                    password = secrets.token_urlsafe(9)
+                    user = User.objects.filter(username=username).first() or User(username=username)
+                    user.is_staff = role == Role.ORGANISER
+                    user.set_password(password)
+                    user.save()
+                    user.groups.add(Group.objects.get(name=role.value))
+                    lines.append(f"{str(role.label):<14} {username:<14} {password}")
+                logins_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        if logins_file.exists():
+            self.stdout.write("Logins (development only) at http://127.0.0.1:8000/accounts/login/:")
+            self.stdout.write(logins_file.read_text(encoding="utf-8"))
