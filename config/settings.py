@@ -4,6 +4,8 @@ DATABASE_URL   database (default: SQLite in var/db.sqlite3, WAL mode)
 SECRET_KEY     required when DEBUG is off
 DEBUG          "1"/"true" for development (default off)
 ALLOWED_HOSTS  comma-separated host names (default: localhost names when DEBUG is on)
+HTTPS          secure cookies, HTTPS redirect and HSTS (default on when DEBUG is off)
+VAR_DIR        where the SQLite database and collected static files live (default var/)
 """
 
 import os
@@ -138,14 +140,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one tournament day
 CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
-    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+# Production serves HTTPS by default (`manage.py check --deploy` is clean). At a venue without
+# certificates, HTTPS=0 serves plain HTTP on the local network.
+HTTPS = env_flag("HTTPS", not DEBUG and not TESTING)
+if HTTPS:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    X_FRAME_OPTIONS = "DENY"
+X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,

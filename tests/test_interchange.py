@@ -177,3 +177,20 @@ def test_public_json_obeys_visibility(client):
     assert hidden.status_code == 403
     assert "183" not in hidden.content.decode() and "171" not in hidden.content.decode()
     assert client.get("/t/unknown/standings.json").status_code == 404
+
+
+def test_backup_of_a_tournament_in_progress_restores_identical_standings():
+    from scoring.standings import compute_standings, standings_json
+
+    data = full_data()
+    data["rounds"][0]["state"] = "started"
+    data["rounds"][0]["tables"][1]["state"] = "in_progress"
+    tournament = import_tournament(data)
+    before_public = standings_json(compute_standings(tournament))
+    before_staff = standings_json(compute_standings(tournament, verified_only=False))
+    backup = dumps(export_tournament(tournament))
+    Tournament.objects.all().delete()
+    restored = import_tournament(json.loads(backup))
+    assert standings_json(compute_standings(restored)) == before_public
+    assert standings_json(compute_standings(restored, verified_only=False)) == before_staff
+    assert restored.rounds.get().state == "started"
