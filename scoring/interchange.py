@@ -87,6 +87,12 @@ def _choice(value, path, choices):
     return value
 
 
+def _player_ref(value, path, players):
+    if not isinstance(value, str) or value not in players:
+        _fail(path, f"unknown player {value!r}")
+    return value
+
+
 def _known_keys(obj, path, keys):
     for key in obj:
         if key not in keys:
@@ -205,8 +211,7 @@ def _parse_table(data, path, players, seated, settings):
         seat_path = f"{path}.seats.{letter}"
         if letter not in rules.SEAT_LETTERS:
             _fail(seat_path, f"seat letters are A–D, got {letter!r}")
-        if player_id not in players:
-            _fail(seat_path, f"unknown player {player_id!r}")
+        _player_ref(player_id, seat_path, players)
         if player_id in seated:
             _fail(seat_path, f"player {player_id!r} sits twice in this round")
         seated.add(player_id)
@@ -307,10 +312,9 @@ def parse(data):
         path = f"cards[{i}]"
         c = _obj(c, path)
         _known_keys(c, path, ("player", "round", "colour", "reason"))
-        if c.get("player") not in players:
-            _fail(f"{path}.player", f"unknown player {c.get('player')!r}")
+        _player_ref(c.get("player"), f"{path}.player", players)
         round_number = c.get("round")
-        if round_number is not None and round_number not in round_numbers:
+        if round_number is not None and (not isinstance(round_number, int) or round_number not in round_numbers):
             _fail(f"{path}.round", f"unknown round {round_number!r}")
         cards.append({
             "player": c["player"], "round": round_number,
@@ -325,8 +329,7 @@ def parse(data):
         _known_keys(d, path, ("order", "reason"))
         order = _list(d.get("order"), f"{path}.order")
         for k, player_id in enumerate(order):
-            if player_id not in players:
-                _fail(f"{path}.order[{k}]", f"unknown player {player_id!r}")
+            _player_ref(player_id, f"{path}.order[{k}]", players)
         if len(order) < 2 or len(set(order)) != len(order):
             _fail(f"{path}.order", "must list two or more different players")
         decisions.append({"order": order, "reason": _text(d.get("reason"), f"{path}.reason", max_length=2000)})
