@@ -40,3 +40,6 @@ def head_referee_client(client, head_referee):
 def referee_client(client, referee):
     client.force_login(referee)
     return client
+
+
+pytest_plugins = ["tests.browser"]

@@ -1,0 +1,62 @@
+"""Browser fixtures: Playwright for Python driving Debian's Chromium.
+
+A missing browser fails the tests (CI must not skip them). Screenshots go to
+`test-artifacts/` (git-ignored), kept as artifacts of the run.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+TABLET = {"width": 768, "height": 1024}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's chromium package")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """new_page(viewport=TABLET) -> a page in a fresh context (its own cookies)."""
+    contexts = []
+
+    def make(viewport=TABLET, **kwargs):
+        context = browser.new_context(viewport=viewport, locale="pl-PL", **kwargs)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name):
+    """Keep a full-page screenshot of this step as a test artifact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def assert_no_horizontal_scroll(page):
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size["width"]
+    assert width <= viewport, f"page is {width}px wide in a {viewport}px viewport"
