@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.text import ALPHABET, polish_sort_key, sorted_polish
+from tournament.text import ALPHABET, polish_sort_key, slug_from, sorted_polish
 
 
 def test_letters_with_diacritics_follow_their_base_letter():
@@ -42,3 +42,7 @@ def test_the_order_is_total_and_does_not_depend_on_the_input_order(words):
     assert sorted_polish(words) == sorted_polish(list(reversed(words)))
     keys = [polish_sort_key(w) for w in sorted_polish(words)]
     assert keys == sorted(keys)
+
+
+def test_a_web_address_part_from_a_polish_name():
+    assert slug_from("Senioriada Łódź – Żółć 2026") == "senioriada-lodz-zolc-2026"

@@ -8,6 +8,8 @@ so the order is total and stable.
 
 import unicodedata
 
+from django.utils.text import slugify
+
 ALPHABET = "aąbcćdeęfghijklłmnńoópqrsśtuvwxyzźż"
 _LETTER_RANK = {letter: rank for rank, letter in enumerate(ALPHABET)}
 
@@ -40,3 +42,8 @@ def polish_sort_key(text):
 def sorted_polish(items, key=lambda item: item):
     """`items` sorted by the Polish alphabetical order of `key(item)`."""
     return sorted(items, key=lambda item: polish_sort_key(key(item)))
+
+
+def slug_from(text):
+    """An ASCII web address part from a Polish name: "Łódź 2026" → "lodz-2026"."""
+    return slugify(str(text).replace("ł", "l").replace("Ł", "L"))
