@@ -155,7 +155,7 @@ def test_a_late_arrival_joins_from_the_next_round(organiser_client):
     started_round_1()
     p8 = Player.objects.get(ext_id="p8")
     response = organiser_client.get("/staff/test/players/")
-    assert "Arrived: plays from round 2" in response.content.decode()
+    assert "A player who arrives now plays from round 2." in response.content.decode()
     response = organiser_client.post(f"/staff/test/players/{p8.pk}/check-in/", {"row": "1"}, headers=HTMX)
     assert "plays from round 2" in response.content.decode()
     p8.refresh_from_db()

@@ -373,6 +373,7 @@ def test_the_dashboard_shows_every_table_sheet_state_and_polls(organiser_client,
     assert "<!doctype" not in text.lower() and 'id="round-status"' in text
     assert '<li class="state--empty"><strong>1</strong>' in text
     assert '<li class="state--submitted"><strong>1</strong>' in text
+    assert text.count("table-tile--submitted") == 1 and text.count("table-tile--empty") == 1
     assert '<li class="state--verified"><strong>0</strong>' in text
     verify_sheets(round_)
     assert "/staff/test/rounds/1/complete/" in organiser_client.get("/staff/test/status/").content.decode()

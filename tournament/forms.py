@@ -3,6 +3,7 @@
 import re
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -86,6 +87,7 @@ class TournamentForm(forms.ModelForm):
             self.fields["slug"].help_text = _("The address cannot change once the tournament exists (printed links use it).")
         else:
             self.fields["slug"].required = False
+            self.initial.setdefault("date", timezone.localdate())
 
     def fieldsets(self):
         return [(legend, [self[name] for name in names]) for legend, names in FIELDSETS]

@@ -88,7 +88,7 @@ def tournament_create(request):
         tournament, _rescored = services.save_tournament(form, user=request.user)
         messages.success(request, _("The tournament has been created. Now add the players."))
         return _done(request, _url("players", tournament))
-    return render(request, "tournament/tournament_form.html", {"form": form}, status=200)
+    return render(request, "tournament/tournament_form.html", {"form": form})
 
 
 @staff_required(Role.ORGANISER)
@@ -324,7 +324,7 @@ def draw(request, tournament):
     except ActionRefused as error:
         size_problem = error.message
     context = {
-        "tournament": tournament, "form": form, "number": number, "refusal": refusal, "eligible": eligible,
+        "tournament": tournament, "form": form, "number": number, "refusal": refusal, "eligible": eligible, "latest": latest,
         "size_problem": size_problem, "tables": None if size_problem else services.table_counts(eligible),
     }
     if request.htmx and request.method == "POST":
