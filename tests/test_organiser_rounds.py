@@ -280,9 +280,11 @@ def test_the_round_page_warns_about_players_left_out_or_no_longer_active(organis
     services.draw_round(tournament, user=organiser)
     Player.objects.filter(ext_id="p9").update(present=True)
     Player.objects.filter(ext_id="p1").update(status="withdrawn")
+    Player.objects.filter(ext_id="p2").update(present=False)
     response = organiser_client.get("/staff/test/rounds/1/")
     assert [p.ext_id for p in response.context["left_out"]] == ["p9"]
-    assert [p.ext_id for p in response.context["inactive"]] == ["p1"]
+    assert [p.ext_id for p in response.context["inactive"]] == ["p1", "p2"]
+    assert "Gracz 2 (not checked in)" in response.content.decode()
 
 
 # ------------------------------------------------------------------ the final

@@ -442,14 +442,15 @@ def round_quality(round_, players_by_pk):
 
 
 def seating_warnings(round_, seated_players):
-    """(players the draw leaves out although they may play now, seated players no longer active)
-    of a round that has not started; both lists empty otherwise."""
+    """For a round that has not started: (players who may play now but are not seated,
+    seated players who may no longer play: withdrawn, disqualified or checked out)."""
     if round_.is_locked or round_.is_final:
         return [], []
+    eligible = {p.pk: p for p in eligible_players(round_.tournament, round_.number)}
     seated = {p.pk for p in seated_players}
-    left_out = [p for p in eligible_players(round_.tournament, round_.number) if p.pk not in seated]
-    inactive = [p for p in seated_players if p.status != Player.Status.ACTIVE]
-    return sorted_polish(left_out, key=lambda p: p.name), sorted_polish(inactive, key=lambda p: p.name)
+    left_out = [p for pk, p in eligible.items() if pk not in seated]
+    cannot_play = [p for p in seated_players if p.pk not in eligible]
+    return sorted_polish(left_out, key=lambda p: p.name), sorted_polish(cannot_play, key=lambda p: p.name)
 
 
 # ------------------------------------------------------------------ players
