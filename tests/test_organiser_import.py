@@ -77,6 +77,9 @@ def test_a_file_that_is_neither_utf8_nor_polish_windows_1250_is_refused():
     ("players.csv", b"Anna Nowak,UTW\n", "Line 1: the first line must name the columns"),
     ("players.csv", b"name,organisation\n", "has no players below its header"),
     ("players.csv", b"name,organisation\nAnna\x00,B\n", "is not a CSV or Excel (.xlsx) file"),
+    ("players.csv", b"name,organisation\n" + b"x" * 200_000 + b",B\n", "cannot be read as a CSV file"),
+    ("players.csv", b"name,organisation\n" + b"Anna,B\n" * 400_000, "is too large (at most 2 MB)"),
+    ("players.csv", b"name,organisation\n" + b"".join(b"P%d,O%d\n" % (i, i) for i in range(2001)), "more than 2000 players"),
 ])
 def test_a_file_of_the_wrong_kind_is_named_and_nothing_is_imported(organiser_client, name, content, message):
     build(2)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 2000
+MAX_SHEET_ROWS = 5 * MAX_ROWS  # rows read from a spreadsheet, blank ones included
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
 NAME_HEADERS = {"name", "player", "imię i nazwisko", "imie i nazwisko", "nazwisko i imię", "zawodnik", "gracz"}
 ORGANISATION_HEADERS = {"organisation", "organization", "organizacja", "klub", "club"}
@@ -90,7 +92,7 @@ def read_player_file(filename, data):
         _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
     if b"\x00" in data:
         _refuse(_("“%(file)s” is not a CSV or Excel (.xlsx) file.") % {"file": filename})
-    return _rows(_csv_cells(_decode(filename, data)), filename)
+    return _rows(_csv_cells(filename, _decode(filename, data)), filename)
 
 
 def _decode(filename, data):
@@ -110,13 +112,15 @@ def _decode(filename, data):
     )
 
 
-def _csv_cells(text):
-    """(line number, cells) for every record of a CSV text; the separator is read from the header."""
+def _csv_cells(filename, text):
+    """(line number, cells) of every record of a CSV text; the separator is read from the header."""
     header = text.splitlines()[0] if text.splitlines() else ""
     separator = max(";,\t", key=header.count)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
-    for cells in reader:
-        yield reader.line_num, cells
+    try:
+        return [(reader.line_num, cells) for cells in reader]
+    except csv.Error:
+        _refuse(_("“%(file)s” cannot be read as a CSV file.") % {"file": filename})
 
 
 def _xlsx_cells(filename, data):
@@ -125,10 +129,13 @@ def _xlsx_cells(filename, data):
     try:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         sheet = workbook.worksheets[0]
-        rows = [(number, list(values)) for number, values in enumerate(sheet.iter_rows(values_only=True), start=1)]
+        values = itertools.islice(sheet.iter_rows(values_only=True), MAX_SHEET_ROWS + 1)
+        rows = [(number, list(cells)) for number, cells in enumerate(values, start=1)]
         workbook.close()
     except Exception:  # openpyxl raises many kinds of errors for damaged or foreign ZIP files
         _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
+    if len(rows) > MAX_SHEET_ROWS:
+        _refuse(_("The file has more than %(count)s players.") % {"count": MAX_ROWS})
     return rows
 
 

@@ -48,9 +48,6 @@ class ActionRefused(Exception):
         self.problems = list(problems)
         self.field = field
 
-    def __str__(self):
-        return self.message
-
 
 def _log(tournament, user, action, *, before=None, after=None, reason=""):
     AuditEntry.objects.create(
@@ -406,7 +403,6 @@ def next_step(tournament, latest, waiting_tables):
 class Quality:
     """The quality report of a round's seating, with players instead of ids."""
 
-    rounds: int
     repeat_pairs: list = field(default_factory=list)  # (player, player, meetings) meeting again in this round
     repeat_pairs_total: int = 0
     worst_pair: int = 0
@@ -425,7 +421,7 @@ def round_quality(round_, players_by_pk):
         ids = list(seated.values())
         together.update(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
     quality = Quality(
-        rounds=report["rounds"], repeat_pairs_total=report["repeat_pairs"], worst_pair=report["worst_pair"],
+        repeat_pairs_total=report["repeat_pairs"], worst_pair=report["worst_pair"],
         seat_spread=report["seat_spread"],
     )
     for entry in report["pairs"]:

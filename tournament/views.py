@@ -279,7 +279,7 @@ def player_import(request, tournament):
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
-            rows = importers.read_player_file(upload.name, upload.read())
+            rows = importers.read_player_file(upload.name, upload.read(importers.MAX_BYTES + 1))
             created = services.import_players(tournament, rows, user=request.user)
         except importers.FileRefused as refusal:
             problems = refusal.problems
