@@ -1,0 +1,28 @@
+"""Shared pieces of the organiser tests: English messages and small tournament builders."""
+
+import pytest
+from django.utils import translation
+
+from scoring.models import ScoreSheet
+from tests.factories import build
+from tournament.models import Player
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """Messages are asserted in English (the msgids), whatever translations exist."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
+def checked_in(n_players, **settings):
+    """A tournament `test` with n players, all checked in, no rounds."""
+    tournament = build(n_players, settings=settings or None)
+    Player.objects.filter(tournament=tournament).update(present=True)
+    return tournament
+
+
+def verify_sheets(round_):
+    """The head referee has verified every sheet of the round (no games needed for the lifecycle)."""
+    ScoreSheet.objects.filter(table__round=round_).update(state=ScoreSheet.State.VERIFIED)

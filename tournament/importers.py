@@ -1,0 +1,168 @@
+"""Reading a player list from a CSV or XLSX file with the columns name, organisation.
+
+`read_player_file(filename, data)` returns the rows of the file or raises `FileRefused`
+when the file itself cannot be read. The file is recognised by its content, not by its name.
+CSV: UTF-8 with or without BOM, or Windows-1250 when the text is clearly Polish;
+separated by `,`, `;` or a tab. The rows are checked (empty names, duplicates, the
+per-organisation quota) by `services.registration_problems`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+MAX_BYTES = 2_000_000
+MAX_ROWS = 2000
+MAX_SHEET_ROWS = 5 * MAX_ROWS  # rows read from a spreadsheet, blank ones included
+POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
+NAME_HEADERS = {"name", "player", "imię i nazwisko", "imie i nazwisko", "nazwisko i imię", "zawodnik", "gracz"}
+ORGANISATION_HEADERS = {"organisation", "organization", "organizacja", "klub", "club"}
+BINARY_KINDS = {
+    b"\x89PNG": "PNG",
+    b"\xff\xd8\xff": "JPEG",
+    b"GIF8": "GIF",
+    b"%PDF": "PDF",
+    b"\xd0\xcf\x11\xe0": "XLS",
+}
+ZIP_MAGIC = b"PK\x03\x04"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a file or an entry cannot be registered; `line` is the file's line (or row)."""
+
+    message: str
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self):
+        if self.line is None:
+            return self.message
+        return _("Line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    name: str
+    organisation: str
+    line: int | None = None  # None for a player typed into the form
+
+
+class FileRefused(Exception):
+    def __init__(self, problems):
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = list(problems)
+
+
+def _refuse(message, line=None):
+    raise FileRefused([Problem(message, line)])
+
+
+def clean_text(value):
+    """A cell as text with runs of white space collapsed."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+def read_player_file(filename, data):
+    """The rows of a player file; raises FileRefused naming every problem."""
+    if not data.strip():
+        _refuse(_("The file “%(file)s” is empty.") % {"file": filename})
+    if len(data) > MAX_BYTES:
+        _refuse(_("The file “%(file)s” is too large (at most 2 MB).") % {"file": filename})
+    if data.startswith(ZIP_MAGIC):
+        return _rows(_xlsx_cells(filename, data), filename)
+    for magic, kind in BINARY_KINDS.items():
+        if data.startswith(magic):
+            if kind == "XLS":
+                _refuse(_("“%(file)s” is an old Excel file (.xls). Save it as .xlsx or CSV and try again.") % {"file": filename})
+            _refuse(
+                _("“%(file)s” is not a CSV or Excel (.xlsx) file: it looks like a %(kind)s file.")
+                % {"file": filename, "kind": kind}
+            )
+    if filename.lower().endswith(".xlsx"):
+        _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
+    if b"\x00" in data:
+        _refuse(_("“%(file)s” is not a CSV or Excel (.xlsx) file.") % {"file": filename})
+    return _rows(_csv_cells(filename, _decode(filename, data)), filename)
+
+
+def _decode(filename, data):
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("cp1250")
+    except UnicodeDecodeError:
+        text = ""
+    if POLISH_LETTERS.intersection(text) and all(c.isprintable() or c in "\r\n\t" for c in text):
+        return text
+    _refuse(
+        _("“%(file)s” is not in UTF-8. In Excel choose “Save as” → “CSV UTF-8”, then try again.")
+        % {"file": filename}
+    )
+
+
+def _csv_cells(filename, text):
+    """(line number, cells) of every record of a CSV text; the separator is read from the header."""
+    header = text.splitlines()[0] if text.splitlines() else ""
+    separator = max(";,\t", key=header.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    try:
+        return [(reader.line_num, cells) for cells in reader]
+    except csv.Error:
+        _refuse(_("“%(file)s” cannot be read as a CSV file.") % {"file": filename})
+
+
+def _xlsx_cells(filename, data):
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        sheet = workbook.worksheets[0]
+        values = itertools.islice(sheet.iter_rows(values_only=True), MAX_SHEET_ROWS + 1)
+        rows = [(number, list(cells)) for number, cells in enumerate(values, start=1)]
+        workbook.close()
+    except Exception:  # openpyxl raises many kinds of errors for damaged or foreign ZIP files
+        _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
+    if len(rows) > MAX_SHEET_ROWS:
+        _refuse(_("The file has more than %(count)s players.") % {"count": MAX_ROWS})
+    return rows
+
+
+def _column(header, names):
+    for index, title in enumerate(header):
+        if clean_text(title).lower() in names:
+            return index
+    return None
+
+
+def _rows(cells, filename):
+    """The PlayerRows below the header (blank rows skipped); raises FileRefused for a bad header."""
+    records = [(line, [clean_text(c) for c in values]) for line, values in cells]
+    records = [(line, values) for line, values in records if any(values)]
+    if not records:
+        _refuse(_("The file “%(file)s” is empty.") % {"file": filename})
+    header_line, header = records[0]
+    name_at, organisation_at = _column(header, NAME_HEADERS), _column(header, ORGANISATION_HEADERS)
+    if name_at is None or organisation_at is None:
+        _refuse(_("the first line must name the columns “name” and “organisation”."), header_line)
+    if len(records) - 1 > MAX_ROWS:
+        _refuse(_("The file has more than %(count)s players.") % {"count": MAX_ROWS})
+    rows = []
+    for line, values in records[1:]:
+        name = values[name_at] if name_at < len(values) else ""
+        organisation = values[organisation_at] if organisation_at < len(values) else ""
+        rows.append(PlayerRow(name, organisation, line))
+    if not rows:
+        _refuse(_("The file “%(file)s” has no players below its header.") % {"file": filename})
+    return rows
