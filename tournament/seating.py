@@ -1,0 +1,1176 @@
+"""Seating engine for Rummikub tournaments (plain Python, standard library only).
+
+A round's seating is a list of tables, table 1 first; each table is a dict
+seat letter -> player id ("A".."D" at a 4-table, "A".."C" at a 3-table).
+Player ids are opaque hashable values (ints or strings).
+
+Public API:
+
+* ``table_sizes(n)`` -- table sizes for ``n`` players (4-tables first).
+* ``draw_round(players, history, *, seed, method, ...)`` -- one round's seating.
+* ``quality_report(rounds)`` -- repeat meetings, 3-table repeats, seat balance.
+* ``swap_players(seating, a, b)`` -- a new seating with two players' seats exchanged.
+* ``plan_tournament(n_players, n_rounds, *, method, seed)`` -- a whole plan for
+  players ``1..n`` plus its report (used by the ``seating_plan`` command and the
+  benchmark).
+
+Quality, in this order of priority: no pair meets twice where possible; the
+worst pair's meeting count as low as possible; no player at a 3-table twice
+before everyone has had one; players of one organisation kept apart; seat
+letters balanced.  Everything is deterministic for a given seed: all
+randomness comes from ``random.Random(seed)`` and the search is bounded by
+work counters, never by the clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+
+LETTERS = ("A", "B", "C", "D")
+_LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
+METHODS = ("mixed", "swiss", "random")
+
+# Cost weights (integers, so the search is exact).  A pair meeting for the
+# m-th time costs _W_PAIR * 6**(m-2) more than meeting m-1 times (m >= 2):
+# repeats dominate, and a third meeting is much worse than another second one.
+_W_PAIR = 10**6
+_W_SWISS = 20_000  # per table a player sits away from his standings group
+_W_THREE = 2_000  # per earlier 3-table seat of a player given a 3-table seat
+_W_ORG = 300  # per pair of one organisation at one table
+_W_LETTER = 1  # per unit of the sum of squares of a player's letter counts
+
+# Work budget of one draw, in evaluated moves (about 1-2 microseconds each).
+_BASE_BUDGET = 600_000
+# Plan this many rounds at most when looking ahead.
+_MAX_LOOKAHEAD = 12
+# At most this many seeded attempts per plan.
+_MAX_ATTEMPTS = 12
+
+
+class SeatingError(ValueError):
+    """A seating cannot be made; ``code`` is a stable machine-readable reason."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+def table_sizes(n):
+    """Table sizes for ``n`` players: as many 4-tables as possible, 3-tables last.
+
+    >>> table_sizes(10)
+    [4, 3, 3]
+    """
+    if n < 3:
+        raise SeatingError(
+            f"At least 3 players are needed to seat a round ({n} given).", "too_few_players"
+        )
+    if n == 5:
+        raise SeatingError(
+            "5 players cannot be seated at tables of 3 or 4 players.", "five_players"
+        )
+    threes = (4 - n % 4) % 4
+    fours = (n - 3 * threes) // 4
+    return [4] * fours + [3] * threes
+
+
+def _stable_order(players):
+    """Players in a canonical order, so the result does not depend on query order."""
+    players = list(players)
+    try:
+        ordered = sorted(players)
+    except TypeError:
+        ordered = sorted(players, key=lambda p: (type(p).__name__, repr(p)))
+    for a, b in zip(ordered, ordered[1:]):
+        if a == b:
+            raise SeatingError(f"Player {a!r} is listed twice.", "duplicate_player")
+    return ordered
+
+
+def derive_seed(seed, round_number):
+    """A per-round integer seed derived from a tournament seed (stable across runs)."""
+    digest = hashlib.sha256(f"{seed}:{round_number}".encode()).hexdigest()
+    return int(digest[:12], 16)
+
+
+# ---------------------------------------------------------------------------
+# Search state
+# ---------------------------------------------------------------------------
+
+
+def _pair_increments(limit):
+    """inc[m] = weighted cost of a pair's (m+1)-th meeting (0 for the first)."""
+    inc = [0, _W_PAIR]
+    while len(inc) < limit + 2:
+        inc.append(inc[-1] * 6)
+    return inc
+
+
+class _Plan:
+    """Seatings of the rounds being planned, with incremental cost bookkeeping.
+
+    Players are indices 0..n-1.  For planned round t: ``tab[t][p]`` is p's
+    table, ``let[t][p]`` p's letter index, ``members[t][j]`` the players of
+    table j.  ``M`` counts meetings (history + planned), ``K3`` 3-table seats,
+    ``LC`` letter counts.  ``U[p][x]`` / ``D[p][x]`` are the cost changes when
+    p and x meet once more / once less.
+    """
+
+    def __init__(self, n, sizes, base_m, base_k3, base_lc, org_w, rng, natural=None, swiss_w=None):
+        self.n = n
+        self.sizes = sizes
+        self.ntab = len(sizes)
+        self.base_m = base_m
+        self.base_k3 = base_k3
+        self.base_lc = base_lc
+        self.org_w = org_w  # n x n matrix of org clash weights, or None
+        self.rng = rng
+        self.natural = natural  # swiss: standings table of each player
+        self.swiss_w = swiss_w  # swiss: cost per table away from it (higher for leaders)
+        self.has_three = 3 in sizes
+        self.w_three = _W_THREE
+        max_m = max((max(row) for row in base_m), default=0) if n else 0
+        self.inc = _pair_increments(max_m + _MAX_LOOKAHEAD + 2)
+        self.evals = 0
+
+    # -- loading -----------------------------------------------------------
+
+    def load(self, rounds):
+        """Set the planned rounds: ``rounds[t][j]`` = list of players, in letter order."""
+        n = self.n
+        self.R = len(rounds)
+        self.members = [[list(tbl) for tbl in rnd] for rnd in rounds]
+        self.tab = [[0] * n for _ in rounds]
+        self.let = [[0] * n for _ in rounds]
+        M = [row[:] for row in self.base_m]
+        K3 = self.base_k3[:]
+        LC = [row[:] for row in self.base_lc]
+        for t, rnd in enumerate(self.members):
+            tab, let = self.tab[t], self.let[t]
+            for j, tbl in enumerate(rnd):
+                three = self.sizes[j] == 3
+                for li, p in enumerate(tbl):
+                    tab[p] = j
+                    let[p] = li
+                    LC[p][li] += 1
+                    if three:
+                        K3[p] += 1
+                    for x in tbl:
+                        if x != p:
+                            M[p][x] += 1
+        self.M, self.K3, self.LC = M, K3, LC
+        inc = self.inc
+        org = self.org_w
+        self.U = U = [[0] * n for _ in range(n)]
+        self.D = D = [[0] * n for _ in range(n)]
+        for p in range(n):
+            Mp, Up, Dp = M[p], U[p], D[p]
+            Op = org[p] if org else None
+            for x in range(n):
+                if x == p:
+                    continue
+                m = Mp[x]
+                o = Op[x] if Op else 0
+                Up[x] = inc[m] + o
+                Dp[x] = inc[m - 1] + o if m else 0
+        self.cost = self.full_cost()
+
+    def snapshot(self):
+        return [[tbl[:] for tbl in rnd] for rnd in self.members]
+
+    def full_cost(self):
+        """Total cost from scratch (only differences between costs matter)."""
+        n, M, inc = self.n, self.M, self.inc
+        total = 0
+        for p in range(n):
+            for x in range(p + 1, n):
+                m = M[p][x]
+                for k in range(m):
+                    total += inc[k]
+        if self.org_w:
+            for rnd in self.members:
+                for tbl in rnd:
+                    for i, p in enumerate(tbl):
+                        for x in tbl[i + 1 :]:
+                            total += self.org_w[p][x]
+        for k in self.K3:
+            total += self.w_three * k * (k - 1) // 2
+        for row in self.LC:
+            total += _W_LETTER * sum(c * c for c in row)
+        if self.natural is not None:
+            nat = self.natural
+            for tab in self.tab:
+                for p in range(n):
+                    total += self.swiss_w[p] * abs(tab[p] - nat[p])
+        return total
+
+    # -- moves ---------------------------------------------------------------
+
+    def _set_pair(self, p, x, m):
+        inc = self.inc
+        o = self.org_w[p][x] if self.org_w else 0
+        self.U[p][x] = self.U[x][p] = inc[m] + o
+        self.D[p][x] = self.D[x][p] = (inc[m - 1] + o) if m else 0
+
+    def delta(self, t, p, q):
+        """Cost change of exchanging the seats of p and q in planned round t."""
+        tab = self.tab[t]
+        a, b = tab[p], tab[q]
+        if a == b:
+            let = self.let[t]
+            lp, lq = let[p], let[q]
+            LCp, LCq = self.LC[p], self.LC[q]
+            return _W_LETTER * 2 * (LCp[lq] - LCp[lp] + 1 + LCq[lp] - LCq[lq] + 1)
+        A = self.members[t][a]
+        B = self.members[t][b]
+        Up, Dp, Uq, Dq = self.U[p], self.D[p], self.U[q], self.D[q]
+        d = 0
+        for x in A:
+            if x != p:
+                d += Uq[x] - Dp[x]
+        for y in B:
+            if y != q:
+                d += Up[y] - Dq[y]
+        return d + self._side_delta(t, p, q, a, b)
+
+    def _side_delta(self, t, p, q, a, b):
+        """3-table, letter and swiss parts of a swap between tables a and b."""
+        d = 0
+        sa, sb = self.sizes[a], self.sizes[b]
+        if sa != sb:
+            K3 = self.K3
+            if sa == 3:
+                d += self.w_three * (K3[q] - K3[p] + 1)
+            else:
+                d += self.w_three * (K3[p] - K3[q] + 1)
+        let = self.let[t]
+        lp, lq = let[p], let[q]
+        if lp != lq:
+            LCp, LCq = self.LC[p], self.LC[q]
+            d += _W_LETTER * 2 * (LCp[lq] - LCp[lp] + 1 + LCq[lp] - LCq[lq] + 1)
+        nat = self.natural
+        if nat is not None:
+            np_, nq = nat[p], nat[q]
+            sw = self.swiss_w
+            d += sw[p] * (abs(b - np_) - abs(a - np_)) + sw[q] * (abs(a - nq) - abs(b - nq))
+        return d
+
+    def allowed(self, t, p, q):
+        """Swiss keeps everybody within one table of his standings group."""
+        nat = self.natural
+        if nat is None:
+            return True
+        tab = self.tab[t]
+        return abs(tab[q] - nat[p]) <= 1 and abs(tab[p] - nat[q]) <= 1
+
+    def apply(self, t, p, q, d=None):
+        """Exchange the seats of p and q in planned round t."""
+        if d is None:
+            d = self.delta(t, p, q)
+        tab, let = self.tab[t], self.let[t]
+        a, b = tab[p], tab[q]
+        lp, lq = let[p], let[q]
+        if a != b:
+            A = self.members[t][a]
+            B = self.members[t][b]
+            M = self.M
+            Mp, Mq = M[p], M[q]
+            for x in A:
+                if x != p:
+                    Mp[x] -= 1
+                    M[x][p] -= 1
+                    self._set_pair(p, x, Mp[x])
+                    Mq[x] += 1
+                    M[x][q] += 1
+                    self._set_pair(q, x, Mq[x])
+            for y in B:
+                if y != q:
+                    Mq[y] -= 1
+                    M[y][q] -= 1
+                    self._set_pair(q, y, Mq[y])
+                    Mp[y] += 1
+                    M[y][p] += 1
+                    self._set_pair(p, y, Mp[y])
+            A[A.index(p)] = q
+            B[B.index(q)] = p
+            tab[p], tab[q] = b, a
+            sa, sb = self.sizes[a], self.sizes[b]
+            if sa != sb:
+                if sa == 3:
+                    self.K3[p] -= 1
+                    self.K3[q] += 1
+                else:
+                    self.K3[q] -= 1
+                    self.K3[p] += 1
+        else:
+            tbl = self.members[t][a]
+            i, k = tbl.index(p), tbl.index(q)
+            tbl[i], tbl[k] = q, p
+        if lp != lq:
+            let[p], let[q] = lq, lp
+            LC = self.LC
+            LC[p][lp] -= 1
+            LC[p][lq] += 1
+            LC[q][lq] -= 1
+            LC[q][lp] += 1
+        self.cost += d
+
+    # -- queries ---------------------------------------------------------------
+
+    def conflicts(self):
+        """(round, player) entries the tabu search should move.
+
+        A player meeting someone at his table a second time or more, or sitting
+        at a 3-table while a 4-table player of that round has had at least two
+        fewer 3-table seats (an exchange would even them out).
+        """
+        M = self.M
+        out = []
+        mixed_sizes = self.has_three and 4 in self.sizes
+        K3 = self.K3
+        for t, rnd in enumerate(self.members):
+            min4 = None
+            if mixed_sizes:
+                min4 = min(K3[p] for j, tbl in enumerate(rnd) if self.sizes[j] == 4 for p in tbl)
+            for j, tbl in enumerate(rnd):
+                three = self.sizes[j] == 3
+                for p in tbl:
+                    Mp = M[p]
+                    for x in tbl:
+                        if x != p and Mp[x] >= 2:
+                            out.append((t, p))
+                            break
+                    else:
+                        if three and min4 is not None and K3[p] >= min4 + 2:
+                            out.append((t, p))
+        return out
+
+    # -- search ------------------------------------------------------------------
+
+    def pair_cost(self):
+        """Weighted repeat-meeting cost (history included, organisations aside)."""
+        inc, M, n = self.inc, self.M, self.n
+        total = 0
+        for p in range(n):
+            Mp = M[p]
+            for x in range(p + 1, n):
+                for k in range(Mp[x]):
+                    total += inc[k]
+        return total
+
+    def quality_key(self):
+        """Comparable quality of the plan: repeats, 3-table spread, then the rest."""
+        return (self.pair_cost(), sum(k * (k - 1) for k in self.K3), self.cost)
+
+    def core_cost(self):
+        """The cost without the seat-letter part (what the tabu search minimises)."""
+        total = self.full_cost()
+        for row in self.LC:
+            total -= _W_LETTER * sum(c * c for c in row)
+        return total
+
+    def tabu_search(self, budget, tenure=(1, 4), sample=None):
+        """Conflict-directed tabu search on repeat meetings and 3-table rotation.
+
+        Each step exchanges two players of one round, one of whom is in
+        ``conflicts``; the exchange that lowers the cost most (seat letters
+        aside) is taken even if it makes things worse (ties broken at random; a
+        player may not go back to a table he just left for a few steps).  When the best plan has
+        not improved for a while, a few random exchanges perturb the plan.
+        Stops when no repeat is left, the work budget (evaluated moves) is spent
+        or nothing improved for a third of it; the best plan found is kept.
+        """
+        rng = self.rng
+        n, R, ntab = self.n, self.R, self.ntab
+        conf = self.conflicts()
+        if not conf or ntab < 2:
+            return
+        pc = self.core_cost()
+        best_pc = pc
+        best_plan = self.snapshot()
+        tabu = [[0] * (n * ntab) for _ in range(R)]
+        it = 0
+        last_best = 0
+        stall_limit = max(100, 10 * n)
+        start_evals = self.evals
+        patience = max(budget // 2, 50_000)
+        best_at = self.evals
+        nat = self.natural
+        sw = self.swiss_w
+        sizes, K3 = self.sizes, self.K3
+        lo, hi = tenure
+        while conf and self.evals - start_evals < budget:
+            it += 1
+            self.evals += 1
+            if sample and len(conf) > sample:
+                conf = rng.sample(conf, sample)
+            best_d = None
+            moves = []
+            for t, p in conf:
+                tab = self.tab[t]
+                members = self.members[t]
+                a = tab[p]
+                A = [x for x in members[a] if x != p]
+                Up, Dp = self.U[p], self.D[p]
+                leave_p = 0
+                for x in A:
+                    leave_p += Dp[x]
+                tabu_t = tabu[t]
+                for b in range(ntab):
+                    if b == a:
+                        continue
+                    if nat is not None and abs(b - nat[p]) > 1:
+                        continue
+                    B = members[b]
+                    join_p_all = 0
+                    for y in B:
+                        join_p_all += Up[y]
+                    p_tabu = tabu_t[p * ntab + b] > it
+                    base = join_p_all - leave_p
+                    three = sizes[a] != sizes[b]
+                    for q in B:
+                        Uq, Dq = self.U[q], self.D[q]
+                        d = base - Up[q]
+                        for x in A:
+                            d += Uq[x]
+                        for y in B:
+                            d -= Dq[y]  # Dq[q] is 0
+                        if three:
+                            if sizes[a] == 3:
+                                d += self.w_three * (K3[q] - K3[p] + 1)
+                            else:
+                                d += self.w_three * (K3[p] - K3[q] + 1)
+                        if nat is not None:
+                            nq = nat[q]
+                            if abs(a - nq) > 1:
+                                continue
+                            np_ = nat[p]
+                            d += sw[p] * (abs(b - np_) - abs(a - np_)) + sw[q] * (
+                                abs(a - nq) - abs(b - nq)
+                            )
+                        if (p_tabu or tabu_t[q * ntab + a] > it) and pc + d >= best_pc:
+                            continue
+                        if best_d is None or d < best_d:
+                            best_d = d
+                            moves = [(t, p, q)]
+                        elif d == best_d:
+                            moves.append((t, p, q))
+                    self.evals += len(B)
+            if moves:
+                t, p, q = moves[rng.randrange(len(moves))]
+                a, b = self.tab[t][p], self.tab[t][q]
+                self.apply(t, p, q)
+                pc += best_d
+                tabu[t][p * ntab + a] = it + rng.randint(lo, hi)
+                tabu[t][q * ntab + b] = it + rng.randint(lo, hi)
+            if pc < best_pc:
+                best_pc = pc
+                best_plan = self.snapshot()
+                last_best = it
+                best_at = self.evals
+            elif it - last_best > stall_limit:
+                self._perturb(rng.randint(1, 3))
+                pc = self.core_cost()
+                tabu = [[0] * (n * ntab) for _ in range(R)]
+                last_best = it
+            if self.evals - best_at > patience:
+                break  # no progress for long: repeats are probably unavoidable
+            conf = self.conflicts()
+        if pc > best_pc:
+            self.load(best_plan)
+
+    def _perturb(self, k):
+        rng = self.rng
+        for _ in range(k):
+            t = rng.randrange(self.R)
+            p = rng.randrange(self.n)
+            q = rng.randrange(self.n)
+            if self.tab[t][p] != self.tab[t][q] and self.allowed(t, p, q):
+                self.apply(t, p, q)
+
+    def improve(self, budget):
+        """Steepest descent on the whole cost for players with a side problem.
+
+        Candidates: players at a 3-table, players sharing a table with someone
+        of their organisation, and (for small fields) everybody, so seat
+        letters can also drive the grouping.  Only improving exchanges.
+        """
+        n = self.n
+        start = self.evals
+        everyone = n <= 64 or self.R == 1
+        improved = True
+        while improved and self.evals - start < budget:
+            improved = False
+            for t in range(self.R):
+                cands = set()
+                members = self.members[t]
+                if everyone:
+                    cands = range(n)
+                else:
+                    for j, tbl in enumerate(members):
+                        if self.sizes[j] == 3:
+                            cands.update(tbl)
+                    if self.org_w:
+                        ow = self.org_w
+                        for tbl in members:
+                            for p in tbl:
+                                if any(x != p and ow[p][x] for x in tbl):
+                                    cands.add(p)
+                    cands = sorted(cands)
+                for p in cands:
+                    best_d, best_q = 0, None
+                    for q in range(n):
+                        if q == p or not self.allowed(t, p, q):
+                            continue
+                        d = self.delta(t, p, q)
+                        if d < best_d:
+                            best_d, best_q = d, q
+                    self.evals += n
+                    if best_q is not None:
+                        self.apply(t, p, best_q, best_d)
+                        improved = True
+                if self.evals - start >= budget:
+                    break
+
+    def letters(self, passes=3):
+        """Balance seat letters without changing who sits together.
+
+        Alternates the best letter permutation of each table (given all other
+        seats) with exchange chains across rounds (``_letter_chain``).
+        """
+        for _ in range(passes):
+            changed = False
+            for t in range(self.R):
+                for j, tbl in enumerate(self.members[t]):
+                    changed |= self._best_letters(t, j, tbl)
+            if self.R > 1:
+                for p in range(self.n):
+                    while self._letter_chain(p):
+                        changed = True
+            if not changed:
+                break
+
+    def _letter_chain(self, p):
+        """Even out player p's letters with a chain of letter exchanges.
+
+        p gives up a letter he has too often (alpha) for one he lacks (beta) by
+        exchanging letters with the beta player of his table in some planned
+        round; that player gains alpha and loses beta, and either stops there
+        (if the total sum of squares drops) or passes alpha on the same way in
+        another round (an alternating path, as in bipartite edge colouring).
+        Returns True if a chain was applied.
+        """
+        LC = self.LC
+        row = LC[p]
+        k = 4 if sum(row) > self.K3[p] else 3  # A-D once he sat at a 4-table
+        order = sorted(range(k), key=lambda li: row[li])
+        beta, alpha = order[0], order[-1]
+        if row[alpha] - row[beta] < 2:
+            return False
+        gain_p = 2 * (row[beta] - row[alpha]) + 2  # negative
+        parent = {p: None}
+        frontier = [p]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for t in range(self.R):
+                    if self.let[t][u] != alpha:
+                        continue
+                    tbl = self.members[t][self.tab[t][u]]
+                    if beta >= len(tbl):
+                        continue
+                    v = tbl[beta]
+                    if v in parent:
+                        continue
+                    parent[v] = (u, t)
+                    gain_v = 2 * (LC[v][alpha] - LC[v][beta]) + 2
+                    if gain_p + gain_v < 0:
+                        chain = []
+                        x = v
+                        while parent[x] is not None:
+                            u2, t2 = parent[x]
+                            chain.append((t2, u2, x))
+                            x = u2
+                        for t2, u2, x in chain:
+                            self.apply(t2, u2, x)
+                        return True
+                    nxt.append(v)
+            frontier = nxt
+        return False
+
+    def _best_letters(self, t, j, tbl):
+        LC = self.LC
+        k = len(tbl)
+        # counts without this round's seat
+        own = [LC[p][:] for p in tbl]
+        for p, row in zip(tbl, own):
+            row[self.let[t][p]] -= 1
+        best = None
+        best_perm = None
+        current = tuple(range(k))
+        for perm in itertools.permutations(range(k)):
+            c = 0
+            for i, li in enumerate(perm):
+                c += own[i][li]  # sum of squares grows by 2*count+1
+            if best is None or c < best or (c == best and perm == current):
+                best, best_perm = c, perm
+        if best_perm == current:
+            return False
+        new_tbl = [None] * k
+        for i, li in enumerate(best_perm):
+            new_tbl[li] = tbl[i]
+        let = self.let[t]
+        delta = 0
+        for i, p in enumerate(tbl):
+            old, new = let[p], best_perm[i]
+            delta += _W_LETTER * 2 * (own[i][new] - own[i][old])
+            LC[p][old] -= 1
+            LC[p][new] += 1
+            let[p] = new
+        tbl[:] = new_tbl
+        self.cost += delta
+        return True
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+# ---------------------------------------------------------------------------
+
+
+def _history_counts(ids, history):
+    index = {pid: i for i, pid in enumerate(ids)}
+    n = len(ids)
+    M = [[0] * n for _ in range(n)]
+    K3 = [0] * n
+    LC = [[0, 0, 0, 0] for _ in range(n)]
+    played = [0] * n
+    for rnd in history or ():
+        for table in rnd:
+            here = [index[pid] for pid in table.values() if pid in index]
+            three = len(table) == 3
+            for letter, pid in table.items():
+                i = index.get(pid)
+                if i is None:
+                    continue
+                played[i] += 1
+                if letter in _LETTER_INDEX:
+                    LC[i][_LETTER_INDEX[letter]] += 1
+                if three:
+                    K3[i] += 1
+            for i in here:
+                Mi = M[i]
+                for x in here:
+                    if x != i:
+                        Mi[x] += 1
+    return M, K3, LC, played
+
+
+def _org_matrix(ids, organisations):
+    if not organisations:
+        return None
+    org = [organisations.get(pid) for pid in ids]
+    n = len(ids)
+    W = [[0] * n for _ in range(n)]
+    any_clash = False
+    for p in range(n):
+        if org[p] is None:
+            continue
+        for x in range(n):
+            if x != p and org[x] == org[p]:
+                W[p][x] = _W_ORG
+                any_clash = True
+    return W if any_clash else None
+
+
+def _chunk(order, sizes):
+    tables, i = [], 0
+    for s in sizes:
+        tables.append(order[i : i + s])
+        i += s
+    return tables
+
+
+def _greedy_round(plan, sizes, rng):
+    """One round built table by table, each time adding the player who adds least cost.
+
+    3-tables are filled first so they get the players with fewest 3-table seats.
+    Uses (and updates) the plan's running counters; returns the tables.
+    """
+    n = plan.n
+    order = list(range(n))
+    rng.shuffle(order)
+    unplaced = order[:]
+    tables = [None] * len(sizes)
+    U, K3 = plan.U, plan.K3
+    for j in sorted(range(len(sizes)), key=lambda j: (sizes[j], j)):
+        size = sizes[j]
+        if size == 3:
+            first = min(unplaced, key=lambda p: K3[p])
+        else:
+            first = unplaced[0]
+        unplaced.remove(first)
+        tbl = [first]
+        while len(tbl) < size:
+            best, best_c = None, None
+            for q in unplaced:
+                c = 0
+                Uq = U[q]
+                for x in tbl:
+                    c += Uq[x]
+                if size == 3:
+                    c += plan.w_three * K3[q]
+                if best_c is None or c < best_c:
+                    best, best_c = q, c
+            unplaced.remove(best)
+            tbl.append(best)
+        tables[j] = tbl
+        plan.evals += n * size
+    return tables
+
+
+def _lookahead(n, total_rounds, max_seat):
+    """How many rounds to plan together (1 = this round alone).
+
+    Looking ahead only pays when meetings are scarce, i.e. when all the rounds
+    would use a good part of each player's possible partners.
+    """
+    if total_rounds * (max_seat - 1) * 2 <= n - 1:
+        return 1
+    return _MAX_LOOKAHEAD
+
+
+def _design_24():
+    """7 rounds for 24 players at 4-tables in which no pair meets twice.
+
+    Points (i, x), i in Z7, x in {0, 1, 2} (numbered 7x + i) and three fixed
+    points 21..23; round r is the base round below shifted by r in Z7.
+    Players (i, 0), (i, 1), (i, 2) never meet, nor do 21..23.
+    """
+    base = [
+        [(0, 0), (1, 0), (3, 0), (6, 1)],
+        [(0, 1), (1, 1), (3, 1), (6, 2)],
+        [(0, 2), (1, 2), (3, 2), (6, 0)],
+        [21, (2, 0), (4, 1), (5, 2)],
+        [22, (4, 0), (5, 1), (2, 2)],
+        [23, (5, 0), (2, 1), (4, 2)],
+    ]
+    rounds = []
+    for r in range(7):
+        rounds.append(
+            [
+                [pt if isinstance(pt, int) else 7 * pt[1] + (pt[0] + r) % 7 for pt in block]
+                for block in base
+            ]
+        )
+    return rounds
+
+
+# Known zero-repeat schedules (all 4-tables), by number of players.
+_DESIGNS = {24: _design_24}
+
+
+def _from_design(n, first, n_rounds, rng):
+    """Later rounds of a stored design, relabelled so that its round 1 is ``first``.
+
+    ``first``: the tables (lists of player indices) of the round already played.
+    Returns ``n_rounds`` rounds of tables, or None when no design fits.
+    """
+    make = _DESIGNS.get(n)
+    if make is None or any(len(tbl) != 4 for tbl in first):
+        return None
+    design = make()
+    if len(design) - 1 < n_rounds:
+        return None
+    label = {}
+    blocks = design[0][:]
+    rng.shuffle(blocks)
+    for tbl, block in zip(first, blocks):
+        pts = block[:]
+        rng.shuffle(pts)
+        for p, pt in zip(tbl, pts):
+            label[pt] = p
+    later = design[1:]
+    rng.shuffle(later)
+    out = []
+    for rnd in later[:n_rounds]:
+        tables = [[label[pt] for pt in block] for block in rnd]
+        rng.shuffle(tables)
+        out.append(tables)
+    return out
+
+
+def _plan_rounds(ids, history, n_rounds, rng, organisations, effort):
+    """Plan ``n_rounds`` rounds after ``history`` for players ``ids`` (mixed method).
+
+    Several seeded attempts (alternately putting 3-table rotation before or
+    after repeat meetings) within the work budget; the best plan is kept, and
+    the attempts stop as soon as one has no repeat, fair 3-tables and balanced
+    letters.  Returns a list of seatings (lists of table dicts); the first is
+    the round to play, the others keep it from blocking later rounds.
+    """
+    n = len(ids)
+    sizes = table_sizes(n)
+    base_m, base_k3, base_lc, _ = _history_counts(ids, history)
+    org_w = _org_matrix(ids, organisations)
+    budget = int(_BASE_BUDGET * effort)
+    index = {pid: i for i, pid in enumerate(ids)}
+    first = None
+    if len(history) == 1 and _round_players(history[0]) == set(ids):
+        first = [[index[pid] for pid in table.values()] for table in history[0]]
+    mixed_sizes = 3 in sizes and 4 in sizes
+    used = 0
+    best, best_key = None, None
+    for attempt in range(_MAX_ATTEMPTS):
+        plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, random.Random(rng.random()))
+        if mixed_sizes and attempt % 2 == 1:
+            plan.w_three = 3 * _W_PAIR  # fair 3-tables first, then repeats
+        rounds = _from_design(n, first, n_rounds, plan.rng) if first else None
+        if rounds is not None:
+            rounds = [sorted(tables, key=len, reverse=True) for tables in rounds]
+        else:
+            plan.load([])
+            rounds = []
+            for _ in range(n_rounds):
+                rounds.append(_greedy_round(plan, sizes, plan.rng))
+                plan.load(rounds)
+        plan.load(rounds)
+        plan.tabu_search(max(budget - used, budget // 8))
+        plan.w_three = _W_THREE
+        plan.load(plan.snapshot())
+        plan.improve(budget // 8)
+        plan.letters()
+        used += plan.evals
+        key = plan.quality_key()
+        if best is None or key < best_key:
+            best, best_key = plan, key
+        if (not plan.conflicts() and _letters_balanced(plan)) or used >= budget:
+            break
+    order = _fair_order(best.members, sizes, base_k3)
+    return [_to_seating([[ids[p] for p in tbl] for tbl in best.members[t]]) for t in order]
+
+
+def _fair_order(rounds, sizes, prior):
+    """Order of planned rounds giving 3-table seats to those who had fewest so far.
+
+    Greedy: next comes the round with fewest players at a 3-table while a
+    4-table player of that round has had fewer 3-table seats.
+    """
+    if 3 not in sizes or 4 not in sizes or len(rounds) < 2:
+        return list(range(len(rounds)))
+    prior = prior[:]
+    left = list(range(len(rounds)))
+    order = []
+
+    def unfair(t):
+        tables = rounds[t]
+        least = min(prior[p] for j, tbl in enumerate(tables) if sizes[j] == 4 for p in tbl)
+        return sum(
+            1 for j, tbl in enumerate(tables) if sizes[j] == 3 for p in tbl if prior[p] > least
+        )
+
+    while left:
+        t = min(left, key=lambda t: (unfair(t), t))
+        left.remove(t)
+        order.append(t)
+        for j, tbl in enumerate(rounds[t]):
+            if sizes[j] == 3:
+                for p in tbl:
+                    prior[p] += 1
+    return order
+
+
+def _letters_balanced(plan):
+    """True if every player's letter counts differ by at most 1."""
+    for row, k3 in zip(plan.LC, plan.K3):
+        vals = row if sum(row) > k3 else row[:3]
+        if max(vals) - min(vals) > 1:
+            return False
+    return True
+
+
+def _round_players(rnd):
+    return {pid for table in rnd for pid in table.values()}
+
+
+def _grouping(rnd):
+    return {frozenset(table.values()) for table in rnd}
+
+
+def _plan_seed(prefix, ids, total):
+    """Seed of a plan continued over several rounds: derived from its starting point."""
+    text = repr(
+        (
+            sorted(repr(p) for p in ids),
+            [sorted(sorted(repr(p) for p in table.values()) for table in rnd) for rnd in prefix],
+            total,
+        )
+    )
+    return int(hashlib.sha256(text.encode()).hexdigest()[:16], 16)
+
+
+def draw_round(
+    players,
+    history=(),
+    *,
+    seed,
+    method="mixed",
+    standings=None,
+    organisations=None,
+    remaining_rounds=0,
+    continue_plan=True,
+    effort=1.0,
+):
+    """Seat one round and return its tables (list of dicts letter -> player id).
+
+    ``players``: the active players to seat (any order: they are sorted first).
+    ``history``: earlier rounds' seatings (may include players no longer active).
+    ``seed``: anything ``random.Random`` accepts; same inputs + seed = same seating.
+    ``method``: "mixed" (minimise repeat meetings), "swiss" (groups by
+    ``standings``, a list of player ids best first, leaders at table 1; a player
+    may move one table up or down to avoid a repeat) or "random" (plain draw).
+    The first round (no history) is always a random draw.
+    ``organisations``: optional map player id -> organisation (kept apart).
+    ``remaining_rounds``: rounds still to be drawn after this one.  When
+    meetings are scarce, "mixed" plans them too, so this round does not block
+    them, and later calls continue that plan as long as the field is unchanged
+    and earlier rounds were seated as planned (the plan's seed then comes from
+    the history, not from ``seed``); ``continue_plan=False`` forces a fresh
+    plan from ``seed`` (e.g. to redraw a round).
+    ``effort``: scales the search work (1.0 = default).
+    """
+    if method not in METHODS:
+        raise SeatingError(f"Unknown seating method {method!r}.", "unknown_method")
+    ids = _stable_order(players)
+    n = len(ids)
+    sizes = table_sizes(n)
+    rng = random.Random(seed)
+    history = [rnd for rnd in (history or ()) if rnd]
+
+    if method == "random":
+        order = ids[:]
+        rng.shuffle(order)
+        return _to_seating(_chunk(order, sizes))
+
+    base_m, base_k3, base_lc, played = _history_counts(ids, history)
+    org_w = _org_matrix(ids, organisations)
+    budget = int(_BASE_BUDGET * effort)
+
+    if not any(played):
+        # First round: a random draw (organisations kept apart if asked).
+        plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, rng)
+        order = list(range(n))
+        rng.shuffle(order)
+        plan.load([_chunk(order, sizes)])
+        if org_w:
+            plan.improve(budget)
+        return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
+
+    if method == "swiss":
+        natural, weight = _natural_tables(ids, standings, sizes)
+        plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, rng, natural, weight)
+        order = sorted(range(n), key=lambda p: natural[p])
+        plan.load([_chunk(order, sizes)])
+        plan.letters()
+        plan.tabu_search(budget)
+        plan.improve(budget // 4)
+        plan.letters()
+        return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
+
+    total = len(history) + 1 + max(0, remaining_rounds)
+    ahead = min(_lookahead(n, total, max(sizes)), 1 + max(0, remaining_rounds))
+    if _lookahead(n, total, max(sizes)) > 1 and continue_plan:
+        continued = _continue_plan(ids, history, total, organisations, effort)
+        if continued is not None:
+            return continued
+    return _plan_rounds(ids, history, ahead, rng, organisations, effort)[0]
+
+
+def _continue_plan(ids, history, total, organisations, effort):
+    """This round of the plan made when the current field started, if still followed.
+
+    The plan starts after the first round of the longest run of latest rounds
+    seated with exactly the current players; it is recomputed (deterministic)
+    and used if the rounds played since match its groupings.
+    """
+    active = set(ids)
+    k = len(history)
+    while k > 0 and _round_players(history[k - 1]) == active:
+        k -= 1
+    if k == len(history):
+        return None  # the field changed just now: plan afresh
+    prefix = history[: k + 1]
+    done = len(history) - len(prefix)
+    n_rounds = min(total - len(prefix), _MAX_LOOKAHEAD)
+    if done >= n_rounds:
+        return None
+    rng = random.Random(_plan_seed(prefix, ids, total))
+    planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
+    for i in range(done):
+        if _grouping(planned[i]) != _grouping(history[len(prefix) + i]):
+            return None
+    if done == 0:
+        return planned[0]
+    # Re-balance seat letters against the actual history (groupings unchanged).
+    n = len(ids)
+    index = {pid: i for i, pid in enumerate(ids)}
+    base_m, base_k3, base_lc, _ = _history_counts(ids, history)
+    plan = _Plan(n, table_sizes(n), base_m, base_k3, base_lc, None, rng)
+    plan.load([[[index[pid] for pid in table.values()] for table in rnd] for rnd in planned[done:]])
+    plan.letters()
+    return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
+
+
+def _natural_tables(ids, standings, sizes):
+    """Standings table index of each player, and the cost of moving him a table.
+
+    Unranked players go to the end.  Moving a better-placed player costs more
+    (up to twice as much for the leader), so table 1 keeps the strongest.
+    """
+    index = {pid: i for i, pid in enumerate(ids)}
+    order = []
+    seen = set()
+    for pid in standings or ():
+        i = index.get(pid)
+        if i is not None and i not in seen:
+            order.append(i)
+            seen.add(i)
+    order.extend(i for i in range(len(ids)) if i not in seen)
+    n = len(ids)
+    natural = [0] * n
+    weight = [0] * n
+    for j, tbl in enumerate(_chunk(order, sizes)):
+        for p in tbl:
+            natural[p] = j
+    for rank, p in enumerate(order):
+        weight[p] = _W_SWISS * (2 * n - rank) // n
+    return natural, weight
+
+
+def _to_seating(tables):
+    return [{LETTERS[i]: pid for i, pid in enumerate(tbl)} for tbl in tables]
+
+
+def swap_players(seating, a, b):
+    """A new seating in which players ``a`` and ``b`` have exchanged seats."""
+    if a == b:
+        raise SeatingError("Choose two different players to swap.", "same_player")
+    where = {}
+    for j, table in enumerate(seating):
+        for letter, pid in table.items():
+            where[pid] = (j, letter)
+    for pid in (a, b):
+        if pid not in where:
+            raise SeatingError(f"Player {pid!r} is not seated in this round.", "not_seated")
+    new = [dict(table) for table in seating]
+    (ja, la), (jb, lb) = where[a], where[b]
+    new[ja][la] = b
+    new[jb][lb] = a
+    return new
+
+
+def _sort_key(pid):
+    return (type(pid).__name__, pid) if isinstance(pid, (int, str)) else (type(pid).__name__, repr(pid))
+
+
+def quality_report(rounds):
+    """Quality figures of a list of rounds (each a list of table dicts).
+
+    Returns a JSON-serialisable dict:
+
+    * ``rounds``: number of rounds;
+    * ``repeat_pairs``: pairs that met more than once; ``pairs``: those pairs,
+      ``[{"pair": [a, b], "count": c}, ...]`` (pair sorted, list worst first);
+    * ``worst_pair``: highest number of meetings of any pair (0 if nobody met);
+    * ``three_table_repeats``: 3-table seats given to a player while another
+      player of the same round, sitting at a 4-table, had had fewer 3-table
+      seats so far (0 = 3-tables rotate fairly); ``three_table_repeat_seats``
+      lists them as ``{"round": r, "player": p}`` (rounds numbered from 1);
+    * ``seat_spread``: max over players of (most - least used letter), over
+      A-D for players who sat at a 4-table at least once, else A-C;
+    * ``players``: per player ``{"player", "seats": {"A": .., "D": ..},
+      "three_tables", "spread"}``.
+    """
+    meetings = {}
+    seats = {}
+    threes = {}
+    fours = set()
+    repeat_seats = []
+    for r, rnd in enumerate(rounds, start=1):
+        in_three = []
+        at_four = []
+        for table in rnd:
+            pids = list(table.values())
+            three = len(table) == 3
+            for letter, pid in table.items():
+                counts = seats.setdefault(pid, dict.fromkeys(LETTERS, 0))
+                if letter in counts:
+                    counts[letter] += 1
+                threes.setdefault(pid, 0)
+                (in_three if three else at_four).append(pid)
+                if len(table) == 4:
+                    fours.add(pid)
+            for i, p in enumerate(pids):
+                for x in pids[i + 1 :]:
+                    key = tuple(sorted((p, x), key=_sort_key))
+                    meetings[key] = meetings.get(key, 0) + 1
+        if in_three and at_four:
+            least_at_four = min(threes[p] for p in at_four)
+            for pid in sorted(in_three, key=_sort_key):
+                if threes[pid] > least_at_four:
+                    repeat_seats.append({"round": r, "player": pid})
+        for pid in in_three:
+            threes[pid] += 1
+    repeats = sorted(
+        ((pair, c) for pair, c in meetings.items() if c > 1),
+        key=lambda item: (-item[1], [_sort_key(p) for p in item[0]]),
+    )
+    players = []
+    spread_max = 0
+    for pid in sorted(seats, key=_sort_key):
+        counts = seats[pid]
+        letters = LETTERS if pid in fours else LETTERS[:3]
+        values = [counts[letter] for letter in letters]
+        spread = max(values) - min(values)
+        spread_max = max(spread_max, spread)
+        players.append(
+            {"player": pid, "seats": counts, "three_tables": threes[pid], "spread": spread}
+        )
+    return {
+        "rounds": len(rounds),
+        "repeat_pairs": len(repeats),
+        "pairs": [{"pair": list(pair), "count": c} for pair, c in repeats],
+        "worst_pair": max(meetings.values(), default=0),
+        "three_table_repeats": len(repeat_seats),
+        "three_table_repeat_seats": repeat_seats,
+        "seat_spread": spread_max,
+        "players": players,
+    }
+
+
+def plan_tournament(n_players, n_rounds, *, method="mixed", seed=0, effort=1.0):
+    """Draw ``n_rounds`` rounds for players ``1..n_players`` as the app would.
+
+    Round r uses the seed ``derive_seed(seed, r)``; "mixed" looks ahead to the
+    remaining rounds; "swiss" uses the start order 1..n as standings.
+    Returns ``(rounds, quality_report(rounds))``.
+    """
+    if n_rounds < 1:
+        raise SeatingError("At least one round is needed.", "no_rounds")
+    players = list(range(1, n_players + 1))
+    table_sizes(n_players)
+    rounds = []
+    for r in range(1, n_rounds + 1):
+        rounds.append(
+            draw_round(
+                players,
+                rounds,
+                seed=derive_seed(seed, r),
+                method=method,
+                standings=players if method == "swiss" else None,
+                remaining_rounds=n_rounds - r,
+                effort=effort,
+            )
+        )
+    return rounds, quality_report(rounds)
