@@ -60,3 +60,16 @@ def assert_no_horizontal_scroll(page):
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.viewport_size["width"]
     assert width <= viewport, f"page is {width}px wide in a {viewport}px viewport"
+
+
+def signed_in_page(new_page, live_server, client, user, viewport=TABLET):
+    """A page whose context carries a session of `user` (signed in through the test client)."""
+    from django.conf import settings
+
+    client.force_login(user)
+    page = new_page(viewport)
+    page.context.add_cookies([{
+        "name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "url": live_server.url,
+    }])
+    return page

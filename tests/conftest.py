@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group, User
 def _user(username, group=None, **kwargs):
     user = User.objects.create_user(username=username, password="secret-pass-123", **kwargs)
     if group:
-        user.groups.add(Group.objects.get(name=group))
+        user.groups.add(Group.objects.get_or_create(name=group)[0])
     return user
 
 

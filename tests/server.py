@@ -36,7 +36,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
-        self.env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE"}}
+        self.env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
         self.env.update(
             SECRET_KEY="server-test-secret-key-" + uuid.uuid4().hex, ALLOWED_HOSTS="127.0.0.1,localhost", HTTPS="0",
             VAR_DIR=str(self.folder), DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT),

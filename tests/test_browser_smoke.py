@@ -4,7 +4,7 @@ import pytest
 
 from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 @pytest.mark.parametrize("viewport,name", [(TABLET, "tablet"), (PHONE, "phone")])

@@ -1,44 +1,19 @@
 """The organiser screens in Chromium: htmx row swaps, dashboard polling, no sideways scrolling."""
 
-import os
-
 import pytest
-from django.conf import settings as django_settings
-from playwright.sync_api import sync_playwright
 
 from scoring.models import ScoreSheet
+from tests.browser import signed_in_page
 from tests.organiser_helpers import checked_in, english  # noqa: F401
 from tournament import services
 from tournament.models import Player
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def signed_in_page(browser, live_server, client, user, width=768, height=1024):
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_cookies([{
-        "name": django_settings.SESSION_COOKIE_NAME, "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
-        "url": live_server.url,
-    }])
-    return context.new_page()
-
-
-def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(browser, live_server, client, organiser):
+def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(new_page, live_server, client, organiser):
     tournament = checked_in(8)
     Player.objects.filter(ext_id="p3").update(present=False)
-    page = signed_in_page(browser, live_server, client, organiser)
+    page = signed_in_page(new_page, live_server, client, organiser)
     page.goto(f"{live_server.url}/staff/test/players/")
     page.evaluate("window.notReloaded = true")
     row = page.locator(f"#player-{Player.objects.get(ext_id='p3').pk}")
@@ -59,11 +34,11 @@ def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(browser
 
 
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024)])
-def test_no_organiser_page_scrolls_sideways(browser, live_server, client, organiser, width, height):
+def test_no_organiser_page_scrolls_sideways(new_page, live_server, client, organiser, width, height):
     tournament = checked_in(14, players_per_organisation=2)
     services.add_player(tournament, "Krystyna Wiśniewska-Szczepańska", "Stowarzyszenie Seniorów „Aktywni” – Gorzów Wielkopolski", user=organiser)
     round_ = services.draw_round(tournament, user=organiser)
-    page = signed_in_page(browser, live_server, client, organiser, width, height)
+    page = signed_in_page(new_page, live_server, client, organiser, {"width": width, "height": height})
     player = Player.objects.first()
     for path in ("", "players/", f"players/{player.pk}/", "players/import/", "draw/", "rounds/1/", "settings/"):
         page.goto(f"{live_server.url}/staff/test/{path}")
