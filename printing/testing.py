@@ -4,6 +4,7 @@ Imported by `tests/test_printing_*.py` and `bench/bench_pdf.py` only.
 """
 
 import io
+import re
 
 import pytest
 from django.core.cache import cache
@@ -79,6 +80,16 @@ def pdf_reader(content):
 def pdf_text(content):
     """All text of a PDF, pages joined by newlines."""
     return "\n".join(page.extract_text() for page in pdf_reader(content).pages)
+
+
+def flat(text):
+    """Text with every run of spaces and line breaks made one space (wrapped lines join up)."""
+    return " ".join(text.split())
+
+
+def without_spaces(text):
+    """Text with spaces, line breaks and hyphens removed: compares words a line end split."""
+    return re.sub(r"[\s\-‐]", "", text)
 
 
 def pdf_fonts(content):
