@@ -5,6 +5,7 @@ decide nothing about who may see what (that is the views' job, with `scoring.vis
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from django.db.models import Prefetch
@@ -80,6 +81,11 @@ def qr_data_uri(url):
     return segno.make(url, error="m").png_data_uri(scale=4, border=4)
 
 
+# A table's entry URL never changes, and making a QR code takes ~20 ms: make each one once.
+# (Not for the device links: those are secrets and must not stay in memory.)
+table_qr_code = lru_cache(maxsize=4096)(qr_data_uri)
+
+
 def score_sheet_pages(round_, tables, absolute_url):
     """One pre-filled score sheet per table; `absolute_url(path)` makes the QR codes' links."""
     pages = []
@@ -90,7 +96,7 @@ def score_sheet_pages(round_, tables, absolute_url):
             seats=[SheetSeat(seat.letter, seat.player) for seat in table.seats.all()],
             games=sheet_games(table_letters(table), games_per_table(table)),
             entry_url=url,
-            qr_code=qr_data_uri(url),
+            qr_code=table_qr_code(url),
         ))
     return pages
 
