@@ -40,8 +40,7 @@ class ScoreSheetPage:
     table_number: int | None  # None on the blank sheet
     seats: list[SheetSeat]
     games: list[SheetGame]
-    entry_url: str = ""
-    qr_code: str = ""  # a PNG data URI of entry_url
+    qr_code: str = ""  # a PNG data URI: the link to the table's entry page for the referee
 
 
 @dataclass(frozen=True)
@@ -90,13 +89,11 @@ def score_sheet_pages(round_, tables, absolute_url):
     """One pre-filled score sheet per table; `absolute_url(path)` makes the QR codes' links."""
     pages = []
     for table in tables:
-        url = absolute_url(table_entry_path(round_, table))
         pages.append(ScoreSheetPage(
             table_number=table.number,
             seats=[SheetSeat(seat.letter, seat.player) for seat in table.seats.all()],
             games=sheet_games(table_letters(table), games_per_table(table)),
-            entry_url=url,
-            qr_code=table_qr_code(url),
+            qr_code=table_qr_code(absolute_url(table_entry_path(round_, table))),
         ))
     return pages
 

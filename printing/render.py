@@ -6,12 +6,14 @@ other URL is refused. The document's base URL is a fixed placeholder, so the out
 depend on the request's host.
 
 WeasyPrint reports problems (bad CSS, a missing font or stylesheet) as log records, not
-exceptions. `render_pdf` collects those of its own thread and logs them on this module's
+exceptions. `html_to_pdf` collects those of its own thread and logs them on this module's
 logger; with the setting `PRINTING_FAIL_ON_WARNINGS = True` (the tests set it) it raises
 `PdfWarnings` instead.
 
-PDFs are cached under a hash of the rendered HTML and of the print static files, so a
-changed seating, name or setting always renders anew and an unchanged one is served at once.
+`render_pdf` caches PDFs in Django's cache under a hash of the rendered HTML and of the print
+static files, so a changed seating, name or setting always renders anew and an unchanged
+document is served at once. (With several server processes, configure a shared cache such as
+FileBasedCache for the cache to be shared between them.)
 """
 
 import hashlib

@@ -6,7 +6,6 @@ import pytest
 import segno
 from django.test import Client
 
-from printing import documents
 from printing.testing import (  # noqa: F401
     A4_LANDSCAPE, flat, page_sizes, pdf_reader, pdf_text, polish_players, seated_tournament, strict_pdf_rendering,
     tournament_data, without_spaces,
@@ -102,14 +101,6 @@ def test_the_qr_code_uses_the_requests_host(organiser_client, tournament):
         "/print/senioriada/round/1/table/2/score-sheet.pdf", HTTP_HOST="turniej.example.org", secure=True
     ).content
     assert qr_payloads(content) == {qr_matrix("https://turniej.example.org/referee/senioriada/round/1/table/2/")}
-
-
-def test_entry_urls_follow_the_referee_app(tournament):
-    round_ = tournament.rounds.get(number=1)
-    pages = documents.score_sheet_pages(round_, documents.round_tables(round_), lambda path: "https://x.org" + path)
-    assert [page.entry_url for page in pages] == [
-        "https://x.org/referee/senioriada/round/1/table/1/", "https://x.org/referee/senioriada/round/1/table/2/",
-    ]
 
 
 def test_one_tables_sheet(organiser_client, tournament):
