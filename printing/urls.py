@@ -1,4 +1,28 @@
-from django.urls import path  # noqa: F401
+"""PDFs under /print/<slug>/: staff documents, the public ones under public/, and the print menu."""
+
+from django.urls import path
+
+from printing import views
 
 app_name = "printing"
-urlpatterns = []
+ROUND = "<slug:slug>/round/<int:number>/"
+PUBLIC_ROUND = "<slug:slug>/public/round/<int:number>/"
+BY_TABLE = {"kind": "by_table"}
+ALPHABETICAL = {"kind": "alphabetical"}
+
+urlpatterns = [
+    path("<slug:slug>/", views.index, name="index"),
+    path(ROUND + "seating.pdf", views.seating, BY_TABLE, name="seating_by_table"),
+    path(ROUND + "where-do-i-sit.pdf", views.seating, ALPHABETICAL, name="seating_alphabetical"),
+    path(ROUND + "score-sheets.pdf", views.score_sheets, name="score_sheets"),
+    path(ROUND + "table/<int:table_number>/score-sheet.pdf", views.score_sheets, name="table_score_sheet"),
+    path(ROUND + "table-cards.pdf", views.table_cards, name="table_cards"),
+    path("<slug:slug>/blank-score-sheet.pdf", views.blank_score_sheet, name="blank_score_sheet"),
+    path("<slug:slug>/standings.pdf", views.standings, name="standings"),
+    path("<slug:slug>/diplomas.pdf", views.medal_diplomas, name="medal_diplomas"),
+    path("<slug:slug>/certificates.pdf", views.participation_certificates, name="participation_certificates"),
+    path("<slug:slug>/devices.pdf", views.device_sheet, name="device_sheet"),
+    path("<slug:slug>/public/standings.pdf", views.public_standings_pdf, name="public_standings"),
+    path(PUBLIC_ROUND + "seating.pdf", views.public_seating, BY_TABLE, name="public_seating_by_table"),
+    path(PUBLIC_ROUND + "where-do-i-sit.pdf", views.public_seating, ALPHABETICAL, name="public_seating_alphabetical"),
+]

@@ -1,0 +1,82 @@
+"""Benchmark: score sheets for 50 tables and diplomas for 100 players, seconds each (budget: 3 s).
+
+Run with `make bench-pdf`. Builds a throwaway test database, renders each document twice
+(cold, then from the PDF cache) and prints the figures; it checks no budget.
+"""
+
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("TESTING", "1")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.cache import cache  # noqa: E402
+from django.test.runner import DiscoverRunner  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+BUDGET_SECONDS = 3.0
+
+
+def timed(label, render, pages_expected):
+    """Wall-clock seconds of a cold render (empty PDF cache), its CPU seconds, then a cached one."""
+    from printing.testing import pdf_reader
+
+    cache.clear()
+    wall, cpu = time.perf_counter(), time.process_time()
+    pdf = render()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    cached = time.perf_counter()
+    render()
+    cached = time.perf_counter() - cached
+    pages = len(pdf_reader(pdf).pages)
+    assert pages == pages_expected, f"{label}: {pages} pages, expected {pages_expected}"
+    verdict = "within" if wall < BUDGET_SECONDS else "OVER"
+    print(f"{label:28} {wall:6.2f} s ({cpu:5.2f} s CPU)  cached {cached:5.3f} s  {pages:3d} pages  "
+          f"{len(pdf) / 1024:5.0f} KiB  {verdict} the {BUDGET_SECONDS:.0f} s budget")
+
+
+def main():
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from printing.testing import polish_players, seating, tournament_data
+    from scoring.interchange import import_tournament
+
+    def seated(slug, player_count, round_state, sheet_state="empty"):
+        players = polish_players(player_count)
+        tables = [{**table, "state": sheet_state} for table in seating([p["id"] for p in players])]
+        rounds = [{"number": 1, "state": round_state, "tables": tables}]
+        import_tournament(tournament_data(players, rounds, slug, settings={"rounds_planned": 1, "final": False}))
+
+    seated("sheets", 200, "published")  # 50 four-tables
+    seated("diplomas", 100, "completed", "verified")  # final results: certificates for 100 players
+    client = Client()
+    client.force_login(User.objects.create_superuser("bench", "bench@example.org", "bench-pass-123"))
+
+    def get(url):
+        def fetch():
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            return response.content
+        return fetch
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    timed("score sheets, 50 tables", get("/print/sheets/round/1/score-sheets.pdf"), 50)
+    timed("certificates, 100 players", get("/print/diplomas/certificates.pdf"), 100)
+
+
+if __name__ == "__main__":
+    setup_test_environment()
+    runner = DiscoverRunner(verbosity=0)
+    databases = runner.setup_databases()
+    try:
+        main()
+    finally:
+        runner.teardown_databases(databases)

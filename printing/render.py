@@ -1,0 +1,120 @@
+"""Render a Django template to PDF bytes with WeasyPrint.
+
+WeasyPrint loads stylesheets, fonts and images through `StaticFilesFetcher`, which serves
+only the project's static files, read from disk, and `data:` URIs (the QR codes); every
+other URL is refused. The document's base URL is a fixed placeholder, so the output does not
+depend on the request's host.
+
+WeasyPrint reports problems (bad CSS, a missing font or stylesheet) as log records, not
+exceptions. `html_to_pdf` collects those of its own thread and logs them on this module's
+logger; with the setting `PRINTING_FAIL_ON_WARNINGS = True` (the tests set it) it raises
+`PdfWarnings` instead.
+
+`render_pdf` caches PDFs in Django's cache under a hash of the rendered HTML and of the print
+static files, so a changed seating, name or setting always renders anew and an unchanged
+document is served at once. (With several server processes, configure a shared cache such as
+FileBasedCache for the cache to be shared between them.)
+"""
+
+import hashlib
+import logging
+import mimetypes
+import threading
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urljoin, urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+BASE_URL = "https://print.invalid/"
+CACHE_SECONDS = 60 * 60 * 16  # one tournament day
+PRINT_STATIC_DIRS = ("print", "fonts")
+
+log = logging.getLogger(__name__)
+weasyprint_log = logging.getLogger("weasyprint")
+weasyprint_log.setLevel(logging.WARNING)
+
+
+class PdfWarnings(Exception):
+    """WeasyPrint reported problems while rendering (raised only in strict mode)."""
+
+
+def static_file_path(url):
+    """The file on disk behind a static-file URL of the document, or None."""
+    prefix = urljoin(BASE_URL, settings.STATIC_URL)
+    if not url.startswith(prefix):
+        return None
+    name = unquote(urlsplit(url[len(prefix):]).path)
+    parts = PurePosixPath(name).parts
+    if not parts or name.startswith("/") or ".." in parts:
+        return None
+    found = finders.find(name)
+    return Path(found) if found else None
+
+
+class StaticFilesFetcher(URLFetcher):
+    """Serves the project's static files from disk and `data:` URIs; refuses everything else."""
+
+    def fetch(self, url, headers=None):
+        if url.startswith("data:"):
+            return super().fetch(url, headers)
+        path = static_file_path(url)
+        if path is None:
+            raise ValueError(f"a printed document may load only the project's static files, not {url}")
+        mime_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime_type})
+
+
+class _ThreadWarnings(logging.Handler):
+    """Collects the WeasyPrint warnings and errors logged by the current thread."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.thread = threading.get_ident()
+        self.messages = []
+
+    def emit(self, record):
+        if record.thread == self.thread:
+            self.messages.append(record.getMessage())
+
+
+def html_to_pdf(html):
+    """PDF bytes of an HTML document whose static URLs point into the project's static files."""
+    collector = _ThreadWarnings()
+    weasyprint_log.addHandler(collector)
+    try:
+        pdf = HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFilesFetcher()).write_pdf()
+    finally:
+        weasyprint_log.removeHandler(collector)
+    if collector.messages:
+        if getattr(settings, "PRINTING_FAIL_ON_WARNINGS", False):
+            raise PdfWarnings("\n".join(collector.messages))
+        for message in collector.messages:
+            log.warning("PDF rendering: %s", message)
+    return pdf
+
+
+def _static_fingerprint():
+    """Changes whenever a print stylesheet or font changes (size or modification time)."""
+    stamps = []
+    for directory in PRINT_STATIC_DIRS:
+        found = finders.find(directory)
+        for path in sorted(Path(found).rglob("*")) if found else ():
+            stat = path.stat()
+            stamps.append(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "|".join(stamps)
+
+
+def render_pdf(template, context):
+    """Render `template` with `context` and return the PDF bytes (cached by content)."""
+    html = render_to_string(template, context)
+    key = "printing:pdf:" + hashlib.sha256(f"{_static_fingerprint()}\n{html}".encode()).hexdigest()
+    pdf = cache.get(key)
+    if pdf is None:
+        pdf = html_to_pdf(html)
+        cache.set(key, pdf, CACHE_SECONDS)
+    return pdf

@@ -1,0 +1,239 @@
+"""PDF downloads for staff and the public, and the organiser's print menu.
+
+Staff PDFs need the head referee role (organisers outrank it); public PDFs obey
+`scoring.visibility` (SPEC §8) and show only published seatings. A document that cannot be
+right yet (no seating, results not final, hidden results) is a message page instead.
+"""
+
+from collections import defaultdict
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from accounts.models import Role
+from accounts.roles import staff_required
+from printing import documents
+from printing.render import html_to_pdf, render_pdf
+from scoring.standings import compute_standings
+from scoring.visibility import public_scope, public_standings
+from tournament.models import SEAT_LETTERS, Table, Tournament
+
+STAFF = Role.HEAD_REFEREE
+
+
+def pdf_response(pdf, filename, *, cache_control="private, no-cache"):
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = cache_control
+    return response
+
+
+def public_pdf_response(pdf, filename):
+    return pdf_response(pdf, filename, cache_control="no-cache")
+
+
+def message_response(request, tournament, message, *, status=409):
+    """A page explaining why the document is not available (instead of a wrong PDF)."""
+    return render(request, "printing/message.html", {"tournament": tournament, "message": message}, status=status)
+
+
+def _round(tournament, number):
+    return get_object_or_404(tournament.rounds.select_related("tournament"), number=number)
+
+
+def _no_seating(request, round_):
+    return message_response(
+        request, round_.tournament, _("%(round)s has no seating yet.") % {"round": round_},
+    )
+
+
+# ---------------------------------------------------------------- seating
+
+def _seating_pdf(request, round_, kind, respond):
+    """The seating by table ("by_table") or the alphabetical "where do I sit" list."""
+    tables = documents.round_tables(round_)
+    if not tables:
+        return _no_seating(request, round_)
+    context = {"tournament": round_.tournament, "round": round_}
+    if kind == "by_table":
+        template, file_part = "printing/seating_by_table.html", "seating"
+        context.update(title=_("Seating by table: %(round)s") % {"round": round_}, tables=tables)
+    else:
+        template, file_part = "printing/seating_alphabetical.html", "where-do-i-sit"
+        context.update(title=_("Where do I sit? %(round)s") % {"round": round_},
+                       placements=documents.alphabetical_placements(tables))
+    return respond(render_pdf(template, context), f"{round_.tournament.slug}-round-{round_.number}-{file_part}.pdf")
+
+
+@staff_required(STAFF)
+def seating(request, tournament, number, kind):
+    return _seating_pdf(request, _round(tournament, number), kind, pdf_response)
+
+
+def public_seating(request, slug, number, kind):
+    """A seating the public may see: only once the round is published."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = _round(tournament, number)
+    if round_.state not in documents.PUBLIC_ROUND_STATES:
+        return _no_seating(request, round_)
+    return _seating_pdf(request, round_, kind, public_pdf_response)
+
+
+# ---------------------------------------------------------------- score sheets and table cards
+
+def _sheet_context(tournament, **extra):
+    places = ", ".join(str(points) for points in tournament.big_point_places)
+    return {"tournament": tournament, "big_point_places": places, **extra}
+
+
+@staff_required(STAFF)
+def score_sheets(request, tournament, number, table_number=None):
+    """Pre-filled sheets for every table of a round, or for one table."""
+    round_ = _round(tournament, number)
+    tables = documents.round_tables(round_)
+    if not tables:
+        return _no_seating(request, round_)
+    if table_number is not None:
+        tables = [table for table in tables if table.number == table_number]
+        if not tables:
+            raise Http404
+    pages = documents.score_sheet_pages(round_, tables, request.build_absolute_uri)
+    title = _("Score sheets: %(round)s") % {"round": round_}
+    pdf = render_pdf("printing/score_sheets.html", _sheet_context(tournament, round=round_, title=title, pages=pages))
+    suffix = f"table-{table_number}-score-sheet" if table_number else "score-sheets"
+    return pdf_response(pdf, f"{tournament.slug}-round-{number}-{suffix}.pdf")
+
+
+@staff_required(STAFF)
+def blank_score_sheet(request, tournament):
+    context = _sheet_context(tournament, title=_("Score sheet"), pages=[documents.blank_score_sheet_page()])
+    return pdf_response(render_pdf("printing/score_sheets.html", context), f"{tournament.slug}-blank-score-sheet.pdf")
+
+
+@staff_required(STAFF)
+def table_cards(request, tournament, number):
+    round_ = _round(tournament, number)
+    tables = documents.round_tables(round_)
+    if not tables:
+        return _no_seating(request, round_)
+    context = {"tournament": tournament, "title": _("Table cards"), "tables": tables, "letters": SEAT_LETTERS}
+    return pdf_response(render_pdf("printing/table_cards.html", context), f"{tournament.slug}-round-{number}-table-cards.pdf")
+
+
+# ---------------------------------------------------------------- standings
+
+def _standings_pdf(tournament, rows, title):
+    context = {
+        "tournament": tournament, "rows": rows, "title": title,
+        "subtitle": _("As of %(time)s. Verified score sheets only.") % {
+            "time": date_format(timezone.localtime(), "DATETIME_FORMAT")
+        },
+    }
+    return render_pdf("printing/standings.html", context)
+
+
+def _standings_title(tournament):
+    return _("Final standings") if documents.results_are_final(tournament) else _("Current standings")
+
+
+@staff_required(STAFF)
+def standings(request, tournament):
+    pdf = _standings_pdf(tournament, compute_standings(tournament), _standings_title(tournament))
+    return pdf_response(pdf, f"{tournament.slug}-standings.pdf")
+
+
+def public_standings_pdf(request, slug):
+    """The standings the public may see (SPEC §8); refused while the results are hidden."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rows = public_standings(tournament)
+    if rows is None:
+        return message_response(
+            request, tournament, _("The results are hidden until the end of the tournament."), status=403
+        )
+    scope = public_scope(tournament)
+    if scope.up_to_round == 0:
+        title = _("Standings before the first round")
+    elif scope.up_to_round is not None:
+        title = _("Standings after round %(number)s") % {"number": scope.up_to_round}
+    else:
+        title = _standings_title(tournament)
+    return public_pdf_response(_standings_pdf(tournament, rows, title), f"{tournament.slug}-standings.pdf")
+
+
+# ---------------------------------------------------------------- diplomas
+
+@staff_required(STAFF)
+def medal_diplomas(request, tournament):
+    reason = documents.results_not_final_reason(tournament)
+    if reason is None:
+        rows, reason = documents.medal_rows(compute_standings(tournament))
+    if reason:
+        return message_response(request, tournament, reason)
+    context = {"tournament": tournament, "title": _("Diplomas"), "rows": rows}
+    return pdf_response(render_pdf("printing/diplomas.html", context), f"{tournament.slug}-diplomas.pdf")
+
+
+@staff_required(STAFF)
+def participation_certificates(request, tournament):
+    reason = documents.results_not_final_reason(tournament)
+    if reason:
+        return message_response(request, tournament, reason)
+    context = {"tournament": tournament, "title": _("Certificates of participation"),
+               "players": documents.participants(tournament)}
+    return pdf_response(render_pdf("printing/certificates.html", context), f"{tournament.slug}-certificates.pdf")
+
+
+# ---------------------------------------------------------------- referee devices
+
+def device_sheet_pdf(tournament, links):
+    """The referee device sheet: a QR code with its label for each (label, absolute URL) pair.
+
+    The links sign devices in, so the PDF bypasses the PDF cache: no copy is kept anywhere.
+    """
+    codes = [{"label": label, "url": url, "qr_code": documents.qr_data_uri(url)} for label, url in links]
+    context = {"tournament": tournament, "title": _("Referee devices"), "links": codes}
+    return html_to_pdf(render_to_string("printing/device_sheet.html", context))
+
+
+def device_links(request, tournament):
+    """The (label, absolute URL) pairs of the tournament's device links to print.
+
+    The device links (`accounts.DeviceLink`) are built on another branch; until they are
+    merged there are none, and the sheet's view says so.
+    """
+    return []
+
+
+@staff_required(Role.ORGANISER)
+def device_sheet(request, tournament):
+    links = device_links(request, tournament)
+    if not links:
+        return message_response(request, tournament, _("There are no device links to print. Create them first."))
+    # The sheet carries sign-in links: never keep a copy in any cache.
+    return pdf_response(device_sheet_pdf(tournament, links), f"{tournament.slug}-devices.pdf", cache_control="no-store")
+
+
+# ---------------------------------------------------------------- the print menu
+
+@staff_required(Role.ORGANISER)
+def index(request, tournament):
+    """Every PDF of the tournament, one click each, per round."""
+    rounds = list(tournament.rounds.order_by("number"))
+    table_numbers = defaultdict(list)
+    tables = Table.objects.filter(round__tournament=tournament).order_by("number").values_list("round_id", "number")
+    for round_id, number in tables:
+        table_numbers[round_id].append(number)
+    for round_ in rounds:
+        round_.table_numbers = table_numbers[round_.pk]
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "public_states": documents.PUBLIC_ROUND_STATES,
+        "results_visible": public_scope(tournament).visible,
+        "diplomas_reason": documents.results_not_final_reason(tournament),
+    }
+    return render(request, "printing/index.html", context)

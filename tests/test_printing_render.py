@@ -1,0 +1,78 @@
+"""The PDF rendering service: static files only, warnings fail, cache by content, Polish order."""
+
+from unittest import mock
+
+import pytest
+
+from printing import render
+from printing.render import BASE_URL, PdfWarnings, StaticFilesFetcher, html_to_pdf, static_file_path
+from printing.testing import A4_PORTRAIT, page_sizes, pdf_fonts, pdf_text, strict_pdf_rendering  # noqa: F401
+from printing.text import polish_sort_key
+
+STYLED = '<html><head><link rel="stylesheet" href="/static/print/print.css"></head><body>{}</body></html>'
+
+
+def test_static_urls_map_to_the_project_files_and_nothing_else():
+    assert static_file_path(BASE_URL + "static/print/print.css").name == "print.css"
+    assert static_file_path(BASE_URL + "static/fonts/DejaVuSans.ttf").stat().st_size > 100_000
+    assert static_file_path(BASE_URL + "static/../config/settings.py") is None
+    assert static_file_path(BASE_URL + "static/print/missing.css") is None
+    assert static_file_path(BASE_URL + "config/settings.py") is None
+    assert static_file_path("file:///etc/passwd") is None
+    assert static_file_path("https://example.org/static/print/print.css") is None
+
+
+def test_the_fetcher_refuses_other_urls():
+    fetcher = StaticFilesFetcher()
+    assert fetcher.fetch(BASE_URL + "static/print/print.css").content_type == "text/css"
+    with pytest.raises(ValueError, match="static files"):
+        fetcher.fetch("file:///etc/passwd")
+
+
+def test_fonts_are_embedded_and_polish_text_extracts():
+    pdf = html_to_pdf(STYLED.format("<p>Zażółć gęślą jaźń — ŁĄCZNIE Ś Ź Ż Ć Ń Ó Ę</p><p><b>Gąsior</b></p>"))
+    assert "Zażółć gęślą jaźń — ŁĄCZNIE Ś Ź Ż Ć Ń Ó Ę" in pdf_text(pdf)
+    assert page_sizes(pdf) == [A4_PORTRAIT]
+    assert pdf_fonts(pdf) == {"Print-Sans", "Print-Sans-Bold"}  # the shipped fonts, not the system's
+
+
+def test_a_missing_resource_fails_in_strict_mode():
+    with pytest.raises(PdfWarnings, match="missing.css"):
+        html_to_pdf('<html><head><link rel="stylesheet" href="/static/print/missing.css"></head><body>x</body></html>')
+    with pytest.raises(PdfWarnings):
+        html_to_pdf(STYLED.format('<img src="https://example.org/logo.png">'))
+
+
+def test_bad_css_fails_in_strict_mode():
+    with pytest.raises(PdfWarnings, match="colr"):
+        html_to_pdf('<html><head><style>p { colr: red }</style></head><body><p>x</p></body></html>')
+
+
+def test_warnings_are_only_logged_outside_strict_mode(settings, caplog):
+    settings.PRINTING_FAIL_ON_WARNINGS = False
+    pdf = html_to_pdf('<html><head><style>p { colr: red }</style></head><body><p>x</p></body></html>')
+    assert pdf.startswith(b"%PDF-")
+    assert any("colr" in record.getMessage() for record in caplog.records if record.name == "printing.render")
+
+
+def test_render_pdf_caches_by_content(tmp_path, settings):
+    template_dir = tmp_path / "templates"
+    template_dir.mkdir()
+    (template_dir / "note.html").write_text(STYLED.format("<p>{{ name }}</p>"))
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [template_dir]}]
+    with mock.patch.object(render, "html_to_pdf", wraps=render.html_to_pdf) as rendered:
+        first = render.render_pdf("note.html", {"name": "Łucja"})
+        again = render.render_pdf("note.html", {"name": "Łucja"})
+        other = render.render_pdf("note.html", {"name": "Żaneta"})
+    assert rendered.call_count == 2  # the repeat came from the cache
+    assert first == again
+    assert "Łucja" in pdf_text(first) and "Żaneta" in pdf_text(other)
+
+
+def test_polish_sort_key_follows_the_polish_alphabet():
+    names = ["Żak", "Zając", "Łęcki", "Lis", "Ćwik", "Cebula", "Annabel", "Anna Nowak", "Ósma", "Oko", "Śliwa",
+             "Szymon", "Źdźbło", "Zenon", "ąbel", "Abel", "Ewa", "Ęcki", "Nowak", "Ńa"]
+    assert sorted(names, key=polish_sort_key) == [
+        "Abel", "Anna Nowak", "Annabel", "ąbel", "Cebula", "Ćwik", "Ewa", "Ęcki", "Lis", "Łęcki", "Nowak", "Ńa",
+        "Oko", "Ósma", "Szymon", "Śliwa", "Zając", "Zenon", "Źdźbło", "Żak",
+    ]

@@ -1,0 +1,188 @@
+"""Score sheets (pre-filled and blank) and table cards."""
+
+import re
+
+import pytest
+import segno
+from django.test import Client
+
+from printing.testing import (  # noqa: F401
+    A4_LANDSCAPE, flat, page_sizes, pdf_reader, pdf_text, polish_players, seated_tournament, strict_pdf_rendering,
+    tournament_data, without_spaces,
+)
+from scoring.interchange import import_tournament
+from tournament.models import Player, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+SETTINGS = {
+    "joker_penalty": 30, "penalty_not_possible": 110, "penalty_possible_not_done": 220,
+    "penalty_drawn_last_round": 120, "penalty_first_move": 130, "opening_penalty_mode": "add",
+    "move_seconds": 45, "big_point_places": [4, 3, 1, 0], "final_games": 6,
+}
+
+
+@pytest.fixture
+def tournament():
+    """7 players: round 1 published with a four-table and a three-table; Twist penalties."""
+    return seated_tournament(7, settings=SETTINGS)
+
+
+def pages_text(content):
+    return [page.extract_text() for page in pdf_reader(content).pages]
+
+
+def qr_payloads(content):
+    """The URLs of the QR codes in a PDF, read back module by module from the embedded PNGs."""
+    found = set()
+    for page in pdf_reader(content).pages:
+        for image in page.images:
+            found.add(_matrix(image.image.convert("L")))
+    return found
+
+
+def _matrix(image, scale=4, border=4):
+    modules = image.width // scale - 2 * border
+    return tuple(
+        tuple(image.getpixel(((border + x) * scale + 1, (border + y) * scale + 1)) < 128 for x in range(modules))
+        for y in range(modules)
+    )
+
+
+def qr_matrix(url):
+    return tuple(tuple(bool(bit) for bit in row) for row in segno.make(url, error="m").matrix)
+
+
+def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser_client, tournament):
+    response = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf")
+    assert response.status_code == 200
+    assert 'filename="senioriada-round-1-score-sheets.pdf"' in response["Content-Disposition"]
+    assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
+    four, three = pages_text(response.content)
+    for text, table_number in ((four, 1), (three, 2)):
+        assert re.search(rf"^Table\n{table_number}$", text, flags=re.M)
+        assert "Score sheet" in text and "Round 1" in text and "Senioriada Łódź 2026 · 10 lutego 2026" in text
+    for seat in Seat.objects.filter(round__number=1).select_related("player__organisation", "table"):
+        text = four if seat.table.number == 1 else three
+        assert f"{seat.letter} {seat.player.name} {seat.player.organisation.name}" in text
+    # Game k is started by seat k; a three-table plays three games.
+    assert re.findall(r"^(\d) ([ABCD])$", four, flags=re.M) == [("1", "A"), ("2", "B"), ("3", "C"), ("4", "D")]
+    assert re.findall(r"^(\d) ([ABCD])$", three, flags=re.M) == [("1", "A"), ("2", "B"), ("3", "C")]
+    assert "Seat D" in four and "Seat D" not in three
+    assert four.count("Rack points Jokers Opening penalty Score") == 4
+    assert three.count("Rack points Jokers Opening penalty Score") == 3
+    for text in (four, three):
+        assert "Round total" in text and "Big points" in text
+        assert "Player's signature" in text and "Referee's signature" in text
+
+
+def test_sheets_print_the_tournament_rules(organiser_client, tournament):
+    text = flat(pdf_text(organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content))
+    assert "Move time: 45 s." in text
+    assert "First laying out: at least 30 points." in text
+    assert "joker left on the rack −30;" in text
+    assert "could not lay out −110;" in text
+    assert "could lay out but did not −220;" in text
+    assert "needed tile drawn in the last round, intent declared −120;" in text
+    assert "game ended in another player's first move −130." in text
+    assert "An opening penalty is added to the rack points." in text
+    assert "Big points for each game by place at the table: 4, 3, 1, 0." in text
+
+
+def test_each_sheet_has_the_qr_code_of_its_tables_entry_page(organiser_client, tournament):
+    content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
+    expected = {qr_matrix(f"http://testserver/referee/senioriada/round/1/table/{n}/") for n in (1, 2)}
+    assert qr_payloads(content) == expected
+    assert "Referee: scan to enter the results" in pdf_text(content)
+
+
+def test_the_qr_code_uses_the_requests_host(organiser_client, tournament):
+    content = organiser_client.get(
+        "/print/senioriada/round/1/table/2/score-sheet.pdf", HTTP_HOST="turniej.example.org", secure=True
+    ).content
+    assert qr_payloads(content) == {qr_matrix("https://turniej.example.org/referee/senioriada/round/1/table/2/")}
+
+
+def test_one_tables_sheet(organiser_client, tournament):
+    response = organiser_client.get("/print/senioriada/round/1/table/2/score-sheet.pdf")
+    assert 'filename="senioriada-round-1-table-2-score-sheet.pdf"' in response["Content-Disposition"]
+    (text,) = pages_text(response.content)
+    assert re.search(r"^Table\n2$", text, flags=re.M)
+    assert organiser_client.get("/print/senioriada/round/1/table/3/score-sheet.pdf").status_code == 404
+
+
+def test_the_final_plays_its_own_number_of_games(organiser_client):
+    players = polish_players(4)
+    final = {"number": 2, "kind": "final", "state": "published",
+             "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}]}
+    import_tournament(tournament_data(players, [final], settings=SETTINGS))
+    (text,) = pages_text(organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content)
+    assert "Final" in text
+    assert re.findall(r"^(\d) ([ABCD])$", text, flags=re.M) == [
+        ("1", "A"), ("2", "B"), ("3", "C"), ("4", "D"), ("5", "A"), ("6", "B"),
+    ]
+
+
+def test_long_names_wrap_and_each_sheet_stays_on_one_page(organiser_client, tournament):
+    long_name = "Maria Magdalena Konstancja " + "Wiśniewska-Źdźbłowska " * 4 + "Ąęłńóśźż" * 2
+    long_organisation = "Stowarzyszenie " + "Uniwersytetów Trzeciego Wieku Ziemi Łódzkiej " * 2 + "im. Świętej Jadwigi"
+    for player in Player.objects.filter(tournament=tournament):
+        player.name = f"{long_name} {player.start_number}"
+        player.save()
+        player.organisation.name = f"{long_organisation} {player.start_number}"
+        player.organisation.save()
+    content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
+    assert page_sizes(content) == [A4_LANDSCAPE, A4_LANDSCAPE]
+    text = without_spaces(pdf_text(content))
+    for player in Player.objects.filter(tournament=tournament).select_related("organisation"):
+        assert without_spaces(player.name) in text
+        assert without_spaces(player.organisation.name) in text
+
+
+def test_a_changed_seating_is_never_served_from_the_cache(organiser_client, tournament):
+    url = "/print/senioriada/round/1/table/1/score-sheet.pdf"
+    before = pdf_text(organiser_client.get(url).content)
+    seat = Seat.objects.get(round__number=1, table__number=1, letter="A")
+    Player.objects.filter(pk=seat.player_id).update(name="Teodozja Źrebiec")
+    after = pdf_text(organiser_client.get(url).content)
+    assert "Teodozja Źrebiec" not in before and "A Teodozja Źrebiec" in after
+
+
+def test_a_draft_round_is_marked(organiser_client, tournament):
+    Round.objects.filter(number=1).update(state=Round.State.DRAFT)
+    text = pdf_text(organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content)
+    assert "Round 1 · draft seating" in text
+
+
+def test_no_seating_gives_a_message(organiser_client, tournament):
+    Round.objects.create(tournament=tournament, number=2)
+    for path in ("score-sheets.pdf", "table-cards.pdf", "table/1/score-sheet.pdf"):
+        response = organiser_client.get(f"/print/senioriada/round/2/{path}")
+        assert response.status_code == 409
+        assert "Round 2 has no seating yet." in response.content.decode()
+    assert organiser_client.get("/print/senioriada/round/5/score-sheets.pdf").status_code == 404
+
+
+def test_blank_sheet(head_referee_client, tournament):
+    response = head_referee_client.get("/print/senioriada/blank-score-sheet.pdf")
+    assert page_sizes(response.content) == [A4_LANDSCAPE]
+    (text,) = pages_text(response.content)
+    assert "Score sheet" in text and "Seat D" in text and "Move time: 45 s." in text
+    assert re.findall(r"^(\d) ([ABCD])$", text, flags=re.M) == [("1", "A"), ("2", "B"), ("3", "C"), ("4", "D")]
+    assert "Gąsior" not in text
+    assert qr_payloads(response.content) == set()
+
+
+def test_table_cards(organiser_client, tournament):
+    response = organiser_client.get("/print/senioriada/round/1/table-cards.pdf")
+    assert 'filename="senioriada-round-1-table-cards.pdf"' in response["Content-Disposition"]
+    assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
+    for number, text in enumerate(pages_text(response.content), start=1):
+        assert text.startswith(f"Table\n{number}")
+        assert re.findall(rf"([ABCD])Table {number}\b", text) == list("ABCD")
+
+
+def test_sheets_and_cards_need_the_head_referee_role(referee_client, tournament):
+    for path in ("round/1/score-sheets.pdf", "round/1/table-cards.pdf", "blank-score-sheet.pdf"):
+        assert referee_client.get(f"/print/senioriada/{path}").status_code == 403
+        assert Client().get(f"/print/senioriada/{path}").status_code == 302
