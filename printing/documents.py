@@ -13,7 +13,7 @@ from django.urls import get_script_prefix
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from printing.text import polish_sort_key
+from tournament.text import polish_sort_key
 from scoring.models import ScoreSheet
 from scoring.services import games_per_table, table_letters
 from tournament.models import SEAT_LETTERS, Player, Round, Seat

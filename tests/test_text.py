@@ -46,3 +46,12 @@ def test_the_order_is_total_and_does_not_depend_on_the_input_order(words):
 
 def test_a_web_address_part_from_a_polish_name():
     assert slug_from("Senioriada Łódź – Żółć 2026") == "senioriada-lodz-zolc-2026"
+
+
+def test_polish_sort_key_follows_the_polish_alphabet():
+    names = ["Żak", "Zając", "Łęcki", "Lis", "Ćwik", "Cebula", "Annabel", "Anna Nowak", "Ósma", "Oko", "Śliwa",
+             "Szymon", "Źdźbło", "Zenon", "ąbel", "Abel", "Ewa", "Ęcki", "Nowak", "Ńa"]
+    assert sorted(names, key=polish_sort_key) == [
+        "Abel", "Anna Nowak", "Annabel", "ąbel", "Cebula", "Ćwik", "Ewa", "Ęcki", "Lis", "Łęcki", "Nowak", "Ńa",
+        "Oko", "Ósma", "Szymon", "Śliwa", "Zając", "Zenon", "Źdźbło", "Żak",
+    ]
