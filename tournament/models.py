@@ -41,7 +41,7 @@ class Tournament(models.Model):
         FROZEN = "frozen", _("frozen: public standings stay as they were")
         HIDDEN = "hidden", _("hidden: no standings or scores in public")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("tournament name"), max_length=200)
     slug = models.SlugField(_("short address"), max_length=80, unique=True)
     date = models.DateField(_("date"))
 

@@ -96,7 +96,7 @@ class Migration(migrations.Migration):
             name='Tournament',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
+                ('name', models.CharField(max_length=200, verbose_name='tournament name')),
                 ('slug', models.SlugField(max_length=80, unique=True, verbose_name='short address')),
                 ('date', models.DateField(verbose_name='date')),
                 ('joker_penalty', models.IntegerField(default=50, help_text='50 in the standard game, 30 in the Twist/Expert variant.', validators=[django.core.validators.MinValueValidator(0)], verbose_name='joker left on a rack')),
