@@ -1,0 +1,38 @@
+"""Diacritics-insensitive name search for "find my table": "lecki" finds "Łęcki".
+
+NFKD splits most accented letters into a base letter and combining marks, which are then
+dropped; a few letters have no decomposition (ł, ø, đ, ß …) and are mapped explicitly.
+"""
+
+import unicodedata
+
+MAX_QUERY_LENGTH = 100
+
+# Letters that NFKD leaves whole, folded to what a person types without diacritics.
+UNDECOMPOSABLE = str.maketrans({
+    "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ħ": "h", "Ħ": "h",
+    "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i",
+})
+
+
+def fold(text):
+    """Lower-case text without diacritics, control characters or repeated spaces."""
+    text = str(text).translate(UNDECOMPOSABLE)
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = (
+        " " if char.isspace() else char
+        for char in decomposed
+        if not unicodedata.combining(char) and (char.isspace() or unicodedata.category(char)[0] != "C")
+    )
+    return " ".join("".join(kept).casefold().split())
+
+
+def search_terms(query):
+    """The folded words of a visitor's query (at most MAX_QUERY_LENGTH characters are read)."""
+    return fold(str(query)[:MAX_QUERY_LENGTH]).split()
+
+
+def name_matches(terms, name):
+    """True when every search term occurs in the folded name ("ann now" finds "Anna Nowak")."""
+    folded = fold(name)
+    return bool(terms) and all(term in folded for term in terms)
