@@ -138,7 +138,7 @@ def player_rounds(tournament, player):
     """Each public round the player sat in, newest first: table, seat, opponents and, when public, scores."""
     own = Seat.objects.filter(player=player, round__state__in=PUBLIC_ROUND_STATES).values_list("table_id", flat=True)
     seats = (
-        Seat.objects.filter(table_id__in=list(own))
+        Seat.objects.filter(table_id__in=own)
         .select_related("table", "round", "player__organisation")
         .order_by("round__number", "letter")
     )

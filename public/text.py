@@ -15,16 +15,24 @@ UNDECOMPOSABLE = str.maketrans({
 })
 
 
-def fold(text):
-    """Lower-case text without diacritics, control characters or repeated spaces."""
-    text = str(text).translate(UNDECOMPOSABLE)
-    decomposed = unicodedata.normalize("NFKD", text)
-    kept = (
+def _bare(text):
+    """Text in NFKD without combining marks and with every control or format character dropped."""
+    return "".join(
         " " if char.isspace() else char
-        for char in decomposed
+        for char in unicodedata.normalize("NFKD", text)
         if not unicodedata.combining(char) and (char.isspace() or unicodedata.category(char)[0] != "C")
     )
-    return " ".join("".join(kept).casefold().split())
+
+
+def fold(text):
+    """Lower-case text without diacritics, control characters or repeated spaces.
+
+    Case folding and decomposition can each produce what the other removes ("℠" gives "SM",
+    "İ" gives "i" and a dot), so both run again after the letters without a decomposition
+    are mapped.
+    """
+    text = _bare(str(text).casefold()).translate(UNDECOMPOSABLE)
+    return " ".join(_bare(text.casefold()).split())
 
 
 def search_terms(query):
