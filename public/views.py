@@ -24,6 +24,7 @@ from scoring.visibility import (
     Scope,
     advance_ceremony,
     ceremony_podium,
+    counts_any_game,
     last_completed_round,
     public_scope,
     public_standings,
@@ -42,11 +43,6 @@ SEATING_ONLY = Scope(visible=False, up_to_round=None)
 def visible_standings(tournament):
     """The public standings rows (None when hidden), computed once per fingerprint."""
     return cached(tournament, "standings", lambda: public_standings(tournament))
-
-
-def has_results(rows):
-    """True when a verified game counts in the rows (every game has at least one winner)."""
-    return bool(rows) and any(row.total.games_won for row in rows)
 
 
 def results_context(tournament):
@@ -86,7 +82,7 @@ def standings_page(request, tournament):
     def leaderboard():
         rows = visible_standings(tournament)
         return render_to_string(
-            "public/standings.html#leaderboard", {**context, "rows": rows, "has_results": has_results(rows)}
+            "public/standings.html#leaderboard", {**context, "rows": rows, "has_results": counts_any_game(rows)}
         )
 
     html = mark_safe(cached(tournament, "leaderboard", leaderboard))
@@ -110,7 +106,7 @@ def standings_json_view(request, tournament):
 def player_page(request, tournament, ext_id):
     player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
     rows = visible_standings(tournament)
-    standing = next((row for row in rows if row.player.pk == player.pk), None) if has_results(rows) else None
+    standing = next((row for row in rows if row.player.pk == player.pk), None) if counts_any_game(rows) else None
     context = {
         **results_context(tournament), "player": player, "standing": standing,
         "history": player_rounds(tournament, player),
@@ -143,20 +139,19 @@ def page_number(value):
 @public_page
 def projector_page(request, tournament):
     """Full-screen leaderboard; the board polls every 15 s for the next page (`?page=k`)."""
-    requested = page_number(request.GET.get("page"))
+    rows = visible_standings(tournament) or []
+    pages = max((len(rows) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
+    page = (page_number(request.GET.get("page")) - 1) % pages + 1  # past the last page: wrap around
 
     def board():
-        rows = visible_standings(tournament)
-        pages = max((len(rows or []) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
-        page = (requested - 1) % pages + 1
         context = {
-            **results_context(tournament), "has_results": has_results(rows), "page": page, "pages": pages,
-            "rows": (rows or [])[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS],
+            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "pages": pages,
+            "rows": rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS],
             "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % pages + 1}",
         }
         return render_to_string("public/projector.html#board", context)
 
-    html = mark_safe(cached(tournament, f"projector:{requested}", board))
+    html = mark_safe(cached(tournament, f"projector:{page}", board))
     if request.htmx:
         return HttpResponse(html)
     return render(request, "public/projector.html", {"tournament": tournament, "board": html})
@@ -194,9 +189,13 @@ def control_context(tournament, outcome=None):
         table__round__tournament=tournament, state__in=[ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.SUBMITTED]
     )
     step = tournament.ceremony_step
+    choices = [
+        (Tournament.Visibility.LIVE, _("Show all results (live)")),
+        (Tournament.Visibility.FROZEN, _("Freeze as of round %(round)s") % {"round": last_completed_round(tournament)}),
+        (Tournament.Visibility.HIDDEN, _("Hide the results")),
+    ]
     return {
-        "tournament": tournament, "visibilities": Tournament.Visibility.choices,
-        "last_completed": last_completed_round(tournament), "podium": [row for row in rows if row.medal],
+        "tournament": tournament, "choices": choices, "podium": [row for row in rows if row.medal],
         "unverified": pending.count(), "revealed": CEREMONY_PLACES[:step],
         "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None, "outcome": outcome,
     }

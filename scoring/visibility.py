@@ -98,15 +98,22 @@ def reset_ceremony(tournament, *, user=None):
     return _move_ceremony(tournament, tournament.ceremony_step, 0, user=user, action="ceremony_reset")
 
 
+def counts_any_game(rows):
+    """True when a verified game counts in the standings rows (every game has a winner)."""
+    return bool(rows) and any(row.total.games_won for row in rows)
+
+
 def ceremony_podium(tournament):
     """[(place, rows at that place)] for the revealed places only, in reveal order.
 
     The ceremony reveals the final results (every verified sheet, whatever the visibility);
     places not revealed yet are never computed into the answer. A place can hold two rows
-    (an undecided tie) or none (the place above is shared).
+    (an undecided tie) or none (the place above is shared, or no result counts yet).
     """
     places = revealed_places(tournament)
     if not places:
         return []
     rows = compute_standings(tournament, verified_only=True)
+    if not counts_any_game(rows):
+        return [(place, []) for place in places]
     return [(place, [row for row in rows if row.medal and row.rank == place]) for place in places]

@@ -58,6 +58,15 @@ def test_a_shared_medal_place_shows_every_tied_player(db):
     assert podium == {3: [], 2: ["p2", "p6"]}
 
 
+def test_before_any_verified_result_the_ceremony_reveals_nobody(db):
+    data = hall_data()
+    data["rounds"] = data["rounds"][3:]  # only the published round 4 and the draft
+    tournament = import_tournament(data)
+    Tournament.objects.filter(pk=tournament.pk).update(ceremony_step=3)
+    tournament.refresh_from_db()
+    assert ceremony_podium(tournament) == [(3, []), (2, []), (1, [])]
+
+
 def test_staff_reveal_one_place_per_click_from_the_ceremony_screen(head_referee_client):
     tournament = build_hall()
     page = head_referee_client.get("/t/test/ceremony/").content.decode()

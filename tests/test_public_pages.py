@@ -156,7 +156,18 @@ def test_the_player_page_lists_each_round_with_table_seat_opponents_and_scores(c
     assert history[4].line.games == [] and history[4].line.totals is None  # published, not played
     html = response.content.decode()
     assert "+3917" in html and "+3892" in html and "Table 1, seat A" in html
+    assert "shown at the end" not in html  # round 4 has not started: no results to wait for
     assert response.context["standing"].rank == 1
+
+
+def test_the_player_page_in_frozen_mode_says_later_rounds_come_at_the_end(client):
+    build_hall("frozen", frozen_round=2)
+    response = client.get("/t/test/player/p1/")
+    history = {item.round.number: item for item in response.context["history"]}
+    assert history[2].line.totals["small_points"] == -104 and history[3].line.games == []
+    html = response.content.decode()
+    assert html.count("results of this round will be shown at the end") == 1 and str(LATE_SCORE) not in html
+    assert response.context["standing"].total.small_points == 3788
 
 
 def test_the_player_page_hides_scores_when_results_are_hidden(client):
