@@ -4,5 +4,13 @@ from public import views
 
 app_name = "public"
 urlpatterns = [
+    path("", views.home, name="home"),
+    path("t/<slug:slug>/", views.tournament_page, name="tournament"),
+    path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings.json", views.standings_json_view, name="standings_json"),
+    path("t/<slug:slug>/player/<path:ext_id>/", views.player_page, name="player"),
+    path("t/<slug:slug>/round/<int:number>/", views.round_page, name="round"),
+    path("t/<slug:slug>/projector/", views.projector_page, name="projector"),
+    path("t/<slug:slug>/ceremony/", views.ceremony_page, name="ceremony"),
+    path("t/<slug:slug>/results-control/", views.results_control, name="results_control"),
 ]

@@ -1,20 +1,243 @@
-"""Public pages for players and the projector. Everything here obeys `scoring.visibility`."""
+"""Public pages for players and the projector. Everything here obeys `scoring.visibility`.
 
-from django.http import JsonResponse
-from django.shortcuts import get_object_or_404
+Views parse the request, ask `public.results` / `scoring.visibility` for what the public may
+see, and render. `public_page` answers unchanged polls with 304 (see `public.freshness`).
+"""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring.standings import standings_json
-from scoring.visibility import public_standings
-from tournament.models import Tournament
+from accounts.models import Role
+from accounts.roles import has_role, staff_required
+from scoring.models import ScoreSheet
+from scoring.standings import compute_standings, standings_json
+from scoring.visibility import (
+    CEREMONY_PLACES,
+    Scope,
+    advance_ceremony,
+    ceremony_podium,
+    counts_any_game,
+    last_completed_round,
+    public_scope,
+    public_standings,
+    reset_ceremony,
+    set_visibility,
+)
+from tournament.models import Player, Tournament
+
+from public.freshness import cached, public_page, revalidate
+from public.results import find_players, player_rounds, public_round, public_rounds, round_tables
+
+PROJECTOR_ROWS = 10
+SEATING_ONLY = Scope(visible=False, up_to_round=None)
 
 
-def standings_json_view(request, slug):
+def visible_standings(tournament):
+    """The public standings rows (None when hidden), computed once per fingerprint."""
+    return cached(tournament, "standings", lambda: public_standings(tournament))
+
+
+def results_context(tournament):
+    scope = public_scope(tournament)
+    return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
+
+
+@require_GET
+def home(request):
+    return render(request, "public/home.html", {"tournaments": Tournament.objects.all()})
+
+
+@require_GET
+@public_page
+def tournament_page(request, tournament):
+    """The current round's seating and "find my table" (`?q=`; htmx gets the answer only)."""
+    rounds = public_rounds(tournament)
+    current = rounds[-1] if rounds else None
+    query = request.GET.get("q", "")
+    matches, more = find_players(tournament, query, current)
+    context = {
+        **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current, "query": query[:100],
+        "matches": matches, "more": more,
+    }
+    if request.htmx:
+        return render(request, "public/tournament.html#find-results", context)
+    context["tables"] = round_tables(tournament, current, SEATING_ONLY) if current else []
+    return render(request, "public/tournament.html", context)
+
+
+@require_GET
+@public_page
+def standings_page(request, tournament):
+    """The leaderboard (SPEC §4); htmx polls get the table only."""
+    context = results_context(tournament)
+
+    def leaderboard():
+        rows = visible_standings(tournament)
+        return render_to_string(
+            "public/standings.html#leaderboard", {**context, "rows": rows, "has_results": counts_any_game(rows)}
+        )
+
+    html = mark_safe(cached(tournament, "leaderboard", leaderboard))
+    if request.htmx:
+        return HttpResponse(html)
+    return render(request, "public/standings.html", {**context, "nav": "standings", "leaderboard": html})
+
+
+@require_GET
+@public_page
+def standings_json_view(request, tournament):
     """SPEC §9: the public standings rows; 403 with a reason while results are hidden."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    rows = public_standings(tournament)
+    rows = visible_standings(tournament)
     if rows is None:
         return JsonResponse({"detail": _("The results are hidden until the end of the tournament.")}, status=403)
-    response = JsonResponse(standings_json(rows), safe=False, json_dumps_params={"ensure_ascii": False})
-    response["Cache-Control"] = "no-cache"
-    return response
+    return JsonResponse(standings_json(rows), safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+@public_page
+def player_page(request, tournament, ext_id):
+    player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
+    rows = visible_standings(tournament)
+    standing = next((row for row in rows if row.player.pk == player.pk), None) if counts_any_game(rows) else None
+    context = {
+        **results_context(tournament), "player": player, "standing": standing,
+        "history": player_rounds(tournament, player),
+    }
+    return render(request, "public/player.html", context)
+
+
+@require_GET
+@public_page
+def round_page(request, tournament, number):
+    round_ = public_round(tournament, number)
+    if round_ is None:
+        raise Http404("no such public round")
+    context = {
+        **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
+        "tables": round_tables(tournament, round_, public_scope(tournament)),
+    }
+    context["results_shown"] = context["scope"].shows_round(round_.number)
+    return render(request, "public/round.html", context)
+
+
+def page_number(value):
+    try:
+        return max(int(value), 1)
+    except (TypeError, ValueError):
+        return 1
+
+
+@require_GET
+@public_page
+def projector_page(request, tournament):
+    """Full-screen leaderboard; the board polls every 15 s for the next page (`?page=k`)."""
+    rows = visible_standings(tournament) or []
+    pages = max((len(rows) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
+    page = (page_number(request.GET.get("page")) - 1) % pages + 1  # past the last page: wrap around
+
+    def board():
+        context = {
+            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "pages": pages,
+            "rows": rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS],
+            "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % pages + 1}",
+        }
+        return render_to_string("public/projector.html#board", context)
+
+    html = mark_safe(cached(tournament, f"projector:{page}", board))
+    if request.htmx:
+        return HttpResponse(html)
+    return render(request, "public/projector.html", {"tournament": tournament, "board": html})
+
+
+def ceremony_context(request, tournament):
+    revealed = ceremony_podium(tournament)
+    next_place = CEREMONY_PLACES[len(revealed)] if len(revealed) < len(CEREMONY_PLACES) else None
+    return {
+        "tournament": tournament, "podium": revealed, "next_place": next_place,
+        "hidden_places": CEREMONY_PLACES[len(revealed):],
+        "can_control": has_role(request.user, tournament, Role.HEAD_REFEREE),
+    }
+
+
+@require_GET
+@public_page
+def ceremony_page(request, tournament):
+    """The projector's podium: only the places revealed so far ever reach the page."""
+    context = ceremony_context(request, tournament)
+    template = "public/ceremony.html#stage" if request.htmx else "public/ceremony.html"
+    return render(request, template, context)
+
+
+VISIBILITY_MESSAGES = {
+    Tournament.Visibility.LIVE: gettext_lazy("The results are public and follow verified sheets."),
+    Tournament.Visibility.FROZEN: gettext_lazy("The public results are frozen."),
+    Tournament.Visibility.HIDDEN: gettext_lazy("The results are hidden from the public."),
+}
+
+
+def control_context(tournament, outcome=None):
+    rows = compute_standings(tournament, verified_only=True)
+    pending = ScoreSheet.objects.filter(
+        table__round__tournament=tournament, state__in=[ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.SUBMITTED]
+    )
+    step = tournament.ceremony_step
+    choices = [
+        (Tournament.Visibility.LIVE, _("Show all results (live)")),
+        (Tournament.Visibility.FROZEN, _("Freeze as of round %(round)s") % {"round": last_completed_round(tournament)}),
+        (Tournament.Visibility.HIDDEN, _("Hide the results")),
+    ]
+    return {
+        "tournament": tournament, "choices": choices, "podium": [row for row in rows if row.medal],
+        "unverified": pending.count(), "revealed": CEREMONY_PLACES[:step],
+        "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None, "outcome": outcome,
+    }
+
+
+def apply_control(request, tournament):
+    """Run the posted action; returns (level, message) for the person who clicked."""
+    post = request.POST
+    if "visibility" in post:
+        if post["visibility"] not in Tournament.Visibility.values:
+            return messages.ERROR, _("Choose live, frozen or hidden.")
+        set_visibility(tournament, post["visibility"], user=request.user, reason=post.get("reason", "")[:500].strip())
+        return messages.SUCCESS, VISIBILITY_MESSAGES[post["visibility"]]
+    if post.get("ceremony") == "next":
+        seen = post.get("seen_step", "")
+        before = tournament.ceremony_step
+        steps = [str(step) for step in range(len(CEREMONY_PLACES))]
+        if seen not in steps or advance_ceremony(tournament, user=request.user, seen_step=int(seen)) == before:
+            return messages.ERROR, _("The screen was out of date, so nothing more was revealed. Look again, then click.")
+        return messages.SUCCESS, _("Place %(place)s is revealed.") % {"place": CEREMONY_PLACES[before]}
+    if post.get("ceremony") == "reset":
+        reset_ceremony(tournament, user=request.user)
+        return messages.SUCCESS, _("The ceremony starts again: no place is revealed.")
+    return messages.ERROR, _("Unknown action.")
+
+
+@require_http_methods(["GET", "POST"])
+@staff_required(Role.HEAD_REFEREE)
+def results_control(request, tournament):
+    """Head referee's controls: results visibility and the ceremony's next click."""
+    if request.method == "GET":
+        return render(request, "public/results_control.html", control_context(tournament))
+    level, message = apply_control(request, tournament)
+    tournament.refresh_from_db()
+    outcome = {"error": level == messages.ERROR, "text": message}
+    if request.htmx and request.htmx.target == "ceremony-stage":
+        context = {**ceremony_context(request, tournament), "outcome": outcome}
+        return revalidate(render(request, "public/ceremony.html#stage", context))
+    if request.htmx:
+        return render(request, "public/results_control.html#panel", control_context(tournament, outcome))
+    messages.add_message(request, level, message)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("public:results_control", args=[tournament.slug])
+    return redirect(back)

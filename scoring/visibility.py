@@ -59,3 +59,61 @@ def set_visibility(tournament, visibility, *, user=None, reason=""):
         tournament=tournament, user=user, action="visibility", before=before,
         after={"visibility": tournament.visibility, "frozen_round": tournament.frozen_round}, reason=reason,
     )
+
+
+CEREMONY_PLACES = (3, 2, 1)  # the order in which the ceremony reveals the medal places
+
+
+def revealed_places(tournament):
+    """The medal places the ceremony has revealed so far, in the order they were revealed."""
+    return CEREMONY_PLACES[: tournament.ceremony_step]
+
+
+@transaction.atomic
+def _move_ceremony(tournament, expected, step, *, user, action):
+    """Set the step if it is still `expected` (compare-and-swap); audited; returns the stored step."""
+    moved = Tournament.objects.filter(pk=tournament.pk, ceremony_step=expected).update(ceremony_step=step)
+    if moved and step != expected:
+        AuditEntry.objects.create(
+            tournament=tournament, user=user, action=action,
+            before={"ceremony_step": expected}, after={"ceremony_step": step},
+        )
+    tournament.refresh_from_db(fields=["ceremony_step"])
+    return tournament.ceremony_step
+
+
+def advance_ceremony(tournament, *, user=None, seen_step=None):
+    """Reveal the next medal place (3rd, then 2nd, then 1st); returns the step now stored.
+
+    `seen_step` is the step the clicker's screen showed: when another screen has moved on
+    meanwhile, the click changes nothing, so a double click never reveals two places.
+    """
+    expected = tournament.ceremony_step if seen_step is None else seen_step
+    step = min(expected + 1, len(CEREMONY_PLACES))
+    return _move_ceremony(tournament, expected, step, user=user, action="ceremony_advance")
+
+
+def reset_ceremony(tournament, *, user=None):
+    """Hide every medal place again, e.g. after a rehearsal."""
+    return _move_ceremony(tournament, tournament.ceremony_step, 0, user=user, action="ceremony_reset")
+
+
+def counts_any_game(rows):
+    """True when a verified game counts in the standings rows (every game has a winner)."""
+    return bool(rows) and any(row.total.games_won for row in rows)
+
+
+def ceremony_podium(tournament):
+    """[(place, rows at that place)] for the revealed places only, in reveal order.
+
+    The ceremony reveals the final results (every verified sheet, whatever the visibility);
+    places not revealed yet are never computed into the answer. A place can hold two rows
+    (an undecided tie) or none (the place above is shared, or no result counts yet).
+    """
+    places = revealed_places(tournament)
+    if not places:
+        return []
+    rows = compute_standings(tournament, verified_only=True)
+    if not counts_any_game(rows):
+        return [(place, []) for place in places]
+    return [(place, [row for row in rows if row.medal and row.rank == place]) for place in places]

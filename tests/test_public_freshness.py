@@ -1,0 +1,97 @@
+"""Conditional GET (ETag → 304) and the fragment cache: unchanged polls are cheap, and a
+verification, correction, card or visibility change shows at once."""
+
+import pytest
+from django.db.models import F
+
+from scoring.models import Card, ScoreSheet, SeatResult
+from scoring.visibility import set_visibility
+from tests.public_builders import build_hall
+from tournament.models import Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+LEADERBOARD = "/t/test/standings/"
+
+
+def poll(client, url, etag=None):
+    headers = dict(HX)
+    if etag:
+        headers["HTTP_IF_NONE_MATCH"] = etag
+    return client.get(url, **headers)
+
+
+def sheet(tournament, round_number, table_number):
+    return ScoreSheet.objects.filter(
+        table__round__tournament=tournament, table__round__number=round_number, table__number=table_number
+    )
+
+
+def test_an_unchanged_poll_gets_304_and_headers_for_revalidation(client):
+    build_hall()
+    first = poll(client, LEADERBOARD)
+    assert first.status_code == 200 and first["ETag"].startswith('"')
+    assert "no-cache" in first["Cache-Control"] and "HX-Request" in first["Vary"]
+    again = poll(client, LEADERBOARD, first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"] and "HX-Request" in again["Vary"]
+
+
+def test_fragment_page_and_language_have_their_own_etags(client):
+    build_hall()
+    fragment = poll(client, LEADERBOARD)["ETag"]
+    page = client.get(LEADERBOARD)["ETag"]
+    english = client.get(LEADERBOARD, HTTP_ACCEPT_LANGUAGE="en")["ETag"]
+    polish = client.get(LEADERBOARD, HTTP_ACCEPT_LANGUAGE="pl")["ETag"]
+    assert len({fragment, page}) == 2 and english != polish
+    assert poll(client, "/t/test/projector/?page=1")["ETag"] != poll(client, "/t/test/projector/?page=2")["ETag"]
+
+
+def change_verify(tournament):
+    # The referee service saves with a compare-and-swap update: no model save, no signal.
+    sheet(tournament, 3, 2).update(state=ScoreSheet.State.VERIFIED, version=F("version") + 1)
+
+
+def change_correct(tournament):
+    result = SeatResult.objects.get(game__sheet__in=sheet(tournament, 3, 1), game__number=2, letter="B")
+    SeatResult.objects.filter(pk=result.pk).update(override_score=77, override_reason="recount")
+    sheet(tournament, 3, 1).update(version=F("version") + 1)
+
+
+def change_card(tournament):
+    player = Player.objects.get(tournament=tournament, ext_id="p1")
+    Card.objects.create(tournament=tournament, player=player, colour=Card.Colour.RED, reason="cheating")
+    Player.objects.filter(pk=player.pk).update(status=Player.Status.DISQUALIFIED)
+
+
+def change_visibility(tournament):
+    set_visibility(tournament, Tournament.Visibility.FROZEN)
+
+
+@pytest.mark.parametrize("change, before, after", [
+    # p5 (+54) wins game 1 of round 3's table 2 with +2789, then −12, −5, −8: 54 + 2764
+    (change_verify, "+54", "+2818"),
+    (change_correct, "+118", "+146"),  # p2's +49 in round 3, game 2 becomes +77
+    (change_card, "row--gold", "row--dq"),
+    (change_visibility, "+8084", "+3788"),
+])
+def test_a_change_shows_at_once_on_the_next_poll(client, change, before, after):
+    tournament = build_hall()
+    first = poll(client, LEADERBOARD)
+    assert before in first.content.decode()
+    change(tournament)
+    second = poll(client, LEADERBOARD, first["ETag"])
+    assert second.status_code == 200 and second["ETag"] != first["ETag"]
+    html = second.content.decode()
+    assert after in html
+    assert client.get(LEADERBOARD).content.decode().count(after) >= 1  # the full page too
+
+
+def test_hiding_the_results_drops_the_numbers_from_every_cached_fragment(client):
+    tournament = build_hall()
+    for url in (LEADERBOARD, "/t/test/projector/?page=1", "/t/test/standings.json"):
+        assert "8084" in client.get(url, **HX).content.decode()
+    set_visibility(tournament, Tournament.Visibility.HIDDEN)
+    for url in (LEADERBOARD, "/t/test/projector/?page=1", "/t/test/standings.json"):
+        assert "8084" not in client.get(url, **HX).content.decode()
