@@ -12,9 +12,7 @@ Prints requests/s, p50 and p95 of each. Budget: the leaderboard at least half th
 """
 
 import http.client
-import json
 import os
-import random
 import secrets
 import shutil
 import socket
@@ -43,55 +41,20 @@ def production_environment(var_dir):
     return env
 
 
-def random_game(rng, number, letters):
-    """A finished game: mostly someone goes out, sometimes the pool runs dry."""
-    winner = rng.choice(letters) if rng.random() < 0.9 else None
-    racks, jokers_left = {}, 2
-    for letter in letters:
-        if letter != winner:
-            jokers = 1 if jokers_left and rng.random() < 0.2 else 0
-            jokers_left -= jokers
-            opening = rng.choice(["opened"] * 10 + ["not_possible", "possible_not_done"])
-            racks[letter] = {"tiles": rng.randint(0, 70), "jokers": jokers, "opening": opening}
-    game = {"number": number, "ending": "out" if winner else "pool_exhausted", "racks": racks}
-    if winner:
-        game["winner"] = winner
-    return game
-
-
-def tournament_data(rng):
-    ids = [f"p{i}" for i in range(1, PLAYERS + 1)]
-    rounds = []
-    for number in range(1, ROUNDS + 1):
-        rng.shuffle(ids)
-        tables = [
-            {"number": t + 1, "seats": dict(zip("ABCD", ids[4 * t : 4 * t + 4])),
-             "games": [random_game(rng, g, "ABCD") for g in range(1, 5)]}
-            for t in range(PLAYERS // 4)
-        ]
-        rounds.append({"number": number, "state": "completed", "tables": tables})
-    return {
-        "format": "rummikub-tournament/1",
-        "tournament": {"name": "Benchmark", "slug": SLUG, "date": "2026-02-10", "settings": {"final": False}},
-        "players": [{"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, PLAYERS + 1)],
-        "rounds": rounds,
-    }
-
-
 def prepare(env):
     """Migrate, import the tournament and collect the static files, as a deployment would."""
     script = (
-        "import django, json, sys; django.setup()\n"
+        "import django; django.setup()\n"
         "from django.core.management import call_command\n"
         "from scoring.interchange import import_tournament\n"
+        "from scoring.demo import random_tournament\n"
         "from tournament.models import Tournament\n"
         "call_command('migrate', verbosity=0)\n"
         "call_command('collectstatic', interactive=False, verbosity=0)\n"
         f"Tournament.objects.filter(slug={SLUG!r}).delete()\n"
-        "import_tournament(json.load(sys.stdin))\n"
+        f"import_tournament(random_tournament({PLAYERS}, {ROUNDS}, slug={SLUG!r}))\n"
     )
-    data = json.dumps(tournament_data(random.Random(2026)))
-    subprocess.run([sys.executable, "-c", script], input=data, text=True, env=env, cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-c", script], text=True, env=env, cwd=ROOT, check=True)
 
 
 def free_port():

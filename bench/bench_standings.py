@@ -6,7 +6,6 @@ Runs on a temporary SQLite database (or the one in DATABASE_URL).
 """
 
 import os
-import random
 import statistics
 import sys
 import tempfile
@@ -28,38 +27,17 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from scoring.demo import random_game  # noqa: E402
+from scoring.demo import random_tournament  # noqa: E402
 from scoring.interchange import import_tournament  # noqa: E402
 from scoring.standings import compute_standings  # noqa: E402
 
 PLAYERS, ROUNDS, BUDGET_SECONDS, BUDGET_QUERIES = 500, 8, 0.5, 10
 
 
-def tournament_data(rng):
-    ids = [f"p{i}" for i in range(1, PLAYERS + 1)]
-    rounds = []
-    for number in range(1, ROUNDS + 1):
-        rng.shuffle(ids)
-        tables = []
-        for t in range(PLAYERS // 4):
-            letters = "ABCD"
-            tables.append({
-                "number": t + 1, "seats": dict(zip(letters, ids[4 * t : 4 * t + 4])),
-                "games": [random_game(rng, g, letters) for g in range(1, 5)],
-            })
-        rounds.append({"number": number, "tables": tables})
-    return {
-        "format": "rummikub-tournament/1",
-        "tournament": {"name": "Benchmark", "slug": "bench", "date": "2026-02-10", "settings": {"final": False}},
-        "players": [{"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, PLAYERS + 1)],
-        "rounds": rounds,
-    }
-
-
 def main():
     call_command("migrate", verbosity=0)
     start = time.perf_counter()
-    tournament = import_tournament(tournament_data(random.Random(2026)))
+    tournament = import_tournament(random_tournament(PLAYERS, ROUNDS))
     print(f"import: {PLAYERS} players, {ROUNDS} rounds in {time.perf_counter() - start:.1f} s (not counted)")
     timings = []
     for _ in range(5):

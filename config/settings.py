@@ -104,7 +104,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
     # In production keep connections: a new SQLite connection re-reads the schema (~3 ms a request).
-    DATABASES["default"]["CONN_MAX_AGE"] = 0 if DEBUG or env_flag("TESTING") else 60
+    DATABASES["default"]["CONN_MAX_AGE"] = 0 if DEBUG or TESTING else 60
     # Threaded and server tests need a file-backed test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 

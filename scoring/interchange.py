@@ -15,7 +15,7 @@ from collections import Counter
 from django.db import transaction
 
 from scoring import rules
-from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.models import Card, Game, ScoreSheet, TieDecision
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 
 FORMAT = "rummikub-tournament/1"

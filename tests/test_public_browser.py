@@ -1,17 +1,13 @@
 """The public pages in Chromium: readable on phones and tablets, find-my-table as you type, live polling."""
 
-import os
-
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from scoring.visibility import advance_ceremony
 from tests.public_builders import build_hall
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAGES = [
     "/", "/t/test/", "/t/test/?q=a", "/t/test/standings/", "/t/test/player/p1/", "/t/test/round/3/",
     "/t/test/projector/", "/t/test/ceremony/",
@@ -48,14 +44,6 @@ MEASURE = """() => {
   return {smallest, where, worst, worstWhere,
           overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth};
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -31,6 +31,27 @@ def random_game(rng, number, letters):
     return game
 
 
+def random_tournament(n_players, n_rounds, *, slug="bench", seed=2026):
+    """A large tournament for benchmarks: players shuffled into 4-tables, random verified results."""
+    rng = random.Random(seed)
+    ids = [f"p{i}" for i in range(1, n_players + 1)]
+    rounds = []
+    for number in range(1, n_rounds + 1):
+        rng.shuffle(ids)
+        tables = [
+            {"number": t + 1, "seats": dict(zip("ABCD", ids[4 * t : 4 * t + 4])),
+             "games": [random_game(rng, g, "ABCD") for g in range(1, 5)]}
+            for t in range(n_players // 4)
+        ]
+        rounds.append({"number": number, "state": "completed", "tables": tables})
+    return {
+        "format": "rummikub-tournament/1",
+        "tournament": {"name": "Benchmark", "slug": slug, "date": "2026-02-10", "settings": {"final": False}},
+        "players": [{"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, n_players + 1)],
+        "rounds": rounds,
+    }
+
+
 def sample_players():
     with PLAYERS_CSV.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
