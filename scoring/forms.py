@@ -233,7 +233,7 @@ class GameForm(forms.Form):
         cleaned = super().clean()
         if "version" in self.errors:
             del self.errors["version"]
-            self.add_error(None, message_for("stale_version"))
+            self.add_error(None, message_for("form_expired"))
         if len(set(self.endings)) > 1:
             self._ending_error("two_winners")
         elif not self.endings:

@@ -160,6 +160,11 @@ class SheetPage:
         return self.head and self.sheet.state == ScoreSheet.State.SUBMITTED
 
     @property
+    def verifier(self):
+        user = self.sheet.verified_by
+        return (user.get_full_name() or user.get_username()) if user else ""
+
+    @property
     def seat_rows(self):
         return [(seat.letter, seat.player) for seat in self.seats]
 
