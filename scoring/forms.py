@@ -119,9 +119,6 @@ class SeatEntry:
         return None if self.minus is None else -self.minus
 
 
-SEAT_FIELDS = ("tiles", "jokers", "opening", "first_move", "keypad")
-
-
 class GameForm(forms.Form):
     """One game as posted by the tablet. Validation sets `seats`, `game`, `keypad` and `result`.
 
@@ -140,9 +137,7 @@ class GameForm(forms.Form):
         self.number = number
         self.settings = settings
         self.require_complete = require_complete
-        for letter in self.letters:
-            for name in SEAT_FIELDS:
-                self.fields[f"{letter}-{name}"] = forms.CharField(required=False, max_length=400)
+        self.seat_errors = False  # errors shown next to a seat's fields (kept in `seats`)
         self.game = None
         self.keypad = {}
         self.result = None
@@ -164,9 +159,14 @@ class GameForm(forms.Form):
                 jokers=(data.get(f"{letter}-jokers") or "0").strip(),
                 opening=(data.get(f"{letter}-opening") or rules.OPENED).strip(),
                 first_move=_checked(data.get(f"{letter}-first_move")),
-                keypad=(data.get(f"{letter}-keypad") or "").strip(),
+                keypad=(data.get(f"{letter}-keypad") or "")[:400].strip(),
                 went_out=letter == self.winner,
             )
+            if seat.uses_keypad:
+                try:
+                    seat.keypad_total = rules.keypad_rack(parse_faces(seat.keypad))
+                except rules.RuleViolation:
+                    pass  # reported by validation
             seat.has_rack = bool(
                 seat.tiles or seat.keypad or seat.jokers not in ("", "0") or seat.opening != rules.OPENED
                 or seat.first_move
@@ -196,9 +196,8 @@ class GameForm(forms.Form):
         if not self.require_complete and code in INCOMPLETE:
             self.incomplete = True
             return
-        message = message_for(code, params)
-        self.add_error(f"{letter}-{name}", message)
-        self.seats[letter].errors.setdefault(name, []).append(message)
+        self.seats[letter].errors.setdefault(name, []).append(message_for(code, params))
+        self.seat_errors = True
 
     def _ending_error(self, code, params=None):
         if not self.require_complete and code in INCOMPLETE:
@@ -229,6 +228,9 @@ class GameForm(forms.Form):
 
     # -- validation
 
+    def is_valid(self):
+        return super().is_valid() and not self.seat_errors
+
     def clean(self):
         cleaned = super().clean()
         if "version" in self.errors:
@@ -250,7 +252,7 @@ class GameForm(forms.Form):
                 rules.validate_keypad_racks(self.keypad)
             except rules.RuleViolation as error:
                 self.add_violation(error)
-        if self.errors or self.incomplete:
+        if self.errors or self.seat_errors or self.incomplete:
             return cleaned
         self.game = rules.Game(seats=self.letters, winner=self.winner, racks=racks)
         try:
@@ -277,7 +279,6 @@ class GameForm(forms.Form):
             except rules.RuleViolation as error:
                 self._add(letter, "keypad", error.code, error.params)
                 return None
-            seat.keypad_total = (tiles, jokers)
             self.keypad[letter] = faces
         else:
             tiles, jokers = _as_int(seat.tiles), _as_int(seat.jokers)

@@ -165,15 +165,22 @@ def changes_since(sheet, version):
     return sorted(newer, key=lambda e: (e.after["version"], e.pk))
 
 
+def _current(sheet):
+    """The sheet as stored now (state, version), keeping the caller's table, round and tournament."""
+    current = ScoreSheet.objects.get(pk=sheet.pk)
+    current.table = sheet.table
+    return current
+
+
 def _claim_sheet(sheet, version, user, **changes):
     """Compare-and-swap: raise the version from `version` and apply `changes`, or raise EditConflict."""
-    now = timezone.now()
-    claimed = ScoreSheet.objects.filter(pk=sheet.pk, version=version).update(
-        version=F("version") + 1, updated_at=now, updated_by=user, **changes
-    )
+    changes.update(updated_at=timezone.now(), updated_by=user)
+    claimed = ScoreSheet.objects.filter(pk=sheet.pk, version=version).update(version=F("version") + 1, **changes)
     if not claimed:
         raise EditConflict(ScoreSheet.objects.get(pk=sheet.pk), version)
-    sheet.refresh_from_db()
+    for name, value in changes.items():
+        setattr(sheet, name, value)
+    sheet.version = version + 1
     return sheet
 
 
@@ -205,7 +212,7 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
     the sheet in progress. Score overrides already on the game are kept. Raises EditConflict,
     RefereeError or rules.RuleViolation; nothing is changed then.
     """
-    sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
+    sheet = _current(sheet)
     if not 1 <= number <= games_per_table(sheet.table):
         raise RefereeError("game_number", number=number)
     _check_editable(sheet, version, user, reason)
@@ -231,7 +238,7 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
 @transaction.atomic
 def override_score(sheet, number, letter, score, *, reason, version, user):
     """The head referee sets (or, with `score` None, removes) a seat's score, with a reason."""
-    sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
+    sheet = _current(sheet)
     if not is_head_referee(user, sheet.table.round.tournament):
         raise RefereeError("head_referee_only")
     if not reason.strip():
@@ -261,7 +268,7 @@ def missing_games(sheet):
 @transaction.atomic
 def submit_sheet(sheet, *, version, user):
     """A referee hands in a complete sheet: in progress → submitted."""
-    sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
+    sheet = _current(sheet)
     if sheet.version != version:
         raise EditConflict(sheet, version)
     if sheet.state not in (ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.EMPTY):
@@ -278,7 +285,7 @@ def submit_sheet(sheet, *, version, user):
 @transaction.atomic
 def verify_sheet(sheet, *, version, user):
     """The head referee checks a submitted sheet: submitted → verified (SPEC §6)."""
-    sheet = ScoreSheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
+    sheet = _current(sheet)
     if not is_head_referee(user, sheet.table.round.tournament):
         raise RefereeError("head_referee_only")
     if sheet.version != version:

@@ -132,11 +132,32 @@ class SheetPage:
         self.players = {seat.letter: seat.player for seat in self.seats}
         self.settings = tournament.rules_settings()
         self.head = is_head(request)
-        self.faces = [*rules.TILE_FACES]
         self.opening_choices = SeatResult.Opening.choices
-        self.games = {g.number: g for g in sheet.games.prefetch_related("results")}
         self.n_games = services.games_per_table(table)
-        self.entries = {n: self._entry(n) for n in range(1, self.n_games + 1)}
+        self.load_games()
+
+    def load_games(self):
+        """Forget the stored games and entries: both are read again when first asked for."""
+        self._games = None
+        self._entries = {}
+
+    @property
+    def games(self):
+        if self._games is None:
+            self._games = {g.number: g for g in self.sheet.games.prefetch_related("results")}
+        return self._games
+
+    def refresh(self):
+        """Read the sheet again after a change (the table and its players stay as they are)."""
+        self.sheet = ScoreSheet.objects.select_related("verified_by").get(pk=self.sheet.pk)
+        self.sheet.table = self.table
+        self.load_games()
+        return self
+
+    def entry(self, number):
+        if number not in self._entries:
+            self._entries[number] = self._entry(number)
+        return self._entries[number]
 
     @property
     def editable(self):
@@ -200,14 +221,12 @@ class SheetPage:
                 )
         if self.editable:
             data = game_data(stored, self.sheet.version) if stored else blank_data(self.sheet.version)
-            entry.form = self.form_for(number, data)
-            if stored:
-                entry.form.is_valid()
+            entry.form = self.form_for(number, data)  # a stored game shows its stored scores
         return entry
 
     def bind(self, number, form, status):
         """Show `form` (what the tablet posted) for game `number` instead of the stored values."""
-        entry = self.entries[number]
+        entry = self.entry(number)
         entry.form = form
         entry.status = status
         return entry
@@ -221,7 +240,12 @@ class SheetPage:
 
     @property
     def entry_list(self):
-        return [self.entries[n] for n in sorted(self.entries)]
+        return [self.entry(n) for n in range(1, self.n_games + 1)]
+
+    @property
+    def form_numbers(self):
+        """The games shown as forms (all of them, unless the sheet is read-only for this user)."""
+        return range(1, self.n_games + 1) if self.editable else range(0)
 
     @property
     def js_text(self):
@@ -263,10 +287,18 @@ def render_sheet(request, page, *, status=200):
     return render(request, "scoring/sheet.html", {"page": page, "tournament": page.tournament}, status=status)
 
 
-def render_game(request, page, entry, *, oob=False):
-    """The game fragment for htmx; with `oob`, also the summary and the other forms' versions."""
-    context = {"page": page, "tournament": page.tournament, "entry": entry, "oob": oob}
-    return render(request, "scoring/sheet.html#game-response", context)
+def render_game(request, page, entry, *, with_version=False, saved=False):
+    """What an htmx request about one game gets back: its scores, errors and status, swapped by id.
+
+    The inputs, labels and buttons are never replaced, so no tap or keystroke is lost while a
+    reply is on its way. `with_version` moves the form on to the sheet's current version (after a
+    save or a conflict); `saved` also sends the round totals and every other game's version.
+    """
+    context = {
+        "page": page, "tournament": page.tournament, "entry": entry, "live": True,
+        "with_version": with_version or saved, "saved": saved,
+    }
+    return render(request, "scoring/sheet.html#game-live", context)
 
 
 # ---------------------------------------------------------------- pages
@@ -310,9 +342,7 @@ def game_preview(request, tournament, round_number, table_number, game_number):
     if entry.matches_stored():
         entry.status = "saved"
     if request.htmx:
-        # Only the scores, errors and status are replaced: never an input the referee is tapping.
-        context = {"page": page, "tournament": tournament, "entry": entry, "live": True}
-        return render(request, "scoring/sheet.html#game-live", context)
+        return render_game(request, page, entry)
     return render_sheet(request, page)
 
 
@@ -330,10 +360,10 @@ def game_save(request, tournament, round_number, table_number, game_number):
                 keypad=form.keypad or None, reason=form.cleaned_data.get("reason") or "",
             )
         except services.EditConflict as conflict:
-            current = sheet_page(request, tournament, round_number, table_number)
-            if holds_stored_game(form, current.games.get(number)):
+            page.refresh()
+            if holds_stored_game(form, page.games.get(number)):
                 # The sheet already holds exactly these values (e.g. a retry after a lost reply).
-                return saved_response(request, current, number)
+                return saved_response(request, page, number)
             return show_conflict(request, page, number, form, conflict)
         except services.RefereeError as error:
             if error.code == "sheet_verified":
@@ -342,7 +372,7 @@ def game_save(request, tournament, round_number, table_number, game_number):
         except rules.RuleViolation as error:
             form.add_violation(error)
         else:
-            return saved_response(request, sheet_page(request, tournament, round_number, table_number), number)
+            return saved_response(request, page.refresh(), number)
     entry = page.bind(number, form, "unsaved")
     if request.htmx:
         return render_game(request, page, entry)
@@ -354,25 +384,25 @@ def saved_response(request, page, number):
     if not request.htmx:
         messages.success(request, _("Game %(number)s saved.") % {"number": number})
         return redirect(f"{page.url('sheet')}#game-{number}")
-    entry = page.entries[number]
+    entry = page.entry(number)
     entry.status = "just_saved"
-    return render_game(request, page, entry, oob=True)
+    return render_game(request, page, entry, saved=True)
 
 
 def show_conflict(request, page, number, form, conflict):
     """The later save is refused: show what the other tablet saved and keep this tablet's values.
 
-    The kept form now carries the current version, so saving it again re-applies the values.
+    The kept form now carries the current version (`page` has been refreshed), so saving it
+    again re-applies the values.
     """
-    page.sheet = conflict.sheet
     data = form.data.copy()
-    data["version"] = str(conflict.sheet.version)
+    data["version"] = str(page.sheet.version)
     kept = page.form_for(number, data, require_complete=True)
     kept.is_valid()
     entry = page.bind(number, kept, "conflict")
     entry.changes = [describe_entry(change, page.players) for change in conflict.changes]
     if request.htmx:
-        return render_game(request, page, entry)
+        return render_game(request, page, entry, with_version=True)
     return render_sheet(request, page, status=409)
 
 
@@ -380,7 +410,7 @@ def refuse(request, page, number, error):
     """A change this user may not make (e.g. a referee on a verified sheet): say so, change nothing."""
     message = violation_message(error)
     if request.htmx:
-        entry = page.entries[number]
+        entry = page.entry(number)
         entry.refusal = message
         return render_game(request, page, entry)
     messages.error(request, message)
@@ -424,7 +454,7 @@ def score_override(request, tournament, round_number, table_number, game_number)
     """The head referee sets a seat's score by hand, with a reason (SPEC: overrides are logged)."""
     page = sheet_page(request, tournament, round_number, table_number)
     number = game_number_or_404(page, game_number)
-    entry = page.entries[number]
+    entry = page.entry(number)
     if entry.stored is None:
         raise Http404
     form = OverrideForm(request.POST, letters=page.letters, prefix=f"o{number}")

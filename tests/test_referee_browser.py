@@ -54,7 +54,7 @@ def test_scores_appear_as_values_are_entered_and_the_game_saves(sheet_page):
     assert page.locator("#g1-D-score").inner_text() == "−100"
     assert not Game.objects.exists()
     page.click("#game-1 .save-button")
-    page.wait_for_selector("#game-1[data-saved]")
+    page.wait_for_selector("#g1-status .status--saved")
     assert {r.letter: r.score for r in Game.objects.get().results.all()} == {"A": 183, "B": -23, "C": -60, "D": -100}
     assert page.locator("#g2-version").get_attribute("value") == "1"
     assert "+183" in page.locator("#sheet-summary").inner_text()
@@ -72,7 +72,7 @@ def test_a_save_without_network_keeps_the_values_and_is_sent_when_back_online(sh
     assert page.locator("#g1-B-tiles").input_value() == "23"
     assert not Game.objects.exists()
     page.context.set_offline(False)  # the browser fires "online"
-    page.wait_for_selector("#game-1[data-saved]")
+    page.wait_for_selector("#g1-status .status--saved")
     assert Game.objects.get().results.get(letter="A").score == 183
 
 

@@ -54,11 +54,12 @@ def test_the_conflict_screen_shows_the_other_save_and_keeps_my_values(client, re
     assert response.status_code == 200
     assert "Someone else saved this sheet after you opened it" in html
     assert "head" in html and "Game 2: seat B went out" in html and "A Gracz 1: 7 in tiles and 0 jokers" in html
-    assert 'value="44"' in html  # my values are kept …
+    assert 'name="B-tiles"' not in html  # the tablet's inputs are not replaced: my values stay …
     assert 'id="g1-version" value="1"' in html  # … and saving them again re-applies them
     assert not Game.objects.filter(number=1).exists()
     plain = client.post(sheet_url("game_save", game_number=1), mine)
     assert plain.status_code == 409
+    assert 'name="B-tiles" id="g1-B-tiles" value="44"' in plain.content.decode()
     again = client.post(sheet_url("game_save", game_number=1), dict(mine, version=1), HTTP_HX_REQUEST="true")
     assert text_of(again.content.decode(), "g1-status") == "✓ saved"
     assert Game.objects.get(number=1).results.get(letter="B").tiles == 44

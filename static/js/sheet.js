@@ -6,6 +6,8 @@
  *   game is saved, and put back into the form when the page is opened again.
  * - htmx:sendError (no connection) and htmx:responseError (server error) mark the form: a save
  *   is retried when the browser is online again and every RETRY_MS while it is pending.
+ * - Replies never replace an input (only scores, errors and status, by id), so a tap made while
+ *   a reply is on its way is kept.
  */
 (function () {
   "use strict";
@@ -20,8 +22,8 @@
   }
 
   function formOf(element) {
-    if (!element) return null;
-    return element.matches("form[data-draft-key]") ? element : element.closest("form[data-draft-key]");
+    if (!element || !element.closest) return null;
+    return element.closest("form[data-draft-key]");
   }
 
   function serialize(form) {
@@ -51,11 +53,18 @@
     if (store) store.removeItem(STORE_PREFIX + key);
   }
 
-  function say(form, message) {
+  /* Show a note under the save button; a "problem" note goes away after the next good reply. */
+  function say(form, message, problem) {
     var box = form && form.querySelector("[data-send-state]");
     if (!box) return;
     box.textContent = message || "";
     box.hidden = !message;
+    box.dataset.problem = problem ? "1" : "";
+  }
+
+  function preview(form) {
+    var fields = form.querySelector(".game-fields");
+    if (fields) fields.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function restoreDraft(form) {
@@ -65,7 +74,6 @@
     var has = {};
     draft.values.forEach(function (pair) { has[pair[0] + "\u0000" + pair[1]] = true; });
     Array.prototype.forEach.call(form.elements, function (field) {
-      if (!field.name || field.name === "csrfmiddlewaretoken") return;
       if (field.type === "radio" || field.type === "checkbox") {
         field.checked = !!has[field.name + "\u0000" + field.value];
       }
@@ -74,20 +82,17 @@
       var field = form.querySelector('[name="' + CSS.escape(pair[0]) + '"]');
       if (field && field.type !== "radio" && field.type !== "checkbox") field.value = pair[1];
     });
-    say(form, text.restored);
+    var details = form.closest("details");
+    if (details) details.open = true;
+    say(form, text.restored, false);
     preview(form);
-  }
-
-  function preview(form) {
-    var fields = form.querySelector(".game-fields");
-    if (fields) fields.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function retry(form) {
     var pending = form.dataset.pending;
     if (!pending || !document.body.contains(form) || form.classList.contains("htmx-request")) return;
     delete form.dataset.pending;  // set again if this attempt fails too
-    say(form, text.retrying);
+    say(form, text.retrying, true);
     if (pending === "save") {
       form.requestSubmit(form.querySelector(".save-button"));
     } else {
@@ -99,30 +104,25 @@
     document.querySelectorAll("form[data-pending]").forEach(retry);
   }
 
-  function isSave(detail) {
-    return detail.elt && detail.elt.matches && detail.elt.matches("form[data-draft-key]");
-  }
-
   function failed(event, offline) {
     var form = formOf(event.detail.elt);
     if (!form) return;
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (!offline && status >= 400 && status < 500) {
       delete form.dataset.pending;
-      say(form, text.refused);
+      say(form, text.refused, true);
       return;
     }
-    var save = isSave(event.detail);
+    var save = event.detail.elt === form;
     if (save || !form.dataset.pending) form.dataset.pending = save ? "save" : "preview";
-    say(form, save ? (offline ? text.offline : text.serverError) : text.previewOffline);
+    say(form, save ? (offline ? text.offline : text.serverError) : text.previewOffline, true);
   }
 
   // The keypad: list the tapped face in the rack's field, then ask the server for the sums.
   document.addEventListener("click", function (event) {
-    var key = event.target.closest("button[data-keypad]");
-    if (!key) return;
+    var key = event.target.closest && event.target.closest('button[name^="key-"]');
     var form = formOf(key);
-    var field = form && form.querySelector('[name="' + key.dataset.keypad + '-keypad"]');
+    var field = form && form.querySelector('[name="' + key.name.slice(4) + '-keypad"]');
     if (!field) return;
     event.preventDefault();
     var faces = field.value.trim() ? field.value.trim().split(/\s+/) : [];
@@ -130,56 +130,47 @@
     else if (key.value === "clear") faces = [];
     else faces.push(key.value);
     field.value = faces.join(" ");
-    saveDraft(form);
     field.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
-  document.addEventListener("input", function (event) {
-    var form = formOf(event.target);
-    if (form) saveDraft(form);
-  });
-  document.addEventListener("change", function (event) {
-    var form = formOf(event.target);
-    if (form) saveDraft(form);
+  document.addEventListener("click", function (event) {
+    var discard = event.target.closest && event.target.closest("[data-discard-draft]");
+    if (discard) dropDraft(discard.dataset.discardDraft);
   });
 
-  document.addEventListener("click", function (event) {
-    var discard = event.target.closest("[data-discard-draft]");
-    if (discard) dropDraft(discard.dataset.discardDraft);
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var form = formOf(event.target);
+      if (form) saveDraft(form);
+    });
   });
 
   document.body.addEventListener("htmx:sendError", function (event) { failed(event, true); });
   document.body.addEventListener("htmx:responseError", function (event) { failed(event, false); });
   document.body.addEventListener("htmx:afterRequest", function (event) {
     var form = formOf(event.detail.elt);
-    if (form && event.detail.successful) delete form.dataset.pending;
+    if (!form || !event.detail.successful) return;
+    delete form.dataset.pending;
+    var box = form.querySelector("[data-send-state]");
+    if (box && box.dataset.problem) say(form, "");
   });
 
-  // What each game's last request was computed from: a tap made while a request was in
-  // flight is dropped by htmx when the reply replaces the form, so compare after the swap.
-  var sentValues = {};
-  function comparable(form) {
-    return JSON.stringify(serialize(form).filter(function (pair) { return pair[0] !== "version"; }));
-  }
-  document.body.addEventListener("htmx:beforeRequest", function (event) {
-    var form = formOf(event.detail.elt);
-    if (form) sentValues[form.dataset.draftKey] = comparable(form);
-  });
-
-  // After a swap: a saved game forgets its draft; the other drafts take the new sheet version;
-  // a form changed since its request was sent is computed again.
+  // After a reply: a game just saved forgets its draft and folds up to its line of scores;
+  // the drafts of the other games take the sheet's new version.
   document.body.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll("form[data-draft-key]").forEach(function (form) {
-      var sent = sentValues[form.dataset.draftKey];
-      if (sent === undefined || form.classList.contains("htmx-request")) return;
-      delete sentValues[form.dataset.draftKey];
-      if (sent !== comparable(form)) preview(form);
+    document.querySelectorAll("[data-just-saved]").forEach(function (mark) {
+      mark.removeAttribute("data-just-saved");
+      var section = mark.closest("section.game");
+      var form = section && section.querySelector("form[data-draft-key]");
+      if (form) {
+        dropDraft(form.dataset.draftKey);
+        say(form, "");
+      }
+      var details = section && section.querySelector("details");
+      if (details) details.open = false;
     });
-    document.querySelectorAll("section[data-saved] form[data-draft-key]").forEach(function (form) {
-      dropDraft(form.dataset.draftKey);
-    });
     document.querySelectorAll("form[data-draft-key]").forEach(function (form) {
-      if (!form.closest("section[data-saved]") && readDraft(form.dataset.draftKey)) saveDraft(form);
+      if (readDraft(form.dataset.draftKey)) saveDraft(form);
     });
   });
 
