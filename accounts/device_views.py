@@ -21,6 +21,10 @@ from accounts.models import DeviceLink, Role
 from accounts.roles import staff_required
 
 NEW_LINK_SESSION_KEY = "device_link_new"
+# Pages that show a token send only the site's origin as the referrer, never their URL.
+# ("no-referrer" would make the browser send `Origin: null` with the page's own form, which
+# Django's CSRF check refuses.)
+REFERRER_POLICY = "origin"
 
 
 def sign_in_url(request, token):
@@ -55,7 +59,7 @@ def device_links(request, tournament):
     links = list(DeviceLink.objects.filter(tournament=tournament).select_related("created_by"))
     context = {"tournament": tournament, "form": form, "new_link": new_link, "links": links, "now": timezone.now()}
     response = render(request, "accounts/device_links.html", context)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = REFERRER_POLICY
     return response
 
 
@@ -83,5 +87,5 @@ def device_sign_in(request, token):
         response = redirect("scoring:home", slug=link.tournament.slug)
     else:
         response = render(request, "accounts/device_confirm.html", {"link": link, "tournament": link.tournament})
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = REFERRER_POLICY
     return response

@@ -352,8 +352,9 @@ class CardForm(forms.Form):
 
     def __init__(self, *args, allow_red=False, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(c, label) for c, label in Card.Colour.choices if allow_red or c != Card.Colour.RED]
-        self.fields["colour"].choices = choices
+        labels = dict(Card.Colour.choices)
+        colours = [Card.Colour.WARNING, Card.Colour.YELLOW] + ([Card.Colour.RED] if allow_red else [])
+        self.fields["colour"].choices = [(colour.value, labels[colour]) for colour in colours]
         self.fields["colour"].error_messages["required"] = message_for("card_colour")
         self.fields["colour"].error_messages["invalid_choice"] = message_for("card_colour")
         self.fields["reason"].error_messages["required"] = message_for("reason_required")

@@ -513,6 +513,15 @@ class ChangeView:
     after: list
 
     @property
+    def before_marked(self):
+        """(line, changed) pairs: a line is marked when the other side does not have it."""
+        return [(line, line not in self.after) for line in self.before]
+
+    @property
+    def after_marked(self):
+        return [(line, line not in self.before) for line in self.after]
+
+    @property
     def who(self):
         user = self.entry.user
         if user is None:

@@ -47,7 +47,7 @@ def test_a_link_has_a_long_random_token_stored_only_as_its_hash(tournament, orga
 
 def test_the_organiser_creates_a_link_and_sees_its_qr_code_once(organiser_client, tournament):
     page = reverse("accounts:device_links", kwargs={"slug": "test"})
-    response = organiser_client.post(page, {"label": "Tablet 3", "valid_hours": "16"})
+    response = organiser_client.post(page, {"label": "Tablet 3", "valid_hours": "16"}, HTTP_ORIGIN="http://testserver")
     assert response.status_code == 302 and response["Location"] == page
     html = organiser_client.get(page).content.decode()
     url = re.search(r'value="(http://testserver/accounts/device/sign-in/[^"]+/)"', html).group(1)
@@ -71,8 +71,8 @@ def test_opening_the_link_asks_first_and_signing_in_leaves_the_token_url(client,
     assert confirm.status_code == 200
     assert "Senioriada Test" in confirm.content.decode()
     assert SESSION_KEY not in client.session
-    assert confirm["Referrer-Policy"] == "no-referrer"
-    response = client.post(sign_in_path(token))
+    assert confirm["Referrer-Policy"] == "origin"  # the token never leaves in a Referer header
+    response = client.post(sign_in_path(token), HTTP_ORIGIN="http://testserver")
     assert response.status_code == 302
     assert response["Location"] == reverse("scoring:home", kwargs={"slug": "test"})
     assert token not in response["Location"]
@@ -127,3 +127,28 @@ def test_revoking_a_link_of_another_tournament_is_404(organiser_client, tourname
     assert organiser_client.post(url).status_code == 404
     revoke_device_link(link)
     assert not TournamentRole.objects.filter(user=link.user).exists()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_tablet_signs_in_with_the_link_in_chromium(live_server):
+    """The whole flow in a real browser, whose CSRF headers depend on the Referrer-Policy."""
+    import os
+
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    tournament = build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
+    _, token = create_device_link(tournament, "Tablet 1")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync",
+        ])
+        page = browser.new_page(viewport={"width": 768, "height": 1024})
+        page.goto(live_server.url + sign_in_path(token))
+        page.click(".device-confirm button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/referee/test/")
+        assert token not in page.url
+        assert "Table 1" in page.content()
+        browser.close()

@@ -4,6 +4,7 @@ import os
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.db import connections
 
 from scoring.models import Game
 from tests.factories import build, table
@@ -33,7 +34,11 @@ def sheet_page(live_server):
         page.click("form.narrow button[type=submit]")
         page.goto(f"{live_server.url}/referee/test/round/1/table/1/")
         yield page
+        page.wait_for_load_state("networkidle")
         browser.close()
+        # Queries made by the test while Playwright runs use a connection of their own (a greenlet
+        # context); close it, or the test database cannot be dropped on PostgreSQL.
+        connections.close_all()
 
 
 def enter_example_one(page):
