@@ -120,7 +120,8 @@ class SeatEntry:
 
 
 class GameForm(forms.Form):
-    """One game as posted by the tablet. Validation sets `seats`, `game`, `keypad` and `result`.
+    """One game as posted by the tablet: `seats` hold the values and errors per seat; validation
+    sets `game` (a rules.Game), `keypad` (faces per seat) and `result` (the rules engine's scores).
 
     With `require_complete=False` (the live preview) a game that is not finished yet shows no
     errors for what is still missing, and the minus points of every complete rack.

@@ -193,14 +193,14 @@ def _audit(sheet, user, action, *, before=None, after=None, reason=""):
 
 
 def _check_editable(sheet, version, user, reason):
-    """Refuse a change to a verified sheet unless the head referee gives a reason."""
-    if sheet.version != version:
-        raise EditConflict(sheet, version)
+    """Refuse a change to a verified sheet unless the head referee gives a reason; then the version."""
     if sheet.state == ScoreSheet.State.VERIFIED:
         if not is_head_referee(user, sheet.table.round.tournament):
             raise RefereeError("sheet_verified")
         if not reason.strip():
             raise RefereeError("reason_required")
+    if sheet.version != version:
+        raise EditConflict(sheet, version)
 
 
 @transaction.atomic

@@ -69,6 +69,18 @@ def test_a_verified_sheet_is_read_only_for_referees(referee_client, tournament):
     assert sheet.version == 0 and sheet.games.get(number=1).results.get(letter="B").score == -5
 
 
+def test_a_referee_whose_page_predates_the_verification_is_told_it_is_verified(referee_client, tournament):
+    sheet = sheet_of(tournament)
+    head = User.objects.create_user("chief")
+    head.groups.add(Group.objects.get(name="head_referee"))
+    services.verify_sheet(sheet, version=sheet.version, user=head)
+    response = referee_client.post(sheet_url("game_save", game_number=1), correction(sheet.version),
+                                   HTTP_HX_REQUEST="true")
+    assert text_of(response.content.decode(), "g1-refusal") == (
+        "This sheet has been verified. Only the head referee can change it."
+    )
+
+
 def test_a_correction_by_the_head_referee_needs_a_reason(head_referee_client, tournament):
     sheet = sheet_of(tournament, table_number=2)
     url = sheet_url("game_save", table_number=2, game_number=1)
