@@ -4,7 +4,7 @@ The rules engine computes; these functions store what it computed.
 """
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, prefetch_related_objects
 from django.utils import timezone
 
 from accounts.models import Role
@@ -227,7 +227,7 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
     state = sheet.state if correcting else ScoreSheet.State.IN_PROGRESS
     _claim_sheet(sheet, version, user, state=state)
     stored = store_game(sheet, number, game, keypad=keypad, overrides=overrides)
-    stored = Game.objects.prefetch_related("results").get(pk=stored.pk)
+    prefetch_related_objects([stored], "results")
     _audit(
         sheet, user, "correct_game" if correcting else "save_game",
         before=before and {"game": before}, after={"game": game_snapshot(stored)}, reason=reason.strip(),

@@ -4,6 +4,8 @@ import re
 
 import pytest
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from django.utils.functional import Promise
 
 from scoring import rules
@@ -183,3 +185,23 @@ def test_every_rule_violation_code_has_a_translatable_message():
     assert codes, "no codes found"
     assert codes <= set(MESSAGES)
     assert all(isinstance(message, Promise) for message in MESSAGES.values())
+
+
+FIELD_NAMES = ["version", "ending", "confirm_tiles", "reason"] + [
+    f"{letter}-{name}" for letter in "ABCD" for name in ("tiles", "jokers", "opening", "first_move", "keypad")
+] + ["key-A", "key-C"]
+ANY_TEXT = st.one_of(
+    st.sampled_from(["", "0", "A", "pool", "J", "13", "201", "729", "-1", "back", "clear", "opened", "not_possible"]),
+    st.text(max_size=30),
+    st.integers(min_value=-10**6, max_value=10**6).map(str),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.dictionaries(st.sampled_from(FIELD_NAMES), st.lists(ANY_TEXT, min_size=1, max_size=3), max_size=14),
+       endpoint=st.sampled_from(["game_save", "game_preview"]), htmx=st.booleans())
+def test_no_posted_values_make_a_server_error(referee_client, tournament, data, endpoint, htmx):
+    data = {key: [value.replace("\x00", "") for value in values] for key, values in data.items()}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = referee_client.post(sheet_url(endpoint, game_number=1), data, **headers)
+    assert response.status_code in (200, 302, 409)
