@@ -29,3 +29,35 @@ class TournamentRole(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.tournament} · {self.get_role_display()}"
+
+
+class DeviceLink(models.Model):
+    """A sign-in link for one tablet: opening it signs the tablet in as a referee of one tournament.
+
+    Only the SHA-256 of the token is stored; the token itself is shown once, as a QR code.
+    Each link has a dedicated user holding a `TournamentRole(referee)` for its tournament, so a
+    revoked link (the user is deactivated) ends that tablet's session at its next request.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="device_links")
+    label = models.CharField(_("tablet name"), max_length=80)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_link")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("device link")
+        verbose_name_plural = _("device links")
+
+    def __str__(self):
+        return f"{self.label} · {self.tournament}"
+
+    def is_usable(self, now):
+        return self.revoked_at is None and self.expires_at > now

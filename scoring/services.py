@@ -4,9 +4,15 @@ The rules engine computes; these functions store what it computed.
 """
 
 from django.db import transaction
+from django.db.models import F, prefetch_related_objects
+from django.utils import timezone
 
+from accounts.models import Role
+from accounts.roles import has_role
 from scoring import rules
-from scoring.models import Game, ScoreSheet, SeatResult
+from scoring.interchange import _export_game as interchange_game
+from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
+from tournament.models import Player
 
 
 def table_letters(table):
@@ -102,3 +108,235 @@ def recompute_scores(tournament):
                 changed.append(seat_result)
     SeatResult.objects.bulk_update(changed, ["score", "is_winner"])
     return len(changed)
+
+
+# ---------------------------------------------------------------- referee tablets (issue 4)
+#
+# Every change to a sheet goes through `_claim_sheet`, a compare-and-swap on
+# `ScoreSheet.version`: the caller names the version its form was loaded at, and the change is
+# refused (`EditConflict`) when anyone saved in between. The same UPDATE … WHERE version = v
+# behaves identically on SQLite and PostgreSQL. Every change writes an AuditEntry whose `after`
+# carries the new version, so a conflict can show what was saved since.
+
+
+class RefereeError(Exception):
+    """A refused change. `code` picks the message shown to the user (see `scoring.messages`)."""
+
+    def __init__(self, code, **params):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+class EditConflict(RefereeError):
+    """Someone saved the sheet after the form was loaded; `changes` are their audit entries."""
+
+    def __init__(self, sheet, version):
+        super().__init__("stale_version")
+        self.sheet = sheet
+        self.changes = changes_since(sheet, version)
+
+
+SHEET_ACTIONS = ("save_game", "correct_game", "override", "submit", "verify")
+
+
+def is_head_referee(user, tournament):
+    return has_role(user, tournament, Role.HEAD_REFEREE)
+
+
+def starting_seat(letters, number):
+    """The seat that starts game `number`: game k is started by seat k (then round again)."""
+    return letters[(number - 1) % len(letters)]
+
+
+def game_snapshot(game):
+    """A stored game for the audit log: the interchange format's game (SPEC §9) and its scores."""
+    if game is None:
+        return None
+    snapshot = interchange_game(game)
+    snapshot["scores"] = {r.letter: r.score for r in sorted(game.results.all(), key=lambda x: x.letter)}
+    return snapshot
+
+
+def changes_since(sheet, version):
+    """The audit entries of `sheet` written after it had `version`, oldest first."""
+    entries = AuditEntry.objects.filter(sheet=sheet, action__in=SHEET_ACTIONS).select_related("user")
+    newer = [e for e in entries if isinstance(e.after, dict) and (e.after.get("version") or 0) > version]
+    return sorted(newer, key=lambda e: (e.after["version"], e.pk))
+
+
+def _current(sheet):
+    """The sheet as stored now (state, version), keeping the caller's table, round and tournament."""
+    current = ScoreSheet.objects.get(pk=sheet.pk)
+    current.table = sheet.table
+    return current
+
+
+def _claim_sheet(sheet, version, user, **changes):
+    """Compare-and-swap: raise the version from `version` and apply `changes`, or raise EditConflict."""
+    changes.update(updated_at=timezone.now(), updated_by=user)
+    claimed = ScoreSheet.objects.filter(pk=sheet.pk, version=version).update(version=F("version") + 1, **changes)
+    if not claimed:
+        raise EditConflict(ScoreSheet.objects.get(pk=sheet.pk), version)
+    for name, value in changes.items():
+        setattr(sheet, name, value)
+    sheet.version = version + 1
+    return sheet
+
+
+def _audit(sheet, user, action, *, before=None, after=None, reason=""):
+    after = dict(after or {}, version=sheet.version)
+    return AuditEntry.objects.create(
+        tournament=sheet.table.round.tournament, sheet=sheet, user=user, action=action,
+        before=before, after=after, reason=reason,
+    )
+
+
+def _check_editable(sheet, version, user, reason):
+    """Refuse a change to a verified sheet unless the head referee gives a reason; then the version."""
+    if sheet.state == ScoreSheet.State.VERIFIED:
+        if not is_head_referee(user, sheet.table.round.tournament):
+            raise RefereeError("sheet_verified")
+        if not reason.strip():
+            raise RefereeError("reason_required")
+    if sheet.version != version:
+        raise EditConflict(sheet, version)
+
+
+@transaction.atomic
+def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
+    """Store one game of a sheet entered on a tablet (validated by the rules engine).
+
+    `version` is the sheet version the form was loaded at. A verified sheet changes only by the
+    head referee with a reason (a correction: the sheet stays verified); any other save leaves
+    the sheet in progress. Score overrides already on the game are kept. Raises EditConflict,
+    RefereeError or rules.RuleViolation; nothing is changed then.
+    """
+    sheet = _current(sheet)
+    if not 1 <= number <= games_per_table(sheet.table):
+        raise RefereeError("game_number", number=number)
+    _check_editable(sheet, version, user, reason)
+    correcting = sheet.state == ScoreSheet.State.VERIFIED
+    existing = Game.objects.filter(sheet=sheet, number=number).prefetch_related("results").first()
+    before = game_snapshot(existing)
+    overrides = {}
+    if existing is not None:
+        overrides = {
+            r.letter: (r.override_score, r.override_reason) for r in existing.results.all() if r.override_score is not None
+        }
+    state = sheet.state if correcting else ScoreSheet.State.IN_PROGRESS
+    _claim_sheet(sheet, version, user, state=state)
+    stored = store_game(sheet, number, game, keypad=keypad, overrides=overrides)
+    prefetch_related_objects([stored], "results")
+    _audit(
+        sheet, user, "correct_game" if correcting else "save_game",
+        before=before and {"game": before}, after={"game": game_snapshot(stored)}, reason=reason.strip(),
+    )
+    return stored
+
+
+@transaction.atomic
+def override_score(sheet, number, letter, score, *, reason, version, user):
+    """The head referee sets (or, with `score` None, removes) a seat's score, with a reason."""
+    sheet = _current(sheet)
+    if not is_head_referee(user, sheet.table.round.tournament):
+        raise RefereeError("head_referee_only")
+    if not reason.strip():
+        raise RefereeError("reason_required")
+    if sheet.version != version:
+        raise EditConflict(sheet, version)
+    game = Game.objects.filter(sheet=sheet, number=number).prefetch_related("results").first()
+    if game is None:
+        raise RefereeError("game_not_entered", number=number)
+    result = next((r for r in game.results.all() if r.letter == letter), None)
+    if result is None:
+        raise rules.RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table", seat=letter)
+    before = game_snapshot(game)
+    _claim_sheet(sheet, version, user)
+    result.override_score = score
+    result.override_reason = reason.strip() if score is not None else ""
+    result.save(update_fields=["override_score", "override_reason"])
+    _audit(sheet, user, "override", before={"game": before}, after={"game": game_snapshot(game)}, reason=reason.strip())
+    return result
+
+
+def missing_games(sheet):
+    entered = set(sheet.games.values_list("number", flat=True))
+    return [n for n in range(1, games_per_table(sheet.table) + 1) if n not in entered]
+
+
+@transaction.atomic
+def submit_sheet(sheet, *, version, user):
+    """A referee hands in a complete sheet: in progress → submitted."""
+    sheet = _current(sheet)
+    if sheet.version != version:
+        raise EditConflict(sheet, version)
+    if sheet.state not in (ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.EMPTY):
+        raise RefereeError("not_in_progress", state=sheet.get_state_display())
+    missing = missing_games(sheet)
+    if missing:
+        raise RefereeError("sheet_incomplete", games=", ".join(map(str, missing)))
+    before = {"state": sheet.state}
+    _claim_sheet(sheet, version, user, state=ScoreSheet.State.SUBMITTED, submitted_at=timezone.now())
+    _audit(sheet, user, "submit", before=before, after={"state": sheet.state})
+    return sheet
+
+
+@transaction.atomic
+def verify_sheet(sheet, *, version, user):
+    """The head referee checks a submitted sheet: submitted → verified (SPEC §6)."""
+    sheet = _current(sheet)
+    if not is_head_referee(user, sheet.table.round.tournament):
+        raise RefereeError("head_referee_only")
+    if sheet.version != version:
+        raise EditConflict(sheet, version)
+    if sheet.state != ScoreSheet.State.SUBMITTED:
+        raise RefereeError("not_submitted", state=sheet.get_state_display())
+    before = {"state": sheet.state}
+    _claim_sheet(
+        sheet, version, user, state=ScoreSheet.State.VERIFIED, verified_at=timezone.now(), verified_by=user
+    )
+    _audit(sheet, user, "verify", before=before, after={"state": sheet.state})
+    return sheet
+
+
+# ---------------------------------------------------------------- discipline (SPEC §7)
+
+YELLOWS_TO_DISQUALIFY = 2
+
+
+@transaction.atomic
+def give_card(player, colour, reason, *, user, round=None):
+    """Record a warning, yellow or red card; the second yellow or a red disqualifies.
+
+    Referees give warnings and yellow cards, the head referee red cards. Returns the Card.
+    """
+    tournament = player.tournament
+    if colour not in Card.Colour.values:
+        raise RefereeError("card_colour")
+    if not reason.strip():
+        raise RefereeError("reason_required")
+    minimum = Role.HEAD_REFEREE if colour == Card.Colour.RED else Role.REFEREE
+    if not has_role(user, tournament, minimum):
+        raise RefereeError("head_referee_only")
+    if round is not None and round.tournament_id != tournament.pk:
+        raise RefereeError("card_round")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    card = Card.objects.create(
+        tournament=tournament, player=player, round=round, colour=colour, reason=reason.strip(), given_by=user
+    )
+    AuditEntry.objects.create(
+        tournament=tournament, user=user, action="card", reason=card.reason,
+        after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
+    )
+    yellows = Card.objects.filter(player=player, colour=Card.Colour.YELLOW).count()
+    disqualifies = colour == Card.Colour.RED or (colour == Card.Colour.YELLOW and yellows >= YELLOWS_TO_DISQUALIFY)
+    if disqualifies and player.status != Player.Status.DISQUALIFIED:
+        AuditEntry.objects.create(
+            tournament=tournament, user=user, action="disqualify", reason=card.reason,
+            before={"player": player.ext_id, "name": player.name, "status": player.status},
+            after={"player": player.ext_id, "name": player.name, "status": Player.Status.DISQUALIFIED},
+        )
+        player.status = Player.Status.DISQUALIFIED
+        player.save(update_fields=["status"])
+    return card

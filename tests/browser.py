@@ -8,12 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--autoplay-policy=no-user-gesture-required",  # the move timer beeps without a tap
 ]
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 390, "height": 844}
@@ -37,8 +39,8 @@ def new_page(browser):
     """new_page(viewport=TABLET) -> a page in a fresh context (its own cookies)."""
     contexts = []
 
-    def make(viewport=TABLET, **kwargs):
-        context = browser.new_context(viewport=viewport, locale="pl-PL", **kwargs)
+    def make(viewport=TABLET, locale="pl-PL", **kwargs):
+        context = browser.new_context(viewport=viewport, locale=locale, **kwargs)
         context.set_default_timeout(15_000)
         contexts.append(context)
         return context.new_page()
@@ -46,6 +48,9 @@ def new_page(browser):
     yield make
     for context in contexts:
         context.close()
+    # Queries made while Playwright runs may open a connection of their own (a greenlet
+    # context); close it, or the test database cannot be dropped on PostgreSQL.
+    connections.close_all()
 
 
 def screenshot(page, name):

@@ -1,0 +1,91 @@
+"""Device links: the organiser creates, shows (QR code) and revokes them; a tablet signs in.
+
+The sign-in link is `/accounts/device/sign-in/<token>/`: GET shows a confirmation page, POST
+exchanges the token for a session and redirects to the referee pages (a URL without the token).
+"""
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from accounts.devices import create_device_link, redeem_device_link, revoke_device_link, usable_link
+from accounts.forms import DeviceLinkForm
+from accounts.models import DeviceLink, Role
+from accounts.roles import staff_required
+
+NEW_LINK_SESSION_KEY = "device_link_new"
+# Pages that show a token send only the site's origin as the referrer, never their URL.
+# ("no-referrer" would make the browser send `Origin: null` with the page's own form, which
+# Django's CSRF check refuses.)
+REFERRER_POLICY = "origin"
+
+
+def sign_in_url(request, token):
+    return request.build_absolute_uri(reverse("accounts:device_sign_in", kwargs={"token": token}))
+
+
+def qr_svg(url):
+    """The link as an inline SVG QR code (dark on white, with a quiet zone)."""
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", border=4))
+
+
+@never_cache
+@staff_required(Role.ORGANISER)
+def device_links(request, tournament):
+    """Create a link (shown once, as a QR code), list the links, revoke them."""
+    form = DeviceLinkForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        link, token = create_device_link(
+            tournament, form.cleaned_data["label"], valid_hours=form.cleaned_data["valid_hours"],
+            created_by=request.user,
+        )
+        # Kept for the next page view only: the token itself is never stored.
+        request.session[NEW_LINK_SESSION_KEY] = {"id": link.pk, "token": token}
+        return redirect("accounts:device_links", slug=tournament.slug)
+    new_link = None
+    shown = request.session.pop(NEW_LINK_SESSION_KEY, None)
+    if shown:
+        link = DeviceLink.objects.filter(pk=shown["id"], tournament=tournament).first()
+        if link is not None:
+            url = sign_in_url(request, shown["token"])
+            new_link = {"link": link, "url": url, "qr": qr_svg(url)}
+    links = list(DeviceLink.objects.filter(tournament=tournament).select_related("created_by"))
+    context = {"tournament": tournament, "form": form, "new_link": new_link, "links": links, "now": timezone.now()}
+    response = render(request, "accounts/device_links.html", context)
+    response["Referrer-Policy"] = REFERRER_POLICY
+    return response
+
+
+@require_POST
+@staff_required(Role.ORGANISER)
+def device_link_revoke(request, tournament, link_id):
+    link = get_object_or_404(DeviceLink.objects.select_related("user"), tournament=tournament, pk=link_id)
+    revoke_device_link(link)
+    messages.success(request, _("The link “%(label)s” is revoked; that tablet is signed out.") % {"label": link.label})
+    return redirect("accounts:device_links", slug=tournament.slug)
+
+
+@never_cache
+def device_sign_in(request, token):
+    """GET: confirm which tournament this tablet joins. POST: sign in and leave the token URL."""
+    if request.method == "POST":
+        link = redeem_device_link(token)
+    else:
+        link = usable_link(token)
+    if link is None:
+        response = render(request, "accounts/device_invalid.html", status=404)
+    elif request.method == "POST":
+        login(request, link.user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session.set_expiry(link.expires_at)
+        response = redirect("scoring:home", slug=link.tournament.slug)
+    else:
+        response = render(request, "accounts/device_confirm.html", {"link": link, "tournament": link.tournament})
+    response["Referrer-Policy"] = REFERRER_POLICY
+    return response

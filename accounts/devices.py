@@ -1,0 +1,74 @@
+"""Device sign-in links (SPEC §6, issue 4): one link signs one tablet in as a referee.
+
+The token carries 256 random bits (`secrets.token_urlsafe(32)`); only its SHA-256 is stored,
+so the token is shown once, when the link is created. Opening the link shows a confirmation
+page; confirming exchanges the token for a session of the link's dedicated user, whose only
+grant is `TournamentRole(referee)` for the link's tournament.
+"""
+
+import datetime
+import hashlib
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import DeviceLink, Role, TournamentRole
+
+TOKEN_BYTES = 32
+VALID_HOURS_CHOICES = (4, 16, 72)
+DEFAULT_VALID_HOURS = 16
+
+
+def token_hash(token):
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def create_device_link(tournament, label, *, valid_hours=DEFAULT_VALID_HOURS, created_by=None):
+    """Create a link and its referee user; returns (link, token). The token is not stored."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    user = get_user_model().objects.create_user(
+        username=f"device-{tournament.pk}-{secrets.token_hex(6)}", first_name=label[:150]
+    )
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    TournamentRole.objects.create(user=user, tournament=tournament, role=Role.REFEREE)
+    link = DeviceLink.objects.create(
+        tournament=tournament, label=label, token_hash=token_hash(token), user=user, created_by=created_by,
+        expires_at=timezone.now() + datetime.timedelta(hours=valid_hours),
+    )
+    return link, token
+
+
+def usable_link(token):
+    """The link a token opens, or None when it is unknown, revoked or expired."""
+    if not token or len(token) > 200:
+        return None
+    link = DeviceLink.objects.select_related("tournament", "user").filter(token_hash=token_hash(token)).first()
+    if link is None or not link.is_usable(timezone.now()) or not link.user.is_active:
+        return None
+    return link
+
+
+@transaction.atomic
+def redeem_device_link(token):
+    """Mark a usable link as used and return it (the view then signs its user in), else None."""
+    link = usable_link(token)
+    if link is not None:
+        link.last_used_at = timezone.now()
+        link.save(update_fields=["last_used_at"])
+    return link
+
+
+@transaction.atomic
+def revoke_device_link(link):
+    """Revoke a link: the tablet's user is deactivated, so its session ends at the next request."""
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+    link.user.is_active = False
+    link.user.save(update_fields=["is_active"])
+    TournamentRole.objects.filter(user=link.user).delete()
+    return link

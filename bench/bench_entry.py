@@ -1,0 +1,224 @@
+"""Score-sheet entry under load: 30 referees saving games at once against a real server.
+
+Starts gunicorn (2 workers) on a free port of 127.0.0.1 with a temporary SQLite database,
+creates a tournament with one table per referee, and lets 30 threads sign in and save games
+(each save is a compare-and-swap on the sheet version plus an audit entry). Prints the server
+time per save, p50 and p95, read from gunicorn's access log (request time in microseconds), and
+the client-side latency for comparison. Budget: p95 server time under 100 ms on SQLite.
+
+Usage: TESTING=1 .venv/bin/python bench/bench_entry.py   (or `make bench-entry`)
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REFEREES = 30
+SAVES_PER_REFEREE = 20
+GAMES_PER_TABLE = 4
+TIME_LIMIT = 240  # seconds for the whole run; the bench stops by itself
+HOST = "127.0.0.1"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def prepare_database(env):
+    """Migrate a fresh SQLite file, create the tournament, the referees and their sessions.
+
+    Runs in this process; returns each referee's session key (the tablets are signed in already,
+    so no password hashing weighs on the figures).
+    """
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.auth.models import Group, User
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+    from django.db import connections
+
+    from tests.factories import build, table
+
+    call_command("migrate", verbosity=0)
+    tables = [
+        table(n, [f"p{4 * n - 3}", f"p{4 * n - 2}", f"p{4 * n - 1}", f"p{4 * n}"], state="empty")
+        for n in range(1, REFEREES + 1)
+    ]
+    build(4 * REFEREES, rounds=[{"number": 1, "kind": "qualifying", "state": "started", "tables": tables}])
+    users = User.objects.bulk_create(
+        User(username=f"ref{n}", password=make_password(None)) for n in range(1, REFEREES + 1)
+    )
+    Group.objects.get(name="referee").user_set.add(*users)
+    sessions = {}
+    for user in User.objects.filter(username__startswith="ref"):
+        session = SessionStore()
+        session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                        HASH_SESSION_KEY: user.get_session_auth_hash()})
+        session.create()
+        sessions[user.username] = session.session_key
+    connections.close_all()
+    return sessions
+
+
+class Referee:
+    """One tablet: a cookie jar and an HTTP connection to the server."""
+
+    def __init__(self, port, number, session_key):
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=15)
+        self.cookies = {"sessionid": session_key}
+        self.table = number
+        self.name = f"ref{number}"
+        self.latencies = []
+        self.conflicts = 0
+        self.failures = 0
+
+    def request(self, method, path, body=None, headers=None):
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if body is not None:
+            body = urllib.parse.urlencode(body, doseq=True)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        text = response.read().decode()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for key, morsel in SimpleCookie(header).items():
+                self.cookies[key] = morsel.value
+        return response.status, text
+
+    def sheet_path(self):
+        return f"/referee/test/round/1/table/{self.table}/"
+
+    def save_games(self, deadline):
+        status, page = self.request("GET", self.sheet_path())
+        if status != 200:
+            raise RuntimeError(f"{self.name}: sheet page answered {status}")
+        version = int(re.search(r'id="g1-version" value="(\d+)"', page).group(1))
+        for i in range(SAVES_PER_REFEREE):
+            if time.monotonic() > deadline:
+                break
+            number = i % GAMES_PER_TABLE + 1
+            winner = "ABCD"[i % 4]
+            data = {"version": version, "ending": winner}
+            for letter in "ABCD":
+                if letter != winner:
+                    data[f"{letter}-tiles"] = str((i * 7 + ord(letter)) % 60)
+                    data[f"{letter}-jokers"] = "0"
+                    data[f"{letter}-opening"] = "opened"
+            started = time.perf_counter()
+            status, fragment = self.request(
+                "POST", f"{self.sheet_path()}game/{number}/", data,
+                {"HX-Request": "true", "X-CSRFToken": self.cookies["csrftoken"], "Referer": f"http://{HOST}/"},
+            )
+            self.latencies.append(time.perf_counter() - started)
+            if status != 200 or "data-just-saved" not in fragment:
+                if "Someone else saved this sheet" in fragment:
+                    self.conflicts += 1
+                else:
+                    self.failures += 1
+            match = re.search(rf'id="g{number}-version" value="(\d+)"', fragment)
+            if match:
+                version = int(match.group(1))
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def main():
+    workdir = Path(tempfile.mkdtemp(prefix="bench-entry-"))
+    access_log = workdir / "access.log"
+    env = {
+        "VAR_DIR": str(workdir), "TESTING": "1", "DEBUG": "0", "SECURE_COOKIES": "0",
+        "ALLOWED_HOSTS": HOST, "LOG_LEVEL": "ERROR",
+    }
+    os.environ.pop("DATABASE_URL", None)  # always the temporary SQLite file
+    server = None
+    try:
+        sessions = prepare_database(env)
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{HOST}:{port}", "-w", "2",
+             "--access-logfile", str(access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s"],
+            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            try:
+                socket.create_connection((HOST, port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        referees = [Referee(port, n, sessions[f"ref{n}"]) for n in range(1, REFEREES + 1)]
+        deadline = time.monotonic() + TIME_LIMIT
+        errors = []
+
+        def run(referee):
+            try:
+                referee.save_games(deadline)
+            except Exception as error:  # report, do not hang the bench
+                errors.append(f"{referee.name}: {error}")
+
+        threads = [threading.Thread(target=run, args=(r,)) for r in referees]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=TIME_LIMIT + 30)
+        elapsed = time.perf_counter() - started
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    save_path = re.compile(r"^POST /referee/test/round/1/table/\d+/game/\d+/ 200 (\d+)$")
+    log_lines = access_log.read_text().splitlines()
+    server_ms = [int(m.group(1)) / 1000 for line in log_lines if (m := save_path.match(line))]
+    client_ms = [s * 1000 for r in referees for s in r.latencies]
+    shutil.rmtree(workdir, ignore_errors=True)
+    saves = len(client_ms)
+    print(f"bench-entry: {REFEREES} referees, {saves} game saves in {elapsed:.1f} s "
+          f"({saves / elapsed:.0f} saves/s), gunicorn -w 2, SQLite")
+    if server_ms:
+        print(f"  server time per save (gunicorn access log): p50 {statistics.median(server_ms):.1f} ms, "
+              f"p95 {percentile(server_ms, 0.95):.1f} ms, max {max(server_ms):.1f} ms  (budget: p95 < 100 ms)")
+    print(f"  client latency per save (includes queueing for 2 workers): p50 {statistics.median(client_ms):.1f} ms, "
+          f"p95 {percentile(client_ms, 0.95):.1f} ms")
+    print(f"  machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes slow the figures)")
+    failures = sum(r.failures for r in referees)
+    conflicts = sum(r.conflicts for r in referees)
+    print(f"  refused as conflicts: {conflicts}, failed: {failures}, errors: {len(errors)}")
+    for error in errors[:5]:
+        print("   ", error)
+    return 1 if failures or errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

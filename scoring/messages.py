@@ -1,0 +1,65 @@
+"""What the referee reads when something is refused: one translatable message per code.
+
+Codes come from `rules.RuleViolation.code` (SPEC §3 validation), from the score-sheet form and
+from `services.RefereeError.code`; the params of the error fill the placeholders.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    # SPEC §3: the rules engine
+    "tiles_not_integer": _("Enter the sum of the tiles as a whole number."),
+    "tiles_range": _("The sum of the tiles must be between 0 and %(max)s."),
+    "jokers_not_integer": _("Enter the number of jokers as a whole number."),
+    "jokers_range": _("A rack can hold at most %(max)s jokers."),
+    "opening_unknown": _("Choose one of the four answers about the first laying out."),
+    "first_move_case_not_bool": _("Tick the box or leave it empty."),
+    "seat_letter": _("Seats are A, B, C and D."),
+    "seat_twice": _("A seat appears twice."),
+    "table_size": _("A table seats 3 or 4 players."),
+    "seat_not_at_table": _("This seat is not at this table."),
+    "rack_missing": _("Enter the tiles left on the rack of seat %(seat)s (0 if none)."),
+    "winner_not_at_table": _("The player who went out must sit at this table."),
+    "winner_has_rack": _("Seat %(seat)s went out, so it has no rack: clear these values."),
+    "jokers_per_game": _("The set has only %(max)s jokers: at most %(max)s can be left in one game."),
+    "keypad_face": _("A tile is a number from 1 to 13 or a joker."),
+    "keypad_jokers": _("The set has only %(max)s jokers."),
+    "keypad_copies": _("The set has only %(max)s tiles numbered %(face)s: check the racks of this game."),
+    "override_reason": _("A changed score needs a reason."),
+    # the score-sheet form
+    "ending_missing": _("Tap the player who went out, or “pool exhausted”."),
+    "two_winners": _("Only one player can go out in a game."),
+    "confirm_tiles": _("More than %(limit)s points of tiles: are you sure? Tick the box to confirm."),
+    "score_not_integer": _("Enter the score as a whole number, e.g. -80."),
+    "form_expired": _("This form is out of date. Reload the page; your values are kept on this tablet."),
+    # refused changes (scoring.services)
+    "stale_version": _("Someone else saved this sheet after you opened it. Nothing of yours was saved yet."),
+    "sheet_verified": _("This sheet has been verified. Only the head referee can change it."),
+    "reason_required": _("Give a reason for this change."),
+    "head_referee_only": _("Only the head referee can do this."),
+    "game_number": _("This table has no game %(number)s."),
+    "game_not_entered": _("Game %(number)s has not been entered yet."),
+    "not_in_progress": _("This sheet cannot be submitted: it is %(state)s."),
+    "sheet_incomplete": _("Enter every game before submitting. Missing: %(games)s."),
+    "not_submitted": _("Only a submitted sheet can be verified; this one is %(state)s."),
+    "card_colour": _("Choose a warning, a yellow card or a red card."),
+    "card_round": _("That round belongs to another tournament."),
+}
+
+FALLBACK = _("This value is not allowed.")
+
+
+def message_for(code, params=None):
+    """The message for an error code in the active language, with its params filled in."""
+    template = MESSAGES.get(code)
+    if template is None:
+        return str(FALLBACK)
+    try:
+        return str(template) % (params or {})
+    except (KeyError, TypeError, ValueError):
+        return str(FALLBACK)
+
+
+def violation_message(error):
+    """The message for a rules.RuleViolation or services.RefereeError."""
+    return message_for(error.code, error.params)

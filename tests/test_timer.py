@@ -1,0 +1,70 @@
+"""The move timer at /t/<slug>/timer: public, self-contained, counts down the move time."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.browser import PHONE
+from tests.factories import build
+
+
+
+@pytest.mark.django_db
+def test_the_timer_is_public_and_counts_the_tournaments_move_seconds(client):
+    build(4, settings={"move_seconds": 25})
+    response = client.get("/t/test/timer")
+    assert response.status_code == 200
+    assert reverse("public:timer", kwargs={"slug": "test"}) == "/t/test/timer"
+    html = response.content.decode()
+    assert re.search(r'<div class="digits" id="digits">25</div>', html)
+    assert "var SECONDS = 25;" in html
+
+
+@pytest.mark.django_db
+def test_the_timer_loads_nothing_from_the_network(client):
+    build(4)
+    html = client.get("/t/test/timer").content.decode()
+    assert "<script src" not in html and "<link" not in html and "@import" not in html
+    assert "url(" not in html and "fetch(" not in html and "XMLHttpRequest" not in html
+
+
+@pytest.mark.django_db
+def test_an_unknown_tournament_has_no_timer(client):
+    assert client.get("/t/nope/timer").status_code == 404
+
+
+BEEP_COUNTER = """
+window.__oscillators = 0;
+const original = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__oscillators++; return original.call(this); };
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_timer_warns_at_ten_seconds_beeps_at_zero_and_restarts_on_a_tap_offline(live_server, new_page):
+    build(4, settings={"move_seconds": 12})
+    page = new_page(PHONE)
+    context = page.context
+    page.clock.install()
+    page.add_init_script(BEEP_COUNTER)
+    page.goto(f"{live_server.url}/t/test/timer")
+    context.set_offline(True)  # everything it needs is already on the page
+    digits = page.locator("#digits")
+    assert digits.inner_text() == "12"
+    page.mouse.click(200, 500)
+    page.clock.run_for(1500)
+    assert digits.inner_text() == "11"
+    assert "is-warning" not in (page.locator("body").get_attribute("class") or "")
+    page.clock.run_for(1000)
+    assert digits.inner_text() == "10"
+    assert "is-warning" in page.locator("body").get_attribute("class")
+    page.clock.run_for(10_000)
+    assert digits.inner_text() == "0"
+    assert "is-over" in page.locator("body").get_attribute("class")
+    assert page.evaluate("window.__oscillators") == 3
+    page.mouse.click(200, 500)  # tap anywhere: start again
+    page.clock.run_for(200)
+    assert digits.inner_text() == "12"
+    assert "is-over" not in page.locator("body").get_attribute("class")
