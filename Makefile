@@ -26,8 +26,7 @@ test: install
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 messages: install
-	$(DEV) $(PY) manage.py makemessages -l pl -l en --ignore='.venv/*' --ignore='var/*'
-	$(DEV) $(PY) manage.py makemessages -d djangojs -l pl -l en --ignore='.venv/*' --ignore='var/*'
+	$(DEV) $(PY) manage.py makemessages -l pl -l en --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --ignore='bench/*'
 	$(DEV) $(PY) manage.py compilemessages --ignore='.venv/*'
 
 bench-standings: install

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.devices import create_device_link, redeem_device_link, revoke_device_link, usable_link
-from accounts.forms import DeviceLinkForm
+from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import DeviceLink, Role
 from accounts.roles import staff_required
 
@@ -57,7 +57,10 @@ def device_links(request, tournament):
             url = sign_in_url(request, shown["token"])
             new_link = {"link": link, "url": url, "qr": qr_svg(url)}
     links = list(DeviceLink.objects.filter(tournament=tournament).select_related("created_by"))
-    context = {"tournament": tournament, "form": form, "new_link": new_link, "links": links, "now": timezone.now()}
+    context = {
+        "tournament": tournament, "form": form, "sheet_form": DeviceSheetForm(auto_id="sheet_%s"), "new_link": new_link,
+        "links": links, "now": timezone.now(),
+    }
     response = render(request, "accounts/device_links.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY
     return response

@@ -17,3 +17,14 @@ class DeviceLinkForm(forms.Form):
             (h, ngettext_lazy("%(count)d hour", "%(count)d hours", h) % {"count": h}) for h in VALID_HOURS_CHOICES
         ],
     )
+
+
+class DeviceSheetForm(DeviceLinkForm):
+    """Several numbered links at once, printed on one sheet (their tokens are never stored)."""
+
+    count = forms.IntegerField(label=_("How many tablets"), min_value=1, max_value=40, initial=3)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["label"].initial = _("Tablet")
+        self.fields["label"].help_text = _("The tablets are numbered: “Tablet 1”, “Tablet 2”…")

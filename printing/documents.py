@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import segno
 from django.db.models import Prefetch
-from django.urls import get_script_prefix
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -71,8 +71,7 @@ def sheet_games(letters, count):
 
 def table_entry_path(round_, table):
     """The referee's entry page of a table (served by the scoring app)."""
-    slug = round_.tournament.slug
-    return f"{get_script_prefix()}referee/{slug}/round/{round_.number}/table/{table.number}/"
+    return reverse("scoring:sheet", args=[round_.tournament.slug, round_.number, table.number])
 
 
 def qr_data_uri(url):

@@ -7,6 +7,7 @@ right yet (no seating, results not final, hidden results) is a message page inst
 
 from collections import defaultdict
 
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -14,6 +15,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.device_views import sign_in_url
+from accounts.devices import create_device_link
+from accounts.forms import DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import staff_required
 from printing import documents
@@ -199,20 +203,28 @@ def device_sheet_pdf(tournament, links):
     return html_to_pdf(render_to_string("printing/device_sheet.html", context))
 
 
-def device_links(request, tournament):
-    """The (label, absolute URL) pairs of the tournament's device links to print.
-
-    The device links (`accounts.DeviceLink`) are built on another branch; until they are
-    merged there are none, and the sheet's view says so.
-    """
-    return []
-
-
 @staff_required(Role.ORGANISER)
 def device_sheet(request, tournament):
-    links = device_links(request, tournament)
-    if not links:
-        return message_response(request, tournament, _("There are no device links to print. Create them first."))
+    """POST: create numbered device links and print them (the only time their tokens exist).
+
+    GET answers with a message pointing to the form on the device links page.
+    """
+    form = DeviceSheetForm(request.POST or None)
+    if request.method != "POST":
+        return message_response(
+            request, tournament, _("Create the links on the tablets page: the sheet is printed as they are made."),
+            status=200,
+        )
+    if not form.is_valid():
+        return message_response(request, tournament, _("Check the number of tablets and how long the links are valid."))
+    with transaction.atomic():
+        links = []
+        for number in range(1, form.cleaned_data["count"] + 1):
+            label = f"{form.cleaned_data['label']} {number}"
+            link, token = create_device_link(
+                tournament, label, valid_hours=form.cleaned_data["valid_hours"], created_by=request.user,
+            )
+            links.append((link.label, sign_in_url(request, token)))
     # The sheet carries sign-in links: never keep a copy in any cache.
     return pdf_response(device_sheet_pdf(tournament, links), f"{tournament.slug}-devices.pdf", cache_control="no-store")
 

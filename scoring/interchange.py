@@ -429,7 +429,7 @@ def export_tournament(tournament):
                 "number": table.number,
                 "seats": dict(sorted(seats.get(table.pk, {}).items())),
                 "state": sheet.state if sheet else ScoreSheet.State.EMPTY,
-                "games": [_export_game(g) for g in games.get(sheet.pk, [])] if sheet else [],
+                "games": [export_game(g) for g in games.get(sheet.pk, [])] if sheet else [],
             })
         rounds.append({
             "number": round_.number, "kind": round_.kind, "state": round_.state, "seed": round_.seed,
@@ -454,7 +454,8 @@ def export_tournament(tournament):
     }
 
 
-def _export_game(game):
+def export_game(game):
+    """One stored game in the interchange format (also the audit log's snapshot of a game)."""
     data = {"number": game.number, "ending": game.ending}
     if game.winner:
         data["winner"] = game.winner

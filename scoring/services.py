@@ -10,7 +10,7 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import has_role
 from scoring import rules
-from scoring.interchange import _export_game as interchange_game
+from scoring.interchange import export_game
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from tournament.models import Player
 
@@ -153,7 +153,7 @@ def game_snapshot(game):
     """A stored game for the audit log: the interchange format's game (SPEC §9) and its scores."""
     if game is None:
         return None
-    snapshot = interchange_game(game)
+    snapshot = export_game(game)
     snapshot["scores"] = {r.letter: r.score for r in sorted(game.results.all(), key=lambda x: x.letter)}
     return snapshot
 

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -494,13 +495,13 @@ def sheet_log(request, tournament, round_number, table_number):
 
 OPENING_LABELS = dict(SeatResult.Opening.choices)
 ACTION_LABELS = {
-    "save_game": _("game saved"),
-    "correct_game": _("correction by the head referee"),
-    "override": _("score changed by hand"),
-    "submit": _("sheet submitted"),
-    "verify": _("sheet verified"),
-    "card": _("card"),
-    "disqualify": _("disqualification"),
+    "save_game": gettext_lazy("game saved"),
+    "correct_game": gettext_lazy("correction by the head referee"),
+    "override": gettext_lazy("score changed by hand"),
+    "submit": gettext_lazy("sheet submitted"),
+    "verify": gettext_lazy("sheet verified"),
+    "card": gettext_lazy("card"),
+    "disqualify": gettext_lazy("disqualification"),
 }
 STATE_LABELS = dict(ScoreSheet.State.choices)
 

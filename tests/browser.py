@@ -39,7 +39,7 @@ def new_page(browser):
     """new_page(viewport=TABLET) -> a page in a fresh context (its own cookies)."""
     contexts = []
 
-    def make(viewport=TABLET, locale="pl-PL", **kwargs):
+    def make(viewport=TABLET, locale="en-GB", **kwargs):
         context = browser.new_context(viewport=viewport, locale=locale, **kwargs)
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -1,5 +1,14 @@
 import pytest
 from django.contrib.auth.models import Group, User
+from django.utils import translation
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """Tests assert messages in English (the msgids); Polish stays the product's default."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 def _user(username, group=None, **kwargs):

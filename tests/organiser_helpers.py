@@ -1,19 +1,8 @@
-"""Shared pieces of the organiser tests: English messages and small tournament builders."""
-
-import pytest
-from django.utils import translation
+"""Small tournament builders shared by the organiser tests."""
 
 from scoring.models import ScoreSheet
 from tests.factories import build
 from tournament.models import Player
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    """Messages are asserted in English (the msgids), whatever translations exist."""
-    settings.LANGUAGE_CODE = "en"
-    with translation.override("en"):
-        yield
 
 
 def checked_in(n_players, **settings):

@@ -5,7 +5,6 @@ from django.contrib.auth.models import User
 
 from accounts.models import Role, TournamentRole
 from tests.factories import build
-from tests.organiser_helpers import english  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from scoring.models import ScoreSheet
 from tests.browser import signed_in_page
-from tests.organiser_helpers import checked_in, english  # noqa: F401
+from tests.organiser_helpers import checked_in
 from tournament import services
 from tournament.models import Player
 

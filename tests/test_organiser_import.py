@@ -8,7 +8,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from openpyxl import Workbook
 
 from tests.factories import build
-from tests.organiser_helpers import english  # noqa: F401
 from tournament.importers import FileRefused, read_player_file
 from tournament.models import Player
 

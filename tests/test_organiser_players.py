@@ -4,7 +4,7 @@ import pytest
 
 from scoring.models import AuditEntry
 from tests.factories import build, table
-from tests.organiser_helpers import checked_in, english  # noqa: F401
+from tests.organiser_helpers import checked_in
 from tournament import services
 from tournament.models import Organisation, Player
 from tournament.services import ActionRefused

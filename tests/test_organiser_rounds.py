@@ -4,7 +4,7 @@ import pytest
 
 from scoring.models import AuditEntry, Card, ScoreSheet
 from tests.factories import build, out_game, table
-from tests.organiser_helpers import checked_in, english, verify_sheets  # noqa: F401
+from tests.organiser_helpers import checked_in, verify_sheets
 from tournament import seating, services
 from tournament.models import Player, Round, Seat
 from tournament.services import ActionRefused

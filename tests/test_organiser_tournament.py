@@ -4,7 +4,6 @@ import pytest
 
 from scoring.models import AuditEntry, SeatResult
 from tests.factories import build, out_game, table
-from tests.organiser_helpers import english  # noqa: F401
 from tournament.forms import TournamentForm, parse_places
 from tournament.models import Tournament
 

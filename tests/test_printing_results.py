@@ -125,7 +125,7 @@ def test_medal_diplomas(organiser_client):
                                                                 "Second place and the silver medal",
                                                                 "Third place and the bronze medal")):
         assert "DIPLOMA" in page and place in page and name in page
-        assert "in the Rummikub tournament Senioriada Łódź 2026 10 lutego 2026" in page
+        assert "in the Rummikub tournament Senioriada Łódź 2026 Feb. 10, 2026" in page
         assert "Head referee" in page and "Organiser" in page
     number = {GOLD: 0, SILVER: 2, BRONZE: 1}
     for page, name in zip(pages, (GOLD, SILVER, BRONZE)):
@@ -216,14 +216,22 @@ def test_device_sheet_shows_each_link_with_its_qr_code():
     assert len(images) == 5
 
 
-def test_device_sheet_view_without_links_gives_a_message(organiser_client, head_referee):
+def test_device_sheet_creates_numbered_links_and_prints_them(organiser_client, head_referee):
+    from accounts.models import DeviceLink
+
     finished_tournament()
-    response = organiser_client.get("/print/senioriada/devices.pdf")
-    assert response.status_code == 409
-    assert "There are no device links to print." in response.content.decode()
+    assert organiser_client.get("/print/senioriada/devices.pdf").status_code == 200  # explains where to start
+    response = organiser_client.post("/print/senioriada/devices.pdf", {"label": "Tablet", "valid_hours": 16, "count": 3})
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Cache-Control"] == "no-store"
+    text = pdf_text(response.content)
+    assert "Tablet 1" in text and "Tablet 3" in text
+    assert list(DeviceLink.objects.values_list("label", flat=True).order_by("label")) == ["Tablet 1", "Tablet 2", "Tablet 3"]
+    refused = organiser_client.post("/print/senioriada/devices.pdf", {"label": "Tablet", "valid_hours": 16, "count": 0})
+    assert refused.status_code == 409 and DeviceLink.objects.count() == 3
     head_referee_client = Client()
     head_referee_client.force_login(head_referee)
-    assert head_referee_client.get("/print/senioriada/devices.pdf").status_code == 403
+    assert head_referee_client.post("/print/senioriada/devices.pdf", {"count": 1}).status_code == 403
 
 
 def test_print_menu_links_every_document(organiser_client, django_assert_max_num_queries):
@@ -233,7 +241,7 @@ def test_print_menu_links_every_document(organiser_client, django_assert_max_num
         response = organiser_client.get("/print/senioriada/")
     page = response.content.decode()
     for path in ("standings.pdf", "public/standings.pdf", "diplomas.pdf", "certificates.pdf",
-                 "blank-score-sheet.pdf", "devices.pdf", "round/1/seating.pdf", "round/1/where-do-i-sit.pdf",
+                 "blank-score-sheet.pdf", "round/1/seating.pdf", "round/1/where-do-i-sit.pdf",
                  "round/1/score-sheets.pdf", "round/1/table-cards.pdf", "public/round/1/seating.pdf",
                  "public/round/1/where-do-i-sit.pdf", "round/1/table/1/score-sheet.pdf"):
         assert f'href="/print/senioriada/{path}"' in page

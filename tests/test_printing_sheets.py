@@ -61,7 +61,7 @@ def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser
     four, three = pages_text(response.content)
     for text, table_number in ((four, 1), (three, 2)):
         assert re.search(rf"^Table\n{table_number}$", text, flags=re.M)
-        assert "Score sheet" in text and "Round 1" in text and "Senioriada Łódź 2026 · 10 lutego 2026" in text
+        assert "Score sheet" in text and "Round 1" in text and "Senioriada Łódź 2026 · Feb. 10, 2026" in text
     for seat in Seat.objects.filter(round__number=1).select_related("player__organisation", "table"):
         text = four if seat.table.number == 1 else three
         assert f"{seat.letter} {seat.player.name} {seat.player.organisation.name}" in text

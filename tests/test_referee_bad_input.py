@@ -12,7 +12,7 @@ from scoring import rules
 from scoring.messages import MESSAGES
 from scoring.models import Game, ScoreSheet
 from tests.factories import build, table
-from tests.test_referee_sheet import example_one, sheet_of, sheet_url, started_round, text_of
+from tests.test_referee_sheet import example_one, sheet_url, started_round, text_of
 
 pytestmark = pytest.mark.django_db
 
