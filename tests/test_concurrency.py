@@ -131,7 +131,7 @@ def sheet_version(client, table_number):
 
 
 def save_outcome(response, game_number):
-    """"saved", "conflict" or "other" for an answer to a game save (htmx fragment or plain form).
+    """What an answer to a game save says: "saved", "conflict" or "other" (htmx or plain form).
 
     htmx: status 200 either way; a save marks the game's status `data-just-saved`, a conflict
     shows `status--conflict` and the conflict box. Plain form: a save redirects to the sheet,
