@@ -18,7 +18,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from pypdf import PdfReader
 
-from scoring.models import Card, ScoreSheet
+from scoring.models import AuditEntry, Card, ScoreSheet
 from scoring.services import games_per_table
 from scoring.standings import compute_standings
 from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
@@ -90,7 +90,7 @@ def enter_sheet(page, live_server, table, winners=None, tiles=None):
     assert page.locator("#sheet-state.state--submitted").count() == 1
 
 
-def play_round(tablets, head_page, live_server, round_number, *, card_for=None):
+def play_round(tablets, head_page, live_server, round_number, *, before_verifying=lambda: None):
     """The tablets share the round's tables in turn; the head referee verifies every sheet."""
     tables = list(Table.objects.filter(round__tournament__slug=SLUG, round__number=round_number).order_by("number"))
     for index, table in enumerate(tables):
@@ -99,11 +99,16 @@ def play_round(tablets, head_page, live_server, round_number, *, card_for=None):
         if index < len(tablets):
             screenshot(tablet, f"e2e-r{round_number}-tablet{index + 1}-sheet-submitted")
     assert ScoreSheet.objects.filter(table__round__number=round_number, state=ScoreSheet.State.SUBMITTED).count() == len(tables)
+    submitters = AuditEntry.objects.filter(action="submit", sheet__table__round__number=round_number)
+    assert submitters.values("user").distinct().count() == len(tablets)  # every tablet submitted its share
+    before_verifying()
     for table in tables:
         head_page.goto(sheet_url(live_server, round_number, table.number))
         post_button(head_page, "/verify/")
         assert head_page.locator("#sheet-state.state--verified").count() == 1
     screenshot(head_page, f"e2e-r{round_number}-head-verified")
+    verified = AuditEntry.objects.filter(action="verify", sheet__table__round__number=round_number)
+    assert set(verified.values_list("user__username", flat=True)) == {"head"}
     return tables
 
 
@@ -180,8 +185,13 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     screenshot(phone, "e2e-06-phone-before")
 
     # Round 1: three tablets enter every sheet, the head referee verifies them.
-    play_round(tablets, head, live_server, 1)
+    def submitted_is_not_public():
+        phone.reload()
+        assert public_names(phone) == []
+
+    play_round(tablets, head, live_server, 1, before_verifying=submitted_is_not_public)
     phone.reload()
+    assert public_names(phone) == [row.player.name for row in compute_standings(tournament)]
     assert len(public_names(phone)) == 42
     assert_no_horizontal_scroll(phone)
     screenshot(phone, "e2e-07-phone-round-1")
