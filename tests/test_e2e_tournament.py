@@ -21,7 +21,7 @@ from pypdf import PdfReader
 from scoring.models import AuditEntry, Card, ScoreSheet
 from scoring.services import games_per_table
 from scoring.standings import compute_standings
-from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tournament.models import Player, Round, Table, Tournament
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -48,13 +48,15 @@ def post_button(page, action_suffix):
         page.click(f"form[action$='{action_suffix}'] button[type=submit]")
 
 
-def download_pdf(page, href):
-    """Fetch a PDF with the page's own cookies; return its pypdf reader."""
+def download_pdf(page, href, name):
+    """Fetch a PDF with the page's own cookies, keep it as an artifact; return its pypdf reader."""
     response = page.context.request.get(href)
     assert response.ok, (href, response.status)
     assert response.headers["content-type"].startswith("application/pdf")
     body = response.body()
     assert body.startswith(b"%PDF")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"{name}.pdf").write_bytes(body)
     return PdfReader(io.BytesIO(body))
 
 
@@ -152,8 +154,8 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     staff.goto(f"{base}/staff/{SLUG}/players/import/")
     staff.set_input_files("#import-form input[type=file]", str(PLAYERS_CSV))
     staff.click("#import-form button[type=submit]")
-    wait_until(lambda: Player.objects.filter(tournament=tournament).count() == 42, message="42 players imported")
-    staff.goto(f"{base}/staff/{SLUG}/players/")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/players/")  # htmx's client-side redirect
+    assert Player.objects.filter(tournament=tournament).count() == 42
     post_button(staff, "/players/check-in-everyone/")
     assert Player.objects.filter(tournament=tournament, present=True).count() == 42
     screenshot(staff, "e2e-02-players")
@@ -161,7 +163,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     # Draw, publish and start round 1.
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
-    wait_until(lambda: Round.objects.filter(tournament=tournament, number=1).exists(), message="round 1 drawn")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/1/")  # htmx's client-side redirect
     sizes = sorted(t.seats.count() for t in Table.objects.filter(round__tournament=tournament, round__number=1))
     assert sizes == [3, 3] + [4] * 9
     screenshot(staff, "e2e-03-drawn")
@@ -175,7 +177,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     staff.goto(f"{base}/print/{SLUG}/")
     screenshot(staff, "e2e-05-print-menu")
     href = staff.locator("a[href$='/round/1/score-sheets.pdf']").first.get_attribute("href")
-    sheets_pdf = download_pdf(staff, base + href if href.startswith("/") else href)
+    sheets_pdf = download_pdf(staff, base + href if href.startswith("/") else href, "e2e-05-score-sheets")
     assert len(sheets_pdf.pages) >= 11
     assert "Genowefa Gąsior" in pdf_text(sheets_pdf)
 
@@ -225,7 +227,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     # Round 2, played the same way.
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
-    wait_until(lambda: Round.objects.filter(tournament=tournament, number=2).exists(), message="round 2 drawn")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/")  # htmx's client-side redirect
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/2/publish/")
     post_button(staff, "/rounds/2/start/")
@@ -283,6 +285,6 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     # The diplomas, from the print menu.
     staff.goto(f"{base}/print/{SLUG}/")
     href = staff.locator("a[href$='/diplomas.pdf']").first.get_attribute("href")
-    diplomas = download_pdf(staff, base + href if href.startswith("/") else href)
+    diplomas = download_pdf(staff, base + href if href.startswith("/") else href, "e2e-19-diplomas")
     assert seats["A"].name in pdf_text(diplomas)
     screenshot(staff, "e2e-19-print-diplomas")
