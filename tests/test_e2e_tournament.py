@@ -1,0 +1,290 @@
+"""A whole tournament played in Chromium as its users would (issue 7, item 1).
+
+An organiser on a tablet creates the tournament, imports 42 players, checks them in, draws,
+publishes, starts and prints round 1; three referee tablets enter and submit every sheet;
+the head referee verifies them and gives a yellow card; a phone watches the public
+standings; the results are hidden before the last qualifying round; the final is seated,
+played and verified; the results are revealed; the ceremony shows 3rd, 2nd and 1st place one
+click at a time; the diplomas download. Every step leaves a screenshot in `test-artifacts/`.
+"""
+
+import io
+import os
+import time
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from pypdf import PdfReader
+
+from scoring.models import AuditEntry, Card, ScoreSheet
+from scoring.services import games_per_table
+from scoring.standings import compute_standings
+from tests.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tournament.models import Player, Round, Table, Tournament
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+PLAYERS_CSV = Path(__file__).resolve().parent / "data" / "players-42.csv"
+SLUG = "e2e-cup"
+N_TABLETS = 3
+
+
+def wait_until(condition, timeout=15.0, message="condition"):
+    """Poll the database (the live server writes in another thread) until `condition()` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {message}")
+
+
+def post_button(page, action_suffix):
+    """Click the button of the plain form posting to a URL ending in `action_suffix`; wait for the next page."""
+    with page.expect_navigation():
+        page.click(f"form[action$='{action_suffix}'] button[type=submit]")
+
+
+def download_pdf(page, href, name):
+    """Fetch a PDF with the page's own cookies, keep it as an artifact; return its pypdf reader."""
+    response = page.context.request.get(href)
+    assert response.ok, (href, response.status)
+    assert response.headers["content-type"].startswith("application/pdf")
+    body = response.body()
+    assert body.startswith(b"%PDF")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"{name}.pdf").write_bytes(body)
+    return PdfReader(io.BytesIO(body))
+
+
+def pdf_text(reader):
+    return " ".join(page.extract_text() for page in reader.pages)
+
+
+def sheet_url(live_server, round_number, table_number):
+    return f"{live_server.url}/referee/{SLUG}/round/{round_number}/table/{table_number}/"
+
+
+def enter_sheet(page, live_server, table, winners=None, tiles=None):
+    """Type one table's games on the score sheet, save each game, submit the sheet.
+
+    Game k is won by `winners[k]` (default: the seats in turn); each other seat keeps
+    `tiles(k, letter)` points of tiles on its rack.
+    """
+    seated = dict(table.seats.values_list("letter", "player_id"))
+    letters = sorted(seated)
+    n_games = games_per_table(table)
+    page.goto(sheet_url(live_server, table.round.number, table.number))
+    for k in range(1, n_games + 1):
+        winner = winners[k - 1] if winners else letters[(k - 1) % len(letters)]
+        page.click(f"label[for=g{k}-ending-{winner}]")
+        for letter in letters:
+            if letter != winner:
+                # spread values, so that no tie for the final needs a head referee's decision
+                value = tiles(k, letter) if tiles else 1 + (seated[letter] * 37 + k * 11 + table.number * 5) % 60
+                page.fill(f"#g{k}-{letter}-tiles", str(value))
+        page.click(f"#game-{k} .save-button")
+        page.wait_for_selector(f"#g{k}-status .status--saved")
+    post_button(page, "/submit/")
+    assert page.locator("#sheet-state.state--submitted").count() == 1
+
+
+def play_round(tablets, head_page, live_server, round_number, *, before_verifying=lambda: None):
+    """The tablets share the round's tables in turn; the head referee verifies every sheet."""
+    tables = list(Table.objects.filter(round__tournament__slug=SLUG, round__number=round_number).order_by("number"))
+    for index, table in enumerate(tables):
+        tablet = tablets[index % len(tablets)]
+        enter_sheet(tablet, live_server, table)
+        if index < len(tablets):
+            screenshot(tablet, f"e2e-r{round_number}-tablet{index + 1}-sheet-submitted")
+    assert ScoreSheet.objects.filter(table__round__number=round_number, state=ScoreSheet.State.SUBMITTED).count() == len(tables)
+    submitters = AuditEntry.objects.filter(action="submit", sheet__table__round__number=round_number)
+    assert submitters.values("user").distinct().count() == len(tablets)  # every tablet submitted its share
+    before_verifying()
+    for table in tables:
+        head_page.goto(sheet_url(live_server, round_number, table.number))
+        post_button(head_page, "/verify/")
+        assert head_page.locator("#sheet-state.state--verified").count() == 1
+    screenshot(head_page, f"e2e-r{round_number}-head-verified")
+    verified = AuditEntry.objects.filter(action="verify", sheet__table__round__number=round_number)
+    assert set(verified.values_list("user__username", flat=True)) == {"head"}
+    return tables
+
+
+def referee_user(name):
+    user = User.objects.create_user(username=name, password="secret-pass-123")
+    user.groups.add(Group.objects.get_or_create(name="referee")[0])
+    return user
+
+
+def public_names(phone):
+    return phone.locator("#leaderboard table.standings td.who a").all_inner_texts()
+
+
+def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, head_referee):
+    base = live_server.url
+    staff = signed_in_page(new_page, live_server, Client(), organiser, TABLET)
+    head = signed_in_page(new_page, live_server, Client(), head_referee, TABLET)
+    tablets = [
+        signed_in_page(new_page, live_server, Client(), referee_user(f"referee{n}"), TABLET)
+        for n in range(1, N_TABLETS + 1)
+    ]
+    phone = new_page(PHONE)
+
+    # The organiser creates the tournament: two qualifying rounds, a two-game final.
+    staff.goto(f"{base}/staff/new/")
+    staff.fill("#id_name", "Turniej Seniorów – próba generalna")
+    staff.fill("#id_slug", SLUG)
+    staff.fill("#id_date", "2026-11-21")
+    staff.fill("#id_rounds_planned", "2")
+    staff.fill("#id_final_games", "2")
+    assert staff.is_checked("#id_final")
+    assert not staff.is_checked("#id_auto_freeze")
+    assert_no_horizontal_scroll(staff)
+    screenshot(staff, "e2e-01-create")
+    staff.click("form.settings-form button[type=submit]")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/players/")
+    tournament = Tournament.objects.get(slug=SLUG)
+    assert (tournament.rounds_planned, tournament.final, tournament.final_games) == (2, True, 2)
+
+    # Import the players and check everyone in.
+    staff.goto(f"{base}/staff/{SLUG}/players/import/")
+    staff.set_input_files("#import-form input[type=file]", str(PLAYERS_CSV))
+    staff.click("#import-form button[type=submit]")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/players/")  # htmx's client-side redirect
+    assert Player.objects.filter(tournament=tournament).count() == 42
+    post_button(staff, "/players/check-in-everyone/")
+    assert Player.objects.filter(tournament=tournament, present=True).count() == 42
+    screenshot(staff, "e2e-02-players")
+
+    # Draw, publish and start round 1.
+    staff.goto(f"{base}/staff/{SLUG}/draw/")
+    staff.click("#draw-form button[type=submit]")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/1/")  # htmx's client-side redirect
+    sizes = sorted(t.seats.count() for t in Table.objects.filter(round__tournament=tournament, round__number=1))
+    assert sizes == [3, 3] + [4] * 9
+    screenshot(staff, "e2e-03-drawn")
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, "/rounds/1/publish/")
+    post_button(staff, "/rounds/1/start/")
+    assert Round.objects.get(tournament=tournament, number=1).state == Round.State.STARTED
+    screenshot(staff, "e2e-04-started")
+
+    # Print: the score sheets of round 1 from the print menu.
+    staff.goto(f"{base}/print/{SLUG}/")
+    screenshot(staff, "e2e-05-print-menu")
+    href = staff.locator("a[href$='/round/1/score-sheets.pdf']").first.get_attribute("href")
+    sheets_pdf = download_pdf(staff, base + href if href.startswith("/") else href, "e2e-05-score-sheets")
+    assert len(sheets_pdf.pages) >= 11
+    assert "Genowefa Gąsior" in pdf_text(sheets_pdf)
+
+    # The phone sees the tournament before any result is verified.
+    phone.goto(f"{base}/t/{SLUG}/standings/")
+    assert public_names(phone) == []
+    screenshot(phone, "e2e-06-phone-before")
+
+    # Round 1: three tablets enter every sheet, the head referee verifies them.
+    def submitted_is_not_public():
+        phone.reload()
+        assert public_names(phone) == []
+
+    play_round(tablets, head, live_server, 1, before_verifying=submitted_is_not_public)
+    phone.reload()
+    assert public_names(phone) == [row.player.name for row in compute_standings(tournament)]
+    assert len(public_names(phone)) == 42
+    assert_no_horizontal_scroll(phone)
+    screenshot(phone, "e2e-07-phone-round-1")
+
+    # The head referee gives a yellow card from the player page.
+    carded = Player.objects.filter(tournament=tournament).order_by("pk")[5]
+    head.goto(f"{base}/referee/{SLUG}/player/{carded.pk}/")
+    head.click("label[for=card-yellow]")
+    head.fill("form.card-form textarea[name=reason]", "Rozmowa przez telefon przy stole")
+    with head.expect_navigation():
+        head.click("form.card-form button[type=submit]")
+    assert Card.objects.filter(player=carded, colour="yellow").count() == 1
+    screenshot(head, "e2e-08-yellow-card")
+
+    # The organiser completes round 1.
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, "/rounds/1/complete/")
+    assert Round.objects.get(tournament=tournament, number=1).state == Round.State.COMPLETED
+    screenshot(staff, "e2e-09-round-1-complete")
+
+    # Before the last qualifying round the head referee hides the results.
+    head.goto(f"{base}/t/{SLUG}/results-control/")
+    head.click("button[name=visibility][value=hidden]")
+    wait_until(lambda: Tournament.objects.get(pk=tournament.pk).visibility == "hidden", message="results hidden")
+    screenshot(head, "e2e-10-hidden")
+    phone.reload()
+    assert public_names(phone) == []
+    assert phone.locator("#leaderboard td.num").count() == 0
+    screenshot(phone, "e2e-11-phone-hidden")
+
+    # Round 2, played the same way.
+    staff.goto(f"{base}/staff/{SLUG}/draw/")
+    staff.click("#draw-form button[type=submit]")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/")  # htmx's client-side redirect
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, "/rounds/2/publish/")
+    post_button(staff, "/rounds/2/start/")
+    play_round(tablets, head, live_server, 2)
+    phone.reload()
+    assert public_names(phone) == []
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, "/rounds/2/complete/")
+    screenshot(staff, "e2e-12-round-2-complete")
+
+    # The final: the top four at one table, two games, all won by seat A.
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, f"/staff/{SLUG}/final/")
+    screenshot(staff, "e2e-13-final-seated")
+    assert staff.locator(".message--error").count() == 0, staff.locator(".message--error").inner_text()
+    final = Round.objects.get(tournament=tournament, kind=Round.Kind.FINAL)
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, f"/rounds/{final.number}/publish/")
+    post_button(staff, f"/rounds/{final.number}/start/")
+    final_table = final.tables.get()
+    seats = {seat.letter: seat.player for seat in final_table.seats.select_related("player")}
+    assert len(seats) == 4
+    rack = {"B": 5, "C": 10, "D": 20}
+    enter_sheet(tablets[0], live_server, final_table, winners=["A", "A"], tiles=lambda k, letter: rack[letter])
+    screenshot(tablets[0], "e2e-14-final-sheet")
+    head.goto(sheet_url(live_server, final.number, final_table.number))
+    post_button(head, "/verify/")
+    staff.goto(f"{base}/staff/{SLUG}/")
+    post_button(staff, f"/rounds/{final.number}/complete/")
+    screenshot(staff, "e2e-15-final-complete")
+    podium = {row.medal: row.player for row in compute_standings(tournament) if row.medal}
+    assert podium == {"gold": seats["A"], "silver": seats["B"], "bronze": seats["C"]}
+
+    # The head referee reveals the results; the phone sees them again.
+    head.goto(f"{base}/t/{SLUG}/results-control/")
+    head.click("button[name=visibility][value=live]")
+    wait_until(lambda: Tournament.objects.get(pk=tournament.pk).visibility == "live", message="results live")
+    phone.reload()
+    assert public_names(phone)[:3] == [seats["A"].name, seats["B"].name, seats["C"].name]
+    screenshot(phone, "e2e-16-phone-revealed")
+
+    # The ceremony: 3rd, 2nd, then 1st, one click at a time; the phone follows.
+    head.goto(f"{base}/t/{SLUG}/ceremony/")
+    phone.goto(f"{base}/t/{SLUG}/ceremony/")
+    assert phone.locator(".podium__place--shown").count() == 0
+    for step, (place, medallist) in enumerate([(3, seats["C"]), (2, seats["B"]), (1, seats["A"])], start=1):
+        head.click("#ceremony-stage button[name=ceremony][value=next]")
+        head.locator(f".podium__place--{place}.podium__place--shown").wait_for()
+        phone.locator(f".podium__place--{place}.podium__place--shown").wait_for(timeout=10_000)
+        assert medallist.name in phone.locator(f".podium__place--{place}").inner_text()
+        assert phone.locator(".podium__place--shown").count() == step
+        screenshot(phone, f"e2e-17-ceremony-place-{place}")
+    screenshot(head, "e2e-18-ceremony-head")
+
+    # The diplomas, from the print menu.
+    staff.goto(f"{base}/print/{SLUG}/")
+    href = staff.locator("a[href$='/diplomas.pdf']").first.get_attribute("href")
+    diplomas = download_pdf(staff, base + href if href.startswith("/") else href, "e2e-19-diplomas")
+    assert seats["A"].name in pdf_text(diplomas)
+    screenshot(staff, "e2e-19-print-diplomas")
