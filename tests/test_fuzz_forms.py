@@ -222,3 +222,14 @@ def client_post(client, endpoint, data, expect_valid=False):
         changed = [table for table in before if before[table] != after[table]]
         assert changed == [], f"{endpoint.url} answered {response.status_code} with an error but changed {changed}"
     return not failed
+
+
+@pytest.mark.parametrize("name", ["card", "visibility"])
+def test_a_bare_word_as_the_page_to_return_to_goes_back_to_the_default_page(world, name):
+    """Found by the fuzzing: `next=0` was taken for a view name and made a server error."""
+    endpoint = endpoints(world)[name]
+    client = Client()
+    client.force_login(world["visitors"][endpoint.visitor], backend="django.contrib.auth.backends.ModelBackend")
+    response = client.post(endpoint.url, {**endpoint.base, "next": "0"})
+    assert response.status_code == 302
+    assert response["Location"].startswith("/") and response["Location"] != "0"
