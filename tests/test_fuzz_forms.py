@@ -7,7 +7,7 @@ negative, unicode, NUL-byte and wrong-typed values. Each request runs in a trans
 is rolled back, so every example sees the same tournament.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 from django.apps import apps
@@ -25,7 +25,7 @@ from scoring.interchange import import_tournament
 from scoring.models import ScoreSheet
 from tests.factories import out_game, table, tournament_data
 from tournament.forms import TournamentForm
-from tournament.models import Player, Tournament
+from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -57,13 +57,12 @@ class Endpoint:
     accepts_base: bool = True  # the valid form is accepted (checked, so the fuzzing starts deep)
     upload: bool = False
     prefix: str = ""
-    notes: dict = field(default_factory=dict)
 
 
 def form_values(form):
     """A bound-ready dict of a form's initial values (checkboxes: "on" or left out)."""
     values = {}
-    for name, bound in form.fields.items():
+    for name in form.fields:
         value = form[name].value()
         if value is True:
             values[name] = "on"

@@ -187,7 +187,7 @@ def client_for(user):
     return client
 
 
-def expected_answer(expect, visitor, method, tournament):
+def expected_answer(expect, visitor, method):
     """The status (or LOGIN) this visitor should get."""
     wanted = expect.get if method == "get" else expect.post
     if wanted == 405 or expect.role is None and visitor not in expect.answers:
@@ -244,7 +244,7 @@ def test_permission_matrix(world, visitor):
         expect = EXPECTED[name]
         url = url_for(name, parameters, world)
         for method in ("get", "post"):
-            wanted = expected_answer(expect, visitor, method, world["tournament"])
+            wanted = expected_answer(expect, visitor, method)
             if wanted is None:
                 continue
             before = snapshot() if method == "post" else None
