@@ -8,6 +8,7 @@ HTTPS          secure cookies, HTTPS redirect and HSTS (default on when DEBUG is
 VAR_DIR        where the SQLite database and collected static files live (default var/)
 """
 
+import datetime
 import os
 from pathlib import Path
 
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "template_partials",
     "accounts",
     "tournament",
@@ -69,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into its page
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -111,6 +114,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+# Sign-in throttling (django-axes): a username is locked from one IP address only, for a
+# cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).
+AUTHENTICATION_BACKENDS = [
+    "accounts.signin.SignInThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:home"
 LOGOUT_REDIRECT_URL = "accounts:login"

@@ -238,6 +238,7 @@ def results_control(request, tournament):
         return render(request, "public/results_control.html#panel", control_context(tournament, outcome))
     messages.add_message(request, level, message)
     back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+    # Only a path on this site: `redirect` would take a bare word such as "0" for a view name.
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = reverse("public:results_control", args=[tournament.slug])
     return redirect(back)

@@ -642,7 +642,8 @@ def give_card(request, tournament, player_id):
                 }
             messages.success(request, text)
             target = data.get("next") or ""
-            if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+            # Only a path on this site: `redirect` would take a bare word such as "0" for a view name.
+            if not target.startswith("/") or not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
                 target = reverse("scoring:player", kwargs={"slug": tournament.slug, "player_id": player.pk})
             return redirect(target)
     return render_player(request, tournament, player, form)

@@ -1,0 +1,27 @@
+"""Sign-in throttling: django-axes locks one username from one IP address for a cool-off.
+
+Only the password sign-in goes through `authenticate`; a device link signs its tablet in
+directly, so wrong passwords can never block a tablet's link.
+"""
+
+from axes.backends import AxesStandaloneBackend
+from django.conf import settings
+from django.shortcuts import render
+
+
+class SignInThrottleBackend(AxesStandaloneBackend):
+    """Axes' check for web sign-ins; an authentication without a request (a management
+    command, the test client's `login`) is no web sign-in and is left to the next backend."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """The page for a locked sign-in: who is locked, for how long, and that others are not."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    context = {"username": username[:150], "minutes": minutes}
+    return render(request, "accounts/signin_locked.html", context, status=429)

@@ -1,0 +1,304 @@
+"""Permission matrix (SPEC §6): every URL of the project × every kind of visitor gets the
+expected answer, and a refused request changes nothing.
+
+The URL patterns are enumerated from the resolver, so a new URL without an entry in
+`EXPECTED` fails `test_every_url_has_an_expected_answer`. Visitors: anonymous, referee,
+head referee, organiser (all through global groups), a referee of another tournament only
+(`TournamentRole`) and a device-link tablet of that other tournament. Staff pages send an
+anonymous visitor to the sign-in page and answer 403 to a signed-in visitor without the role.
+Each request runs in a transaction that is rolled back, so every request sees the same data.
+"""
+
+from dataclasses import dataclass, field
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from accounts.devices import create_device_link
+from accounts.models import Role, TournamentRole
+from scoring.interchange import export_tournament, import_tournament
+from scoring.models import ScoreSheet
+from tests.factories import build, out_game, table, tournament_data
+from tournament.models import Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "login"  # the answer "redirect to the sign-in page"
+SKIPPED_PREFIXES = ("admin/", "i18n/")
+RANK = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What a URL answers.
+
+    `role`: None for a public page, "signed-in" for any signed-in user, else the minimum role
+    for tournament A. `get`/`post`: the status for a visitor who may use the page (None: the
+    method is not tried; 405 is the same for everyone). `answers` pins a visitor's answer.
+    """
+
+    role: object = None
+    get: int | None = 200
+    post: int | None = None
+    kwargs: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    answers: dict = field(default_factory=dict)
+
+
+def staff(role, get=200, post=None, **extra):
+    return Expect(role=role, get=get, post=post, **extra)
+
+
+def post_only(role, post, **extra):
+    return Expect(role=role, get=405, post=post, **extra)
+
+
+REF, HEAD, ORG = Role.REFEREE, Role.HEAD_REFEREE, Role.ORGANISER
+SIGNED_IN = "signed-in"
+SIGNED_IN_VISITORS = ("referee", "head_referee", "organiser", "other_referee", "tablet_b")
+
+EXPECTED = {
+    # Sign-in pages.
+    "accounts:login": Expect(answers={**dict.fromkeys(SIGNED_IN_VISITORS, 302)}),
+    "accounts:logout": Expect(get=405, post=302),
+    "accounts:home": staff(SIGNED_IN),
+    "accounts:device_sign_in": Expect(),  # GET only confirms; POST is covered in test_device_links
+    "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
+    "accounts:device_link_revoke": post_only(ORG, 302),
+    # Organiser screens.
+    "tournament:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "tournament:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "tournament:dashboard": staff(REF, answers={"referee": 302}),  # a referee is sent to score entry
+    "tournament:dashboard_status": staff(HEAD),
+    "tournament:settings": staff(ORG, post=200),
+    "tournament:players": staff(ORG, post=200),
+    "tournament:player_import": staff(ORG, post=200),
+    "tournament:check_in_everyone": post_only(ORG, 302),
+    "tournament:player": staff(ORG, post=200),
+    "tournament:player_action": post_only(ORG, 302, kwargs={"action": "check-in"}),
+    "tournament:draw": staff(ORG, post=200),
+    "tournament:final": post_only(ORG, 302),
+    "tournament:round": staff(HEAD, post=200),
+    "tournament:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
+    # Referee tablets.
+    "scoring:home": staff(REF),
+    "scoring:round": staff(REF),
+    "scoring:sheet": staff(REF),
+    "scoring:game_save": post_only(REF, 200),
+    "scoring:game_preview": post_only(REF, 200),
+    "scoring:score_override": post_only(HEAD, 200, kwargs={"round_number": 1}),  # a stored game
+    "scoring:sheet_submit": post_only(REF, 302),
+    "scoring:sheet_verify": post_only(HEAD, 302),
+    "scoring:sheet_log": staff(REF),
+    "scoring:players": staff(REF),
+    "scoring:player": staff(REF),
+    "scoring:give_card": post_only(REF, 200),
+    # PDFs: staff documents, then the public ones.
+    "printing:index": staff(ORG),
+    "printing:seating_by_table": staff(HEAD),
+    "printing:seating_alphabetical": staff(HEAD),
+    "printing:score_sheets": staff(HEAD),
+    "printing:table_score_sheet": staff(HEAD),
+    "printing:table_cards": staff(HEAD),
+    "printing:blank_score_sheet": staff(HEAD),
+    "printing:standings": staff(HEAD),
+    "printing:medal_diplomas": staff(HEAD, get=409),  # the tournament is not over: a message
+    "printing:participation_certificates": staff(HEAD, get=409),
+    "printing:device_sheet": staff(ORG, get=409),  # it lists no device links yet: a message
+    "printing:public_standings": Expect(),
+    "printing:public_seating_by_table": Expect(),
+    "printing:public_seating_alphabetical": Expect(),
+    # Public pages.
+    "public:home": Expect(),
+    "public:tournament": Expect(),
+    "public:standings": Expect(),
+    "public:standings_json": Expect(),
+    "public:player": Expect(),
+    "public:round": Expect(),
+    "public:projector": Expect(),
+    "public:ceremony": Expect(),
+    "public:results_control": staff(HEAD, post=302),
+    "public:timer": Expect(),
+}
+
+
+def url_patterns(patterns=None, namespace="", prefix=""):
+    """(qualified name, route, parameter names) of every URL of the project but admin and i18n."""
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(entry.pattern)
+        if route.startswith(SKIPPED_PREFIXES):
+            continue
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from url_patterns(entry.url_patterns, inner, route)
+        elif isinstance(entry, URLPattern):
+            yield f"{namespace}{entry.name}", route, sorted(entry.pattern.converters)
+
+
+ALL_URLS = list(url_patterns())
+
+
+# ---------------------------------------------------------------- the two tournaments and the visitors
+
+@pytest.fixture
+def world(referee, head_referee, organiser):
+    """Tournament A (`test`): round 1 verified, round 2 started with empty sheets;
+    tournament B (`other`) with its own referee and a device-link tablet."""
+    games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(5, 0))]
+    rounds = [
+        {"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"], games)]},
+        {"number": 2, "state": "started", "tables": [table(1, ["p1", "p5", "p3", "p7"]), table(2, ["p2", "p6", "p4", "p8"])]},
+    ]
+    tournament = build(8, rounds=rounds)
+    other_data = tournament_data(4)
+    other_data["tournament"].update(slug="other", name="Other cup")
+    other = import_tournament(other_data)
+    other_referee = User.objects.create_user("other-referee", password="secret-pass-123")
+    TournamentRole.objects.create(user=other_referee, tournament=other, role=Role.REFEREE)
+    tablet_link, tablet_token = create_device_link(other, "Tablet B")
+    own_link, _token = create_device_link(tournament, "Tablet A")
+    visitors = {
+        "anonymous": None, "referee": referee, "head_referee": head_referee, "organiser": organiser,
+        "other_referee": other_referee, "tablet_b": tablet_link.user,
+    }
+    player = Player.objects.get(tournament=tournament, ext_id="p1")
+    params = {
+        "slug": tournament.slug, "number": 2, "round_number": 2, "table_number": 1, "game_number": 1,
+        "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": own_link.pk,
+        "token": tablet_token,
+    }
+    return {"tournament": tournament, "visitors": visitors, "params": params}
+
+
+def url_for(name, parameters, world):
+    values = {**world["params"], **EXPECTED[name].kwargs}
+    if name.startswith("public:") or name.startswith("printing:public"):
+        values["number"] = 1  # the public pages show the completed round
+    return reverse(name, kwargs={p: values[p] for p in parameters})
+
+
+def client_for(user):
+    client = Client()
+    if user is not None:
+        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def expected_answer(expect, visitor, method):
+    """The status (or LOGIN) this visitor should get."""
+    wanted = expect.get if method == "get" else expect.post
+    if wanted == 405 or expect.role is None and visitor not in expect.answers:
+        return wanted
+    if visitor in expect.answers:
+        return expect.answers[visitor]
+    if visitor == "anonymous":
+        return LOGIN
+    if expect.role == SIGNED_IN:
+        return wanted
+    return wanted if has_rank(visitor, expect.role) else 403
+
+
+def has_rank(visitor, minimum):
+    rank = {"referee": 1, "head_referee": 2, "organiser": 3}.get(visitor, 0)  # B's staff hold nothing for A
+    return rank >= RANK[minimum]
+
+
+def answer_of(response):
+    if response.status_code == 302 and response["Location"].startswith(reverse("accounts:login") + "?next="):
+        return LOGIN
+    return response.status_code
+
+
+def snapshot():
+    return [export_tournament(t) for t in Tournament.objects.order_by("pk")], list(
+        ScoreSheet.objects.order_by("pk").values_list("pk", "state", "version")
+    )
+
+
+def ask(client, method, url, data):
+    """One request whose writes are rolled back afterwards, so each request sees the same data."""
+    with transaction.atomic():
+        response = getattr(client, method)(url, data) if method == "post" else client.get(url)
+        before_rollback = snapshot() if method == "post" else None
+        transaction.set_rollback(True)
+    return response, before_rollback
+
+
+# ---------------------------------------------------------------- the tests
+
+def test_every_url_has_an_expected_answer():
+    names = {name for name, _route, _params in ALL_URLS}
+    assert names - EXPECTED.keys() == set(), "give each new URL its expected answer in EXPECTED"
+    assert EXPECTED.keys() - names == set(), "EXPECTED lists URLs that no longer exist"
+    assert len(ALL_URLS) == len(names), "two URL patterns share a name"
+
+
+@pytest.mark.parametrize("visitor", ["anonymous", "referee", "head_referee", "organiser", "other_referee", "tablet_b"])
+def test_permission_matrix(world, visitor):
+    user = world["visitors"][visitor]
+    wrong = []
+    for name, _route, parameters in ALL_URLS:
+        expect = EXPECTED[name]
+        url = url_for(name, parameters, world)
+        for method in ("get", "post"):
+            wanted = expected_answer(expect, visitor, method)
+            if wanted is None:
+                continue
+            before = snapshot() if method == "post" else None
+            response, written = ask(client_for(user), method, url, expect.data)
+            got = answer_of(response)
+            if got != wanted:
+                wrong.append(f"{method.upper()} {url} ({name}): expected {wanted}, got {got}")
+            if method == "post" and got in (LOGIN, 403, 405) and written != before:
+                wrong.append(f"POST {url} ({name}) was refused but changed data")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_referee_of_a_tournament_holds_no_role_in_another(world):
+    """Sanity check of the visitors: the other tournament's referee can work on their own one."""
+    client = client_for(world["visitors"]["other_referee"])
+    assert client.get(reverse("scoring:home", kwargs={"slug": "other"})).status_code == 200
+    tablet = client_for(world["visitors"]["tablet_b"])
+    assert tablet.get(reverse("scoring:home", kwargs={"slug": "other"})).status_code == 200
+    assert tablet.get(reverse("scoring:home", kwargs={"slug": "test"})).status_code == 403
+
+
+# ---------------------------------------------------------------- CSRF
+
+STATE_CHANGES = [
+    ("scoring:game_save", "referee"),
+    ("scoring:sheet_submit", "referee"),
+    ("scoring:give_card", "referee"),
+    ("scoring:sheet_verify", "head_referee"),
+    ("public:results_control", "head_referee"),
+    ("tournament:round_action", "organiser"),
+    ("tournament:player_action", "organiser"),
+    ("tournament:settings", "organiser"),
+    ("accounts:device_links", "organiser"),
+    ("accounts:logout", "referee"),
+]
+
+
+@pytest.mark.parametrize("name,visitor", STATE_CHANGES)
+def test_a_post_without_a_csrf_token_is_refused_and_changes_nothing(world, name, visitor):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world["visitors"][visitor], backend="django.contrib.auth.backends.ModelBackend")
+    parameters = next(params for n, _route, params in ALL_URLS if n == name)
+    url = url_for(name, parameters, world)
+    data = EXPECTED[name].data or {"A": "12", "reason": "x", "version": "0", "colour": "yellow"}
+    before = snapshot()
+    response = client.post(url, data)
+    assert response.status_code == 403
+    assert "accounts/csrf_failure.html" in [t.name for t in response.templates]  # the friendly page
+    assert snapshot() == before
+    assert "_auth_user_id" in client.session  # still signed in: nothing happened
+
+
+def test_an_expired_session_posting_without_a_token_lands_on_the_sign_in_page(world):
+    client = Client(enforce_csrf_checks=True)
+    parameters = next(params for n, _route, params in ALL_URLS if n == "scoring:sheet_submit")
+    response = client.post(url_for("scoring:sheet_submit", parameters, world), {"version": "0"})
+    assert response.status_code == 302 and response["Location"].startswith(reverse("accounts:login"))
