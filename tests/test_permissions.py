@@ -107,7 +107,7 @@ EXPECTED = {
     "printing:standings": staff(HEAD),
     "printing:medal_diplomas": staff(HEAD, get=409),  # the tournament is not over: a message
     "printing:participation_certificates": staff(HEAD, get=409),
-    "printing:device_sheet": staff(ORG, get=409),  # it lists no device links yet: a message
+    "printing:device_sheet": staff(ORG, post=200, data={"label": "Tablet", "valid_hours": "16", "count": "2"}),
     "printing:public_standings": Expect(),
     "printing:public_seating_by_table": Expect(),
     "printing:public_seating_alphabetical": Expect(),
