@@ -20,6 +20,7 @@ install: $(VENV)/.installed
 run: install
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py load_demo --if-empty
+	@echo "Serving on http://$(HOST):$(PORT)/ (staff: /accounts/login/, public: /t/senioriada-demo/)"
 	$(DEV) ALLOWED_HOSTS='*' $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install

@@ -40,5 +40,5 @@ class Command(BaseCommand):
                     lines.append(f"{str(role.label):<14} {username:<14} {password}")
                 logins_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
         if logins_file.exists():
-            self.stdout.write("Logins (development only) at http://127.0.0.1:8000/accounts/login/:")
+            self.stdout.write("Logins (development only; sign in at /accounts/login/):")
             self.stdout.write(logins_file.read_text(encoding="utf-8"))
