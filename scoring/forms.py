@@ -340,6 +340,8 @@ class OverrideForm(forms.Form):
         value = _as_int(text)
         if value is None:
             raise forms.ValidationError(message_for("score_not_integer"))
+        if abs(value) > rules.MAX_OVERRIDE:
+            raise forms.ValidationError(message_for("score_range", {"max": rules.MAX_OVERRIDE}))
         return value
 
 

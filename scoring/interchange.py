@@ -144,7 +144,7 @@ def _parse_rack(data, path):
         o = _obj(data["override"], f"{path}.override")
         _known_keys(o, f"{path}.override", ("score", "reason"))
         override = (
-            _int(o.get("score"), f"{path}.override.score", -100_000, 100_000),
+            _int(o.get("score"), f"{path}.override.score", -rules.MAX_OVERRIDE, rules.MAX_OVERRIDE),
             _text(o.get("reason"), f"{path}.override.reason", max_length=2000),
         )
     keypad = None
@@ -189,7 +189,7 @@ def _parse_game(data, path, letters, settings):
         o = _obj(data["winner_override"], f"{path}.winner_override")
         _known_keys(o, f"{path}.winner_override", ("score", "reason"))
         overrides[winner] = (
-            _int(o.get("score"), f"{path}.winner_override.score", -100_000, 100_000),
+            _int(o.get("score"), f"{path}.winner_override.score", -rules.MAX_OVERRIDE, rules.MAX_OVERRIDE),
             _text(o.get("reason"), f"{path}.winner_override.reason", max_length=2000),
         )
     game = rules.Game(seats=letters, winner=winner, racks=racks)

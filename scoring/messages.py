@@ -31,6 +31,7 @@ MESSAGES = {
     "two_winners": _("Only one player can go out in a game."),
     "confirm_tiles": _("More than %(limit)s points of tiles: are you sure? Tick the box to confirm."),
     "score_not_integer": _("Enter the score as a whole number, e.g. -80."),
+    "score_range": _("Enter a score between −%(max)s and %(max)s."),
     "form_expired": _("This form is out of date. Reload the page; your values are kept on this tablet."),
     # refused changes (scoring.services)
     "stale_version": _("Someone else saved this sheet after you opened it. Nothing of yours was saved yet."),

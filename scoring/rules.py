@@ -17,6 +17,7 @@ SEAT_LETTERS = ("A", "B", "C", "D")
 MAX_TILES = 728  # the sum of all 104 numbered tiles: 4 colours x 2 x (1 + ... + 13)
 CONFIRM_TILES_ABOVE = 200  # the form asks "are you sure?" above this
 MAX_JOKERS = 2  # per rack and per game at a table
+MAX_OVERRIDE = 100_000  # a score set by hand lies within ±this
 TILE_FACES = range(1, 14)
 COPIES_PER_FACE = 8  # four colours, each twice
 JOKER = "J"

@@ -113,6 +113,15 @@ def override(client, version, **data):
     return client.post(sheet_url("score_override", game_number=1), payload)
 
 
+@pytest.mark.parametrize("score", ["2147483648", "-100001"])
+def test_an_override_outside_the_score_range_is_refused(head_referee_client, tournament, score):
+    sheet = sheet_of(tournament)
+    response = override(head_referee_client, sheet.version, score=score)
+    assert response.status_code < 500
+    assert "Enter a score between −100000 and 100000." in response.content.decode()
+    assert sheet.games.get(number=1).results.get(letter="B").override_score is None
+
+
 def test_head_referee_overrides_a_score_with_a_reason(head_referee_client, tournament):
     sheet = sheet_of(tournament)
     assert override(head_referee_client, sheet.version).status_code == 302
