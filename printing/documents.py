@@ -21,12 +21,20 @@ from tournament.models import SEAT_LETTERS, Player, Round, Seat
 PUBLIC_ROUND_STATES = (Round.State.PUBLISHED, Round.State.STARTED, Round.State.COMPLETED)
 
 
-@dataclass(frozen=True)
-class SheetSeat:
-    """A seat line of a score sheet; `player` is None on the blank sheet."""
+def fit(text, steps):
+    """The style class that fits `text` in its box: `steps` are (most characters, class) pairs,
+    from the largest type down, and the last class takes any longer text (see the stylesheets)."""
+    for most, style in steps[:-1]:
+        if len(text) <= most:
+            return style
+    return steps[-1][1]
 
-    letter: str
-    player: Player | None = None
+
+# Characters that fit the boxes at each type size (the classes are in sheets.css and diplomas.css).
+SHEET_NAME_STEPS = ((34, ""), (44, "small"), (90, "small wrap"), (None, "tiny wrap"))
+SHEET_ORGANISATION_STEPS = ((52, ""), (100, "wrap"), (None, "tiny wrap"))
+DIPLOMA_NAME_STEPS = ((40, ""), (100, "small"), (None, "tiny"))
+DIPLOMA_ORGANISATION_STEPS = ((90, ""), (150, "small"), (None, "tiny"))
 
 
 @dataclass(frozen=True)
@@ -36,11 +44,50 @@ class SheetGame:
 
 
 @dataclass(frozen=True)
+class SheetForm:
+    """A score sheet's printed form: everything but the table number, the players and the QR code."""
+
+    letters: tuple[str, ...]
+    games: tuple[SheetGame, ...]
+    blank: bool = False  # for writing by hand: taller seat rows, no table number, no QR code
+
+
+class FitsPlayer:
+    """The style classes that fit the `player`'s name and organisation in the class's boxes."""
+
+    name_steps = organisation_steps = ()
+
+    @property
+    def name_fit(self):
+        return fit(self.player.name, self.name_steps)
+
+    @property
+    def organisation_fit(self):
+        return fit(self.player.organisation.name, self.organisation_steps)
+
+
+@dataclass(frozen=True)
+class SheetSeat(FitsPlayer):
+    letter: str
+    player: Player
+    name_steps, organisation_steps = SHEET_NAME_STEPS, SHEET_ORGANISATION_STEPS
+
+
+@dataclass(frozen=True)
 class ScoreSheetPage:
-    table_number: int | None  # None on the blank sheet
+    table_number: int
     seats: list[SheetSeat]
-    games: list[SheetGame]
-    qr_code: str = ""  # a PNG data URI: the link to the table's entry page for the referee
+    form: SheetForm
+    qr_code: str  # a PNG data URI: the link to the table's entry page for the referee
+
+
+@dataclass(frozen=True)
+class Recipient(FitsPlayer):
+    """A diploma or certificate: whose it is and which printed form it is on."""
+
+    player: Player
+    form: str  # "gold", "silver", "bronze" or "participation"
+    name_steps, organisation_steps = DIPLOMA_NAME_STEPS, DIPLOMA_ORGANISATION_STEPS
 
 
 @dataclass(frozen=True)
@@ -64,9 +111,18 @@ def alphabetical_placements(tables):
     return sorted(placements, key=lambda placement: polish_sort_key(placement.player.name))
 
 
-def sheet_games(letters, count):
+def sheet_form(letters, game_count, blank=False):
     """Game k is started by seat k (A, B, C, D), going round again after the last seat."""
-    return [SheetGame(number, letters[(number - 1) % len(letters)]) for number in range(1, count + 1)]
+    letters = tuple(letters)
+    games = tuple(SheetGame(number, letters[(number - 1) % len(letters)]) for number in range(1, game_count + 1))
+    return SheetForm(letters, games, blank)
+
+
+def distinct_forms(page_forms):
+    """The distinct forms of a document's pages in order of appearance, and each page's index into them."""
+    forms = list(dict.fromkeys(page_forms))
+    index = {form: position for position, form in enumerate(forms)}
+    return forms, [index[form] for form in page_forms]
 
 
 def table_entry_path(round_, table):
@@ -75,8 +131,9 @@ def table_entry_path(round_, table):
 
 
 def qr_data_uri(url):
-    """A PNG QR code (raster images are much cheaper for WeasyPrint than SVG paths)."""
-    return segno.make(url, error="m").png_data_uri(scale=4, border=4)
+    """A PNG QR code, one pixel per module: print it with `image-rendering: pixelated`, so
+    that it prints sharp. (Raster images are much cheaper for WeasyPrint than SVG paths.)"""
+    return segno.make(url, error="m").png_data_uri(scale=1, border=4)
 
 
 # A table's entry URL never changes, and making a QR code takes ~20 ms: make each one once.
@@ -91,19 +148,15 @@ def score_sheet_pages(round_, tables, absolute_url):
         pages.append(ScoreSheetPage(
             table_number=table.number,
             seats=[SheetSeat(seat.letter, seat.player) for seat in table.seats.all()],
-            games=sheet_games(table_letters(table), games_per_table(table)),
+            form=sheet_form(table_letters(table), games_per_table(table)),
             qr_code=table_qr_code(absolute_url(table_entry_path(round_, table))),
         ))
     return pages
 
 
-def blank_score_sheet_page():
+def blank_score_sheet_form():
     """A sheet for a four-table with nothing filled in, for writing by hand."""
-    return ScoreSheetPage(
-        table_number=None,
-        seats=[SheetSeat(letter) for letter in SEAT_LETTERS],
-        games=sheet_games(SEAT_LETTERS, len(SEAT_LETTERS)),
-    )
+    return sheet_form(SEAT_LETTERS, len(SEAT_LETTERS), blank=True)
 
 
 def results_are_final(tournament):
@@ -132,16 +185,16 @@ def results_not_final_reason(tournament):
     return None
 
 
-def medal_rows(rows):
-    """The gold, silver and bronze rows of the standings, or a reason why they are not certain."""
+def medallists(rows):
+    """The medal diplomas' recipients from the standings, or a reason why they are not certain."""
     if any(row.unresolved_tie for row in rows):
         return None, _("There is a tie at a medal place; the head referee must record a decision first.")
-    return [row for row in rows if row.medal], None
+    return [Recipient(row.player, row.medal) for row in rows if row.medal], None
 
 
 def participants(tournament):
-    """Every player who sat at a table in at least one round, in Polish alphabetical order."""
+    """A certificate for every player who sat at a table in at least one round, in Polish alphabetical order."""
     players = (
         Player.objects.filter(tournament=tournament, seats__isnull=False).distinct().select_related("organisation")
     )
-    return sorted(players, key=lambda player: polish_sort_key(player.name))
+    return [Recipient(player, "participation") for player in sorted(players, key=lambda p: polish_sort_key(p.name))]

@@ -10,13 +10,23 @@ exceptions. `html_to_pdf` collects those of its own thread and logs them on this
 logger; with the setting `PRINTING_FAIL_ON_WARNINGS = True` (the tests set it) it raises
 `PdfWarnings` instead.
 
-`render_pdf` caches PDFs in Django's cache under a hash of the rendered HTML and of the print
-static files, so a changed seating, name or setting always renders anew and an unchanged
-document is served at once. (With several server processes, configure a shared cache such as
-FileBasedCache for the cache to be shared between them.)
+`render_layered_pdf` is for long runs of pages that are the same form filled in differently
+(50 score sheets, 100 certificates). Laying out a score sheet costs WeasyPrint about a tenth
+of a second, nearly all of it on the form: grid lines, labels, the rules in brief. So each
+distinct form is rendered once, the fill-in (names, table number, QR code) is rendered as a
+light document of its own, and `lay_over_forms` puts each form under its pages as a PDF form
+XObject, stored once in the file and drawn by reference. The form's stylesheet gives the
+boxes to fill fixed sizes and also styles the fill-in (`class="fill-in"` on its body), whose
+plain blocks land in those boxes.
+
+`render_pdf` and `render_layered_pdf` cache PDFs in Django's cache under a hash of the
+rendered HTML and of the print static files, so a changed seating, name or setting always
+renders anew and an unchanged document is served at once. (With several server processes,
+configure a shared cache such as FileBasedCache for the cache to be shared between them.)
 """
 
 import hashlib
+import io
 import logging
 import mimetypes
 import threading
@@ -27,6 +37,8 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -109,12 +121,68 @@ def _static_fingerprint():
     return "|".join(stamps)
 
 
+def _cached(make, *sources):
+    """The PDF cached under a hash of `sources` and the print static files, made by `make()` once."""
+    digest = hashlib.sha256(_static_fingerprint().encode())
+    for source in sources:
+        digest.update(b"\0" + source.encode())
+    key = "printing:pdf:" + digest.hexdigest()
+    pdf = cache.get(key)
+    if pdf is None:
+        pdf = make()
+        cache.set(key, pdf, CACHE_SECONDS)
+    return pdf
+
+
 def render_pdf(template, context):
     """Render `template` with `context` and return the PDF bytes (cached by content)."""
     html = render_to_string(template, context)
-    key = "printing:pdf:" + hashlib.sha256(f"{_static_fingerprint()}\n{html}".encode()).hexdigest()
-    pdf = cache.get(key)
-    if pdf is None:
-        pdf = html_to_pdf(html)
-        cache.set(key, pdf, CACHE_SECONDS)
-    return pdf
+    return _cached(lambda: html_to_pdf(html), html)
+
+
+def render_layered_pdf(forms_template, fill_in_template, context, page_forms):
+    """A PDF whose page i is page i of `fill_in_template` drawn over page `page_forms[i]` of
+    `forms_template` (both rendered with `context`; cached by content)."""
+    forms_html = render_to_string(forms_template, context)
+    fill_in_html = render_to_string(fill_in_template, context)
+    return _cached(
+        lambda: lay_over_forms(html_to_pdf(forms_html), html_to_pdf(fill_in_html), page_forms),
+        forms_html, fill_in_html, repr(list(page_forms)),
+    )
+
+
+class LayerMismatch(Exception):
+    """The fill-in has a different number of pages than the document should have."""
+
+
+def lay_over_forms(forms_pdf, fill_in_pdf, page_forms):
+    """The fill-in PDF with page `page_forms[i]` of `forms_pdf` drawn under its page i.
+
+    Each form page becomes a form XObject (PDF 32000-1, 8.10): its content stream, given the
+    page's resources and bounding box, copied into the output once however many pages use it.
+    """
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(fill_in_pdf)))
+    if len(writer.pages) != len(page_forms):
+        raise LayerMismatch(f"the fill-in has {len(writer.pages)} pages where the document has {len(page_forms)}")
+    forms = []
+    for form_page in PdfReader(io.BytesIO(forms_pdf)).pages:
+        stream = form_page.raw_get("/Contents").get_object()
+        stream.update({
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): form_page.mediabox,
+            NameObject("/Resources"): form_page.raw_get("/Resources"),
+        })
+        forms.append(stream.clone(writer).indirect_reference)
+    for page, form in zip(writer.pages, page_forms):
+        resources = page["/Resources"]
+        xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject()).get_object()
+        name = NameObject(f"/PrintedForm{form}")
+        xobjects[name] = forms[form]
+        contents = DecodedStreamObject()
+        contents.set_data(f"q {name} Do Q\n".encode() + page.get_contents().get_data())
+        page.replace_contents(contents)
+        page.compress_content_streams()
+    output = io.BytesIO()
+    writer.write(output)
+    return output.getvalue()

@@ -5,6 +5,7 @@ Imported by `tests/test_printing_*.py` and `bench/bench_pdf.py` only.
 
 import io
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.core.cache import cache
@@ -90,6 +91,42 @@ def flat(text):
 def without_spaces(text):
     """Text with spaces, line breaks and hyphens removed: compares words a line end split."""
     return re.sub(r"[\s\-‐]", "", text)
+
+
+@dataclass(frozen=True)
+class PlacedText:
+    """A run of text where a page draws it: x and baseline y in points from the bottom left."""
+
+    text: str
+    x: float
+    y: float
+    size: float  # the type size in points
+
+
+def placed_texts(page):
+    """The text runs a PDF page draws, its form layer's included, in drawing order."""
+    runs = []
+
+    def visit(text, cm, tm, font, font_size):
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            runs.append(PlacedText(text.strip(), x, y, font_size * abs(tm[3] * cm[3])))
+
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
+def page_lines(page, tolerance=3):
+    """A page's text as it reads: lines from the top, each the runs whose baselines are within
+    `tolerance` points of each other, from left to right, joined by spaces."""
+    lines = []
+    for run in sorted(placed_texts(page), key=lambda run: -run.y):
+        if lines and lines[-1][0].y - run.y <= tolerance:
+            lines[-1].append(run)
+        else:
+            lines.append([run])
+    return [" ".join(run.text for run in sorted(line, key=lambda run: run.x)) for line in lines]
 
 
 def pdf_fonts(content):

@@ -21,7 +21,7 @@ from accounts.forms import DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import staff_required
 from printing import documents
-from printing.render import html_to_pdf, render_pdf
+from printing.render import html_to_pdf, render_layered_pdf, render_pdf
 from scoring.standings import compute_standings
 from scoring.visibility import public_scope, public_standings
 from tournament.models import SEAT_LETTERS, Table, Tournament
@@ -106,16 +106,19 @@ def score_sheets(request, tournament, number, table_number=None):
         if not tables:
             raise Http404
     pages = documents.score_sheet_pages(round_, tables, request.build_absolute_uri)
+    forms, page_forms = documents.distinct_forms([page.form for page in pages])
     title = _("Score sheets: %(round)s") % {"round": round_}
-    pdf = render_pdf("printing/score_sheets.html", _sheet_context(tournament, round=round_, title=title, pages=pages))
+    context = _sheet_context(tournament, round=round_, title=title, pages=pages, forms=forms)
+    pdf = render_layered_pdf("printing/score_sheet_forms.html", "printing/score_sheet_fill_in.html", context, page_forms)
     suffix = f"table-{table_number}-score-sheet" if table_number else "score-sheets"
     return pdf_response(pdf, f"{tournament.slug}-round-{number}-{suffix}.pdf")
 
 
 @staff_required(STAFF)
 def blank_score_sheet(request, tournament):
-    context = _sheet_context(tournament, title=_("Score sheet"), pages=[documents.blank_score_sheet_page()])
-    return pdf_response(render_pdf("printing/score_sheets.html", context), f"{tournament.slug}-blank-score-sheet.pdf")
+    context = _sheet_context(tournament, title=_("Score sheet"), forms=[documents.blank_score_sheet_form()])
+    pdf = render_pdf("printing/score_sheet_forms.html", context)
+    return pdf_response(pdf, f"{tournament.slug}-blank-score-sheet.pdf")
 
 
 @staff_required(STAFF)
@@ -170,15 +173,20 @@ def public_standings_pdf(request, slug):
 
 # ---------------------------------------------------------------- diplomas
 
+def _diplomas_pdf(tournament, title, recipients):
+    forms, page_forms = documents.distinct_forms([recipient.form for recipient in recipients])
+    context = {"tournament": tournament, "title": title, "recipients": recipients, "forms": forms}
+    return render_layered_pdf("printing/diploma_forms.html", "printing/diploma_fill_in.html", context, page_forms)
+
+
 @staff_required(STAFF)
 def medal_diplomas(request, tournament):
     reason = documents.results_not_final_reason(tournament)
     if reason is None:
-        rows, reason = documents.medal_rows(compute_standings(tournament))
+        recipients, reason = documents.medallists(compute_standings(tournament))
     if reason:
         return message_response(request, tournament, reason)
-    context = {"tournament": tournament, "title": _("Diplomas"), "rows": rows}
-    return pdf_response(render_pdf("printing/diplomas.html", context), f"{tournament.slug}-diplomas.pdf")
+    return pdf_response(_diplomas_pdf(tournament, _("Diplomas"), recipients), f"{tournament.slug}-diplomas.pdf")
 
 
 @staff_required(STAFF)
@@ -186,9 +194,8 @@ def participation_certificates(request, tournament):
     reason = documents.results_not_final_reason(tournament)
     if reason:
         return message_response(request, tournament, reason)
-    context = {"tournament": tournament, "title": _("Certificates of participation"),
-               "players": documents.participants(tournament)}
-    return pdf_response(render_pdf("printing/certificates.html", context), f"{tournament.slug}-certificates.pdf")
+    pdf = _diplomas_pdf(tournament, _("Certificates of participation"), documents.participants(tournament))
+    return pdf_response(pdf, f"{tournament.slug}-certificates.pdf")
 
 
 # ---------------------------------------------------------------- referee devices

@@ -6,7 +6,9 @@ import pytest
 
 from printing import render
 from printing.render import BASE_URL, PdfWarnings, StaticFilesFetcher, html_to_pdf, static_file_path
-from printing.testing import A4_PORTRAIT, page_sizes, pdf_fonts, pdf_text, strict_pdf_rendering  # noqa: F401
+from printing.testing import (  # noqa: F401
+    A4_PORTRAIT, flat, page_sizes, pdf_fonts, pdf_reader, pdf_text, strict_pdf_rendering,
+)
 
 STYLED = '<html><head><link rel="stylesheet" href="/static/print/print.css"></head><body>{}</body></html>'
 
@@ -66,3 +68,49 @@ def test_render_pdf_caches_by_content(tmp_path, settings):
     assert rendered.call_count == 2  # the repeat came from the cache
     assert first == again
     assert "Łucja" in pdf_text(first) and "Żaneta" in pdf_text(other)
+
+
+PAGES = '<section style="break-after: page">{}</section>'
+
+
+def form_xobjects(pdf):
+    """The form XObjects stored in a PDF, each counted once however many pages draw it."""
+    forms = {}
+    for page in pdf_reader(pdf).pages:
+        for reference in page["/Resources"].get("/XObject", {}).values():
+            if reference.get_object()["/Subtype"] == "/Form":
+                forms[reference.idnum] = reference.get_object()
+    return forms
+
+
+def test_fill_in_pages_are_laid_over_their_forms():
+    forms = html_to_pdf(STYLED.format(PAGES.format("Form one: name ____") + PAGES.format("Form two: club ____")))
+    fill_in = html_to_pdf(STYLED.format("".join(PAGES.format(name) for name in ("Łucja", "Żaneta", "Józef"))))
+    pdf = render.lay_over_forms(forms, fill_in, [0, 1, 0])
+    texts = [flat(page.extract_text()) for page in pdf_reader(pdf).pages]
+    assert texts == ["Form one: name ____ Łucja", "Form two: club ____ Żaneta", "Form one: name ____ Józef"]
+    assert page_sizes(pdf) == [A4_PORTRAIT] * 3
+    assert len(form_xobjects(pdf)) == 2  # stored once, drawn by reference
+    assert pdf_fonts(pdf) == {"Print-Sans"}
+
+
+def test_a_fill_in_with_the_wrong_number_of_pages_is_refused():
+    forms = html_to_pdf(STYLED.format("Form"))
+    fill_in = html_to_pdf(STYLED.format(PAGES.format("Łucja") + PAGES.format("Żaneta")))
+    with pytest.raises(render.LayerMismatch, match="2 pages where the document has 3"):
+        render.lay_over_forms(forms, fill_in, [0, 0, 0])
+
+
+def test_render_layered_pdf_caches_by_content(tmp_path, settings):
+    template_dir = tmp_path / "templates"
+    template_dir.mkdir()
+    (template_dir / "form.html").write_text(STYLED.format("<p>{{ title }}</p>"))
+    (template_dir / "fill.html").write_text(STYLED.format("<p>{{ name }}</p>"))
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [template_dir]}]
+    with mock.patch.object(render, "html_to_pdf", wraps=render.html_to_pdf) as rendered:
+        first = render.render_layered_pdf("form.html", "fill.html", {"title": "Dyplom", "name": "Łucja"}, [0])
+        again = render.render_layered_pdf("form.html", "fill.html", {"title": "Dyplom", "name": "Łucja"}, [0])
+        other = render.render_layered_pdf("form.html", "fill.html", {"title": "Dyplom", "name": "Żaneta"}, [0])
+    assert rendered.call_count == 4  # two layers each time; the repeat came from the cache
+    assert first == again
+    assert flat(pdf_text(first)) == "Dyplom Łucja" and flat(pdf_text(other)) == "Dyplom Żaneta"

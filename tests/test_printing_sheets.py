@@ -6,9 +6,10 @@ import pytest
 import segno
 from django.test import Client
 
+from printing.documents import SHEET_NAME_STEPS, distinct_forms, fit
 from printing.testing import (  # noqa: F401
-    A4_LANDSCAPE, flat, page_sizes, pdf_reader, pdf_text, polish_players, seated_tournament, strict_pdf_rendering,
-    tournament_data, without_spaces,
+    A4_LANDSCAPE, flat, page_lines, page_sizes, pdf_reader, pdf_text, placed_texts, polish_players, seated_tournament,
+    strict_pdf_rendering, tournament_data, without_spaces,
 )
 from scoring.interchange import import_tournament
 from tournament.models import Player, Round, Seat
@@ -32,6 +33,41 @@ def pages_text(content):
     return [page.extract_text() for page in pdf_reader(content).pages]
 
 
+def pages_lines(content):
+    """Each page's text as it reads, by position: the filled-in names share the lines of the form."""
+    return ["\n".join(page_lines(page)) for page in pdf_reader(content).pages]
+
+
+PT_PER_MM = 72 / 25.4
+SEAT_ROW = 9 * PT_PER_MM
+NAME_COLUMN = (10 + 13) * PT_PER_MM  # the page margin, then the seat letters' column
+ORGANISATION_COLUMN = (10 + 13 + 97) * PT_PER_MM
+SIGNATURE_COLUMN = (10 + 13 + 97 * 2) * PT_PER_MM
+
+
+def seat_rows(page):
+    """{letter: (name, organisation)} read from where the page draws them: the text in the name
+    and organisation columns within half a row of the seat's letter, spaces removed."""
+    runs = placed_texts(page)
+    letters = {}
+    for run in runs:
+        if run.text in "ABCD" and run.x < NAME_COLUMN and run.y > letters.get(run.text, run).y - 1:
+            letters[run.text] = run  # the seat letter column (x), above the games grid (y)
+    rows = {}
+    for letter, mark in letters.items():
+        # The letter's baseline is about 4 pt below the middle of its row.
+        in_row = [run for run in runs if abs(run.y - (mark.y + 4)) < SEAT_ROW / 2]
+        name = "".join(run.text for run in in_row if NAME_COLUMN < run.x < ORGANISATION_COLUMN)
+        organisation = "".join(run.text for run in in_row if ORGANISATION_COLUMN < run.x < SIGNATURE_COLUMN)
+        rows[letter] = (without_spaces(name), without_spaces(organisation))
+    return rows
+
+
+def table_numbers(content):
+    """The biggest text of each page: the table number in its box."""
+    return [max(placed_texts(page), key=lambda run: run.size).text for page in pdf_reader(content).pages]
+
+
 def qr_payloads(content):
     """The URLs of the QR codes in a PDF, read back module by module from the embedded PNGs."""
     found = set()
@@ -41,10 +77,10 @@ def qr_payloads(content):
     return found
 
 
-def _matrix(image, scale=4, border=4):
+def _matrix(image, scale=1, border=4):
     modules = image.width // scale - 2 * border
     return tuple(
-        tuple(image.getpixel(((border + x) * scale + 1, (border + y) * scale + 1)) < 128 for x in range(modules))
+        tuple(image.getpixel(((border + x) * scale, (border + y) * scale)) < 128 for x in range(modules))
         for y in range(modules)
     )
 
@@ -58,17 +94,19 @@ def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser
     assert response.status_code == 200
     assert 'filename="senioriada-round-1-score-sheets.pdf"' in response["Content-Disposition"]
     assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
-    four, three = pages_text(response.content)
-    for text, table_number in ((four, 1), (three, 2)):
-        assert re.search(rf"^Table\n{table_number}$", text, flags=re.M)
-        assert "Score sheet" in text and "Round 1" in text and "Senioriada Łódź 2026 · Feb. 10, 2026" in text
+    assert table_numbers(response.content) == ["1", "2"]
+    four, three = pages_lines(response.content)
+    for text in (four, three):
+        assert "Score sheet" in text and "Round 1" in text and "Senioriada Łódź 2026 · Feb. 10, 2026 Table" in text
+    # Each player is on the line of the seat, in the form's columns.
     for seat in Seat.objects.filter(round__number=1).select_related("player__organisation", "table"):
         text = four if seat.table.number == 1 else three
-        assert f"{seat.letter} {seat.player.name} {seat.player.organisation.name}" in text
+        assert f"\n{seat.letter} {seat.player.name} {seat.player.organisation.name}\n" in text
     # Game k is started by seat k; a three-table plays three games.
     assert re.findall(r"^(\d) ([ABCD])$", four, flags=re.M) == [("1", "A"), ("2", "B"), ("3", "C"), ("4", "D")]
     assert re.findall(r"^(\d) ([ABCD])$", three, flags=re.M) == [("1", "A"), ("2", "B"), ("3", "C")]
     assert "Seat D" in four and "Seat D" not in three
+    four, three = pages_text(response.content)
     assert four.count("Rack points Jokers Opening penalty Score") == 4
     assert three.count("Rack points Jokers Opening penalty Score") == 3
     for text in (four, three):
@@ -93,7 +131,7 @@ def test_each_sheet_has_the_qr_code_of_its_tables_entry_page(organiser_client, t
     content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
     expected = {qr_matrix(f"http://testserver/referee/senioriada/round/1/table/{n}/") for n in (1, 2)}
     assert qr_payloads(content) == expected
-    assert "Referee: scan to enter the results" in pdf_text(content)
+    assert "Referee: scan to enter the results" in flat(pdf_text(content))
 
 
 def test_the_qr_code_uses_the_requests_host(organiser_client, tournament):
@@ -106,8 +144,7 @@ def test_the_qr_code_uses_the_requests_host(organiser_client, tournament):
 def test_one_tables_sheet(organiser_client, tournament):
     response = organiser_client.get("/print/senioriada/round/1/table/2/score-sheet.pdf")
     assert 'filename="senioriada-round-1-table-2-score-sheet.pdf"' in response["Content-Disposition"]
-    (text,) = pages_text(response.content)
-    assert re.search(r"^Table\n2$", text, flags=re.M)
+    assert table_numbers(response.content) == ["2"]
     assert organiser_client.get("/print/senioriada/round/1/table/3/score-sheet.pdf").status_code == 404
 
 
@@ -123,7 +160,7 @@ def test_the_final_plays_its_own_number_of_games(organiser_client):
     ]
 
 
-def test_long_names_wrap_and_each_sheet_stays_on_one_page(organiser_client, tournament):
+def test_long_names_wrap_inside_their_row_and_each_sheet_stays_on_one_page(organiser_client, tournament):
     long_name = "Maria Magdalena Konstancja " + "Wiśniewska-Źdźbłowska " * 4 + "Ąęłńóśźż" * 2
     long_organisation = "Stowarzyszenie " + "Uniwersytetów Trzeciego Wieku Ziemi Łódzkiej " * 2 + "im. Świętej Jadwigi"
     for player in Player.objects.filter(tournament=tournament):
@@ -131,12 +168,27 @@ def test_long_names_wrap_and_each_sheet_stays_on_one_page(organiser_client, tour
         player.save()
         player.organisation.name = f"{long_organisation} {player.start_number}"
         player.organisation.save()
+    Player.objects.filter(start_number=1).update(name=("Bartłomiej Wincenty " * 11)[:200])  # the longest allowed
     content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
     assert page_sizes(content) == [A4_LANDSCAPE, A4_LANDSCAPE]
-    text = without_spaces(pdf_text(content))
-    for player in Player.objects.filter(tournament=tournament).select_related("organisation"):
-        assert without_spaces(player.name) in text
-        assert without_spaces(player.organisation.name) in text
+    # Every line of each name and organisation stays in its seat's row and column.
+    rows = {}
+    for page, table_number in zip(pdf_reader(content).pages, (1, 2)):
+        rows.update({(table_number, letter): row for letter, row in seat_rows(page).items()})
+    for seat in Seat.objects.filter(round__number=1).select_related("player__organisation", "table"):
+        expected = (without_spaces(seat.player.name), without_spaces(seat.player.organisation.name))
+        assert rows[seat.table.number, seat.letter] == expected
+
+
+def test_longer_names_take_smaller_type_then_more_lines():
+    sizes = [fit("x" * length, SHEET_NAME_STEPS) for length in (1, 34, 35, 44, 45, 90, 91, 200)]
+    assert sizes == ["", "", "small", "small", "small wrap", "small wrap", "tiny wrap", "tiny wrap"]
+
+
+def test_each_distinct_form_is_rendered_once():
+    assert distinct_forms(["4 seats", "3 seats", "4 seats", "final", "3 seats"]) == (
+        ["4 seats", "3 seats", "final"], [0, 1, 0, 2, 1],
+    )
 
 
 def test_a_changed_seating_is_never_served_from_the_cache(organiser_client, tournament):
@@ -144,8 +196,8 @@ def test_a_changed_seating_is_never_served_from_the_cache(organiser_client, tour
     before = pdf_text(organiser_client.get(url).content)
     seat = Seat.objects.get(round__number=1, table__number=1, letter="A")
     Player.objects.filter(pk=seat.player_id).update(name="Teodozja Źrebiec")
-    after = pdf_text(organiser_client.get(url).content)
-    assert "Teodozja Źrebiec" not in before and "A Teodozja Źrebiec" in after
+    after = pages_lines(organiser_client.get(url).content)[0]
+    assert "Teodozja Źrebiec" not in before and "\nA Teodozja Źrebiec " in after
 
 
 def test_a_draft_round_is_marked(organiser_client, tournament):
