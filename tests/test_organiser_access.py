@@ -59,6 +59,8 @@ def test_head_referee_sees_the_dashboard_and_rounds_without_organiser_actions(he
     response = head_referee_client.get("/staff/test/")
     assert response.status_code == 200
     assert b"/staff/test/settings/" not in response.content
+    assert b'href="/print/test/standings.pdf"' in response.content  # printouts, but not the tablets' sign-in links
+    assert b"/print/test/devices.pdf" not in response.content
     assert head_referee_client.get("/staff/test/rounds/1/").status_code == 200
 
 

@@ -1,7 +1,10 @@
 """The draw, the quality report, swaps and the round lifecycle up to the final (SPEC §4–§6)."""
 
+import re
+
 import pytest
 
+from accounts.models import DeviceLink
 from scoring.models import AuditEntry, Card, ScoreSheet
 from tests.factories import build, out_game, table
 from tests.organiser_helpers import checked_in, verify_sheets
@@ -379,6 +382,23 @@ def test_the_dashboard_shows_every_table_sheet_state_and_polls(organiser_client,
     assert '<li class="state--verified"><strong>0</strong>' in text
     verify_sheets(round_)
     assert "/staff/test/rounds/1/complete/" in organiser_client.get("/staff/test/status/").content.decode()
+
+
+def test_every_pdf_is_one_click_from_the_dashboard(organiser_client, organiser):
+    tournament = checked_in(8)
+    services.draw_round(tournament, user=organiser)
+    html = organiser_client.get("/staff/test/").content.decode()
+    for path in ("round/1/seating.pdf", "round/1/where-do-i-sit.pdf", "round/1/score-sheets.pdf",
+                 "round/1/table-cards.pdf", "standings.pdf", "diplomas.pdf", "certificates.pdf",
+                 "blank-score-sheet.pdf"):
+        assert f'href="/print/test/{path}"' in html
+    # The tablets' sign-in sheet: the dashboard's form, as posted with its defaults, prints it.
+    form = re.search(r'<form method="post" action="/print/test/devices.pdf".*?</form>', html, flags=re.S).group(0)
+    fields = dict(re.findall(r'name="(label|valid_hours|count)"[^>]*? value="([^"]*)"', form))
+    assert fields == {"label": "Tablet", "valid_hours": "16", "count": "3"}
+    response = organiser_client.post("/print/test/devices.pdf", fields)
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert DeviceLink.objects.filter(tournament=tournament).count() == 3
 
 
 @pytest.mark.parametrize("n_players", [8, 40])

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.forms import DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import global_role, has_role, staff_required
 from scoring.models import Card, ScoreSheet
@@ -139,6 +140,7 @@ def dashboard(request, tournament):
     context["player_counts"] = Counter(players.values_list("status", flat=True))
     context["present_count"] = players.filter(status=Player.Status.ACTIVE, present=True).count()
     context["cards"] = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("-created_at")
+    context["device_sheet_form"] = DeviceSheetForm()
     return render(request, "tournament/dashboard.html", context)
 
 
