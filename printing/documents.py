@@ -33,7 +33,9 @@ def fit(text, steps):
 # Characters that fit the boxes at each type size (the classes are in sheets.css and diplomas.css).
 SHEET_NAME_STEPS = ((34, ""), (44, "small"), (90, "small wrap"), (None, "tiny wrap"))
 SHEET_ORGANISATION_STEPS = ((52, ""), (100, "wrap"), (None, "tiny wrap"))
+SHEET_TOURNAMENT_STEPS = ((60, ""), (None, "small"))
 DIPLOMA_NAME_STEPS = ((40, ""), (100, "small"), (None, "tiny"))
+DIPLOMA_TOURNAMENT_STEPS = ((60, ""), (120, "small"), (None, "tiny"))
 DIPLOMA_ORGANISATION_STEPS = ((90, ""), (150, "small"), (None, "tiny"))
 
 

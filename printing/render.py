@@ -152,7 +152,7 @@ def render_layered_pdf(forms_template, fill_in_template, context, page_forms):
 
 
 class LayerMismatch(Exception):
-    """The fill-in has a different number of pages than the document should have."""
+    """The forms or the fill-in have a different number of pages than the document should have."""
 
 
 def lay_over_forms(forms_pdf, fill_in_pdf, page_forms):
@@ -164,8 +164,11 @@ def lay_over_forms(forms_pdf, fill_in_pdf, page_forms):
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(fill_in_pdf)))
     if len(writer.pages) != len(page_forms):
         raise LayerMismatch(f"the fill-in has {len(writer.pages)} pages where the document has {len(page_forms)}")
+    form_pages = PdfReader(io.BytesIO(forms_pdf)).pages
+    if len(form_pages) != max(page_forms, default=-1) + 1:
+        raise LayerMismatch(f"{len(form_pages)} pages of forms for {max(page_forms) + 1} forms: a form overflows its page")
     forms = []
-    for form_page in PdfReader(io.BytesIO(forms_pdf)).pages:
+    for form_page in form_pages:
         stream = form_page.raw_get("/Contents").get_object()
         stream.update({
             NameObject("/Type"): NameObject("/XObject"),

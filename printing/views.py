@@ -91,7 +91,8 @@ def public_seating(request, slug, number, kind):
 
 def _sheet_context(tournament, **extra):
     places = ", ".join(str(points) for points in tournament.big_point_places)
-    return {"tournament": tournament, "big_point_places": places, **extra}
+    tournament_fit = documents.fit(tournament.name, documents.SHEET_TOURNAMENT_STEPS)
+    return {"tournament": tournament, "tournament_fit": tournament_fit, "big_point_places": places, **extra}
 
 
 @staff_required(STAFF)
@@ -175,7 +176,8 @@ def public_standings_pdf(request, slug):
 
 def _diplomas_pdf(tournament, title, recipients):
     forms, page_forms = documents.distinct_forms([recipient.form for recipient in recipients])
-    context = {"tournament": tournament, "title": title, "recipients": recipients, "forms": forms}
+    context = {"tournament": tournament, "title": title, "recipients": recipients, "forms": forms,
+               "tournament_fit": documents.fit(tournament.name, documents.DIPLOMA_TOURNAMENT_STEPS)}
     return render_layered_pdf("printing/diploma_forms.html", "printing/diploma_fill_in.html", context, page_forms)
 
 

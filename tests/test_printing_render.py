@@ -94,11 +94,14 @@ def test_fill_in_pages_are_laid_over_their_forms():
     assert pdf_fonts(pdf) == {"Print-Sans"}
 
 
-def test_a_fill_in_with_the_wrong_number_of_pages_is_refused():
-    forms = html_to_pdf(STYLED.format("Form"))
+def test_layers_with_the_wrong_number_of_pages_are_refused():
+    form = html_to_pdf(STYLED.format("Form"))
     fill_in = html_to_pdf(STYLED.format(PAGES.format("Łucja") + PAGES.format("Żaneta")))
     with pytest.raises(render.LayerMismatch, match="2 pages where the document has 3"):
-        render.lay_over_forms(forms, fill_in, [0, 0, 0])
+        render.lay_over_forms(form, fill_in, [0, 0, 0])
+    two_page_form = html_to_pdf(STYLED.format(PAGES.format("Form, page 1") + PAGES.format("page 2")))
+    with pytest.raises(render.LayerMismatch, match="2 pages of forms for 1 forms: a form overflows its page"):
+        render.lay_over_forms(two_page_form, fill_in, [0, 0])
 
 
 def test_render_layered_pdf_caches_by_content(tmp_path, settings):

@@ -198,6 +198,20 @@ def test_very_long_names_on_diplomas_wrap_inside_their_box(organiser_client, nam
         assert without_spaces("".join(lines[start:end])) == without_spaces(long_name + long_organisation)
 
 
+def test_a_very_long_tournament_name_stays_clear_of_the_title_and_the_signatures(organiser_client):
+    tournament = finished_tournament()
+    long_name = ("XII Ogólnopolski Turniej Rummikub Uniwersytetów Trzeciego Wieku „Senioriada” Łódź " * 3)[:200]
+    Tournament.objects.filter(pk=tournament.pk).update(name=long_name)
+    for path, title in (("diplomas.pdf", "DIPLOMA"), ("certificates.pdf", "CERTIFICATE OF")):
+        lines = page_lines(pdf_reader(organiser_client.get(f"/print/senioriada/{path}").content).pages[0])
+        title_at = next(number for number, line in enumerate(lines) if line.startswith(title))
+        assert without_spaces("".join(lines[:title_at])) == without_spaces(long_name)
+        event_at = next(number for number, line in enumerate(lines) if line.endswith("the Rummikub tournament"))
+        date_at = lines.index("Feb. 10, 2026")
+        assert without_spaces("".join(lines[event_at + 1:date_at])) == without_spaces(long_name)
+        assert lines[date_at + 1:] == ["Head referee Organiser"]
+
+
 def test_results_documents_need_the_head_referee_role(referee_client):
     finished_tournament()
     for path in ("standings.pdf", "diplomas.pdf", "certificates.pdf"):

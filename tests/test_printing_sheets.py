@@ -160,6 +160,16 @@ def test_the_final_plays_its_own_number_of_games(organiser_client):
     ]
 
 
+def test_a_final_of_twelve_games_still_fits_one_page(organiser_client):
+    final = {"number": 2, "kind": "final", "state": "published",
+             "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}]}
+    import_tournament(tournament_data(polish_players(4), [final], settings={**SETTINGS, "final_games": 12}))
+    content = organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content
+    (text,) = pages_text(content)
+    assert [number for number, _ in re.findall(r"^(\d+) ([ABCD])$", text, flags=re.M)] == [str(n) for n in range(1, 13)]
+    assert "Big points" in text and "Referee's signature" in text and "Big points for each game" in flat(text)
+
+
 def test_long_names_wrap_inside_their_row_and_each_sheet_stays_on_one_page(organiser_client, tournament):
     long_name = "Maria Magdalena Konstancja " + "Wiśniewska-Źdźbłowska " * 4 + "Ąęłńóśźż" * 2
     long_organisation = "Stowarzyszenie " + "Uniwersytetów Trzeciego Wieku Ziemi Łódzkiej " * 2 + "im. Świętej Jadwigi"
