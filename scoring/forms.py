@@ -361,3 +361,42 @@ class CardForm(forms.Form):
         self.fields["colour"].error_messages["required"] = message_for("card_colour")
         self.fields["colour"].error_messages["invalid_choice"] = message_for("card_colour")
         self.fields["reason"].error_messages["required"] = message_for("reason_required")
+
+
+class TieDecisionForm(forms.Form):
+    """The head referee's order of one tie: a place for each tied player, and how it was decided."""
+
+    reason = forms.CharField(
+        label=_("How was the tie decided?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("For example: a lot drawn by the head referee, or a play-off game."),
+    )
+
+    def __init__(self, rows, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rows = rows
+        places = [("", "—")] + [(str(place), str(place)) for place in range(rows[0].rank, rows[0].rank + len(rows))]
+        for row in rows:
+            self.fields[self.place_field(row)] = forms.ChoiceField(label=row.player.name, choices=places)
+        self.fields["reason"].error_messages["required"] = message_for("reason_required")
+
+    @staticmethod
+    def place_field(row):
+        return f"place-{row.player.pk}"
+
+    def is_for(self, data):
+        """Whether posted `data` answers this tie (the page has one form per tie)."""
+        return all(self.place_field(row) in data for row in self.rows)
+
+    def place_fields(self):
+        return [(row, self[self.place_field(row)]) for row in self.rows]
+
+    def clean(self):
+        places = [self.cleaned_data.get(self.place_field(row)) for row in self.rows]
+        if all(places) and len(set(places)) != len(places):
+            raise forms.ValidationError(_("Give each player a different place."))
+        return self.cleaned_data
+
+    def order(self):
+        """The tied players' ids (from the import file), best first."""
+        ranked = sorted(self.rows, key=lambda row: int(self.cleaned_data[self.place_field(row)]))
+        return [row.player.ext_id for row in ranked]

@@ -21,4 +21,5 @@ urlpatterns = [
     path("<slug:slug>/players/", views.player_list, name="players"),
     path("<slug:slug>/player/<int:player_id>/", views.player_view, name="player"),
     path("<slug:slug>/player/<int:player_id>/card/", views.give_card, name="give_card"),
+    path("<slug:slug>/ties/", views.ties, name="ties"),
 ]

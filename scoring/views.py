@@ -24,10 +24,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import Role
 from accounts.roles import RANK, staff_required
 from scoring import rules, services
-from scoring.forms import CardForm, GameForm, OverrideForm, blank_data, game_data, with_keypad_key
+from scoring.forms import CardForm, GameForm, OverrideForm, TieDecisionForm, blank_data, game_data, with_keypad_key
 from scoring.messages import violation_message
 from scoring.templatetags.referee import signed
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
+from tournament import services as tournament_services
 from tournament.models import Player, Round, Seat, Table, Tournament
 
 
@@ -647,6 +648,32 @@ def give_card(request, tournament, player_id):
                 target = reverse("scoring:player", kwargs={"slug": tournament.slug, "player_id": player.pk})
             return redirect(target)
     return render_player(request, tournament, player, form)
+
+
+# ---------------------------------------------------------------- ties (SPEC §4)
+
+
+@referee_view(Role.HEAD_REFEREE)
+def ties(request, tournament):
+    """The ties the head referee must decide now, one form each; a decision orders the tie."""
+    posted = request.POST if request.method == "POST" else None
+    forms = []
+    for rows in tournament_services.ties_to_decide(tournament):
+        form = TieDecisionForm(rows)
+        if posted is not None and form.is_for(posted):
+            form = TieDecisionForm(rows, posted)
+            if form.is_valid():
+                try:
+                    tournament_services.decide_tie(tournament, form.order(), form.cleaned_data["reason"], user=request.user)
+                except tournament_services.ActionRefused as refusal:
+                    form.add_error(refusal.field, refusal.message)
+                else:
+                    messages.success(request, _("The tie at place %(place)s is decided.") % {"place": rows[0].rank_label})
+                    return redirect(request.path)
+        forms.append(form)
+    if posted is not None and not any(form.is_bound for form in forms):
+        messages.error(request, _("These players are no longer tied on a place to decide. Reload the page."))
+    return render(request, "scoring/ties.html", {"tournament": tournament, "forms": forms})
 
 
 # ---------------------------------------------------------------- the move timer (public)

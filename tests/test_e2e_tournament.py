@@ -23,6 +23,7 @@ from scoring.services import games_per_table
 from scoring.standings import compute_standings
 from tests.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tournament.models import Player, Round, Table, Tournament
+from tournament.services import ties_to_decide
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -237,6 +238,18 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/2/complete/")
     screenshot(staff, "e2e-12-round-2-complete")
+
+    # A tie across the last seat of the final (the random draw may make one): the head referee
+    # decides it by lot on the ties page before the final is seated.
+    for tied in ties_to_decide(tournament):
+        head.goto(f"{base}/referee/{SLUG}/ties/")
+        for place, row in enumerate(tied, start=tied[0].rank):
+            head.select_option(f"#id_place-{row.player.pk}", str(place))
+        head.fill("#id_reason", "Losowanie przeprowadzone przez sędziego głównego")
+        screenshot(head, "e2e-12b-tie")
+        with head.expect_navigation():
+            head.click("form.tie-form button[type=submit]")
+    assert ties_to_decide(tournament) == []
 
     # The final: the top four at one table, two games, all won by seat A.
     staff.goto(f"{base}/staff/{SLUG}/")

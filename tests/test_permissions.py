@@ -96,6 +96,7 @@ EXPECTED = {
     "scoring:players": staff(REF),
     "scoring:player": staff(REF),
     "scoring:give_card": post_only(REF, 200),
+    "scoring:ties": staff(HEAD, post=200),  # no tie here: the page says so and records nothing
     # PDFs: staff documents, then the public ones.
     "printing:index": staff(ORG),
     "printing:seating_by_table": staff(HEAD),
@@ -273,6 +274,7 @@ STATE_CHANGES = [
     ("scoring:sheet_submit", "referee"),
     ("scoring:give_card", "referee"),
     ("scoring:sheet_verify", "head_referee"),
+    ("scoring:ties", "head_referee"),
     ("public:results_control", "head_referee"),
     ("tournament:round_action", "organiser"),
     ("tournament:player_action", "organiser"),
