@@ -15,6 +15,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
@@ -641,7 +642,7 @@ def give_card(request, tournament, player_id):
                 text = _("%(card)s for %(player)s recorded. %(player)s is disqualified.") % {
                     "card": card.get_colour_display(), "player": player.name,
                 }
-            messages.success(request, text)
+            messages.success(request, capfirst(text))
             target = data.get("next") or ""
             # Only a path on this site: `redirect` would take a bare word such as "0" for a view name.
             if not target.startswith("/") or not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):

@@ -46,7 +46,7 @@ def test_the_second_yellow_card_disqualifies(referee_client, tournament):
     assert player().status == "disqualified"
     assert AuditEntry.objects.filter(action="disqualify").count() == 1
     page = referee_client.get(response["Location"]).content.decode()
-    assert "Gracz 2 is disqualified." in page
+    assert "Yellow card for Gracz 2 recorded. Gracz 2 is disqualified." in page  # a sentence: capital first
 
 
 def test_warnings_are_recorded_without_effect(referee_client, tournament):

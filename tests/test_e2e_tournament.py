@@ -1,20 +1,23 @@
 """A whole tournament played in Chromium as its users would (issue 7, item 1).
 
-An organiser on a tablet creates the tournament, imports 42 players, checks them in, draws,
-publishes, starts and prints round 1; three referee tablets enter and submit every sheet;
-the head referee verifies them and gives a yellow card; a phone watches the public
-standings; the results are hidden before the last qualifying round; the final is seated,
-played and verified; the results are revealed; the ceremony shows 3rd, 2nd and 1st place one
-click at a time; the diplomas download. Every step leaves a screenshot in `test-artifacts/`.
+An organiser on a tablet creates the tournament, imports 42 players, checks them in and
+prints the tablets' sign-in sheet; three referee tablets sign in with its links. The organiser
+draws, publishes, starts and prints round 1; the tablets enter and submit every sheet; the
+head referee verifies them and gives a yellow card and a red one (that player is not seated
+again); a phone watches the public standings; the results are hidden before the last
+qualifying round; a tie at the last seat of the final, if the draw made one, is decided; the
+final is seated, played and verified; the results are revealed; the ceremony shows 3rd, 2nd
+and 1st place one click at a time; the diplomas download. Every step leaves a screenshot in
+`test-artifacts/`.
 """
 
 import io
 import os
+import re
 import time
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.test import Client
 from pypdf import PdfReader
 
@@ -115,10 +118,37 @@ def play_round(tablets, head_page, live_server, round_number, *, before_verifyin
     return tables
 
 
-def referee_user(name):
-    user = User.objects.create_user(username=name, password="secret-pass-123")
-    user.groups.add(Group.objects.get_or_create(name="referee")[0])
-    return user
+def give_card(page, base, player, colour, reason):
+    """Give a card from the player's page on the referee tablet."""
+    page.goto(f"{base}/referee/{SLUG}/player/{player.pk}/")
+    page.click(f"label[for=card-{colour}]")
+    page.fill("form.card-form textarea[name=reason]", reason)
+    with page.expect_navigation():
+        page.click("form.card-form button[type=submit]")
+
+
+def print_device_sheet(staff, base, count):
+    """The organiser prints sign-in links for `count` tablets with the dashboard's form; returns
+    the links read off the sheet (as a tablet's camera reads them from the QR codes)."""
+    staff.goto(f"{base}/staff/{SLUG}/")
+    form = staff.locator("form.print-devices")
+    fields = {name: form.locator(f"input[name={name}]").get_attribute("value")
+              for name in ("csrfmiddlewaretoken", "label", "valid_hours")}
+    response = staff.context.request.post(f"{base}/print/{SLUG}/devices.pdf", form={**fields, "count": str(count)})
+    assert response.ok and response.headers["content-type"].startswith("application/pdf")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "e2e-02-device-sheet.pdf").write_bytes(response.body())
+    text = "".join(pdf_text(PdfReader(io.BytesIO(response.body()))).split())
+    return re.findall(r"http://[^/]+/accounts/device/sign-in/[A-Za-z0-9_-]+/", text)
+
+
+def sign_in_tablet(page, link):
+    """A tablet opens its sign-in link and confirms; it lands on the tournament's tables."""
+    page.goto(link)
+    with page.expect_navigation():
+        page.click(".device-confirm button[type=submit]")
+    assert page.url.endswith(f"/referee/{SLUG}/")
+    return page
 
 
 def public_names(phone):
@@ -129,10 +159,6 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     base = live_server.url
     staff = signed_in_page(new_page, live_server, Client(), organiser, TABLET)
     head = signed_in_page(new_page, live_server, Client(), head_referee, TABLET)
-    tablets = [
-        signed_in_page(new_page, live_server, Client(), referee_user(f"referee{n}"), TABLET)
-        for n in range(1, N_TABLETS + 1)
-    ]
     phone = new_page(PHONE)
 
     # The organiser creates the tournament: two qualifying rounds, a two-game final.
@@ -160,6 +186,11 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     post_button(staff, "/players/check-in-everyone/")
     assert Player.objects.filter(tournament=tournament, present=True).count() == 42
     screenshot(staff, "e2e-02-players")
+
+    # The referees' tablets sign in with the links on the sheet the organiser prints.
+    links = print_device_sheet(staff, base, N_TABLETS)
+    assert len(links) == N_TABLETS
+    tablets = [sign_in_tablet(new_page(TABLET), link) for link in links]
 
     # Draw, publish and start round 1.
     staff.goto(f"{base}/staff/{SLUG}/draw/")
@@ -199,15 +230,17 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     assert_no_horizontal_scroll(phone)
     screenshot(phone, "e2e-07-phone-round-1")
 
-    # The head referee gives a yellow card from the player page.
-    carded = Player.objects.filter(tournament=tournament).order_by("pk")[5]
-    head.goto(f"{base}/referee/{SLUG}/player/{carded.pk}/")
-    head.click("label[for=card-yellow]")
-    head.fill("form.card-form textarea[name=reason]", "Rozmowa przez telefon przy stole")
-    with head.expect_navigation():
-        head.click("form.card-form button[type=submit]")
+    # The head referee gives a yellow card from the player page...
+    carded, sent_off = Player.objects.filter(tournament=tournament).order_by("pk")[5:7]
+    give_card(head, base, carded, "yellow", "Rozmowa przez telefon przy stole")
     assert Card.objects.filter(player=carded, colour="yellow").count() == 1
     screenshot(head, "e2e-08-yellow-card")
+
+    # ... and a red card to another player, who is disqualified and not seated again.
+    give_card(head, base, sent_off, "red", "Niesportowe zachowanie wobec sędziego")
+    sent_off.refresh_from_db()
+    assert sent_off.status == Player.Status.DISQUALIFIED
+    screenshot(head, "e2e-08-red-card")
 
     # The organiser completes round 1.
     staff.goto(f"{base}/staff/{SLUG}/")
@@ -229,6 +262,8 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
     staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/")  # htmx's client-side redirect
+    seated = Table.objects.filter(round__tournament=tournament, round__number=2).values_list("seats__player", flat=True)
+    assert len(seated) == 41 and sent_off.pk not in seated
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/2/publish/")
     post_button(staff, "/rounds/2/start/")
