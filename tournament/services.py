@@ -223,6 +223,12 @@ def _draw_round(tournament, *, method, seed, user):
     return round_
 
 
+def qualifying_over(tournament, latest):
+    """Whether `latest` (the tournament's latest round) is its last planned qualifying round or
+    later (the final comes after it)."""
+    return latest.number >= tournament.rounds_planned
+
+
 def final_cut_tie(rows):
     """The standings rows tied across the last seat of the final table (the whole tied group,
     whatever their status), or an empty list."""
@@ -258,8 +264,7 @@ def ties_to_decide(tournament):
     places may still change, and a decision taken early would order a later tie unasked.
     """
     latest = latest_round(tournament)
-    qualifying_over = latest is not None and (latest.is_final or latest.number >= tournament.rounds_planned)
-    if not qualifying_over or latest.state != Round.State.COMPLETED:
+    if latest is None or latest.state != Round.State.COMPLETED or not qualifying_over(tournament, latest):
         return []
     rows = compute_standings(tournament)
     if tournament.final and not latest.is_final:
@@ -305,7 +310,7 @@ def seat_final(tournament, *, user):
     latest = latest_round(tournament)
     if latest is not None and latest.is_final:
         raise ActionRefused(_("The final has already been seated."))
-    if latest is None or latest.number < tournament.rounds_planned or latest.state != Round.State.COMPLETED:
+    if latest is None or not qualifying_over(tournament, latest) or latest.state != Round.State.COMPLETED:
         raise ActionRefused(
             _("The final is seated after the last qualifying round (round %(number)s) is completed.")
             % {"number": tournament.rounds_planned}
@@ -450,7 +455,7 @@ def next_step(tournament, latest, waiting_tables):
         return "play" if waiting_tables else "complete"
     if latest.is_final:
         return "finished"
-    if latest.number < tournament.rounds_planned:
+    if not qualifying_over(tournament, latest):
         return "draw"
     return "final" if tournament.final else "finished"
 
