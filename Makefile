@@ -1,15 +1,21 @@
 # make run   - install into .venv, migrate, load the demo on an empty database, serve
 # make test  - the whole test suite (SQLite, or the database in DATABASE_URL)
+# Both first run bin/system-packages, which installs the Debian packages the machine lacks
+# (as root) or names the command to run; NEED says how much: run, test or ci.
 PYTHON_BIN ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV := DEBUG=1
+NEED ?= run
 
-.PHONY: run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf clean
+.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf clean
 
-$(VENV)/.installed: pyproject.toml
+system-packages:
+	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
+
+$(VENV)/.installed: pyproject.toml | system-packages
 	$(PYTHON_BIN) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -e '.[test]'
@@ -17,16 +23,18 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-run: install
+run: system-packages install
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py load_demo --if-empty
 	@echo "Serving on http://$(HOST):$(PORT)/ (staff: /accounts/login/, public: /t/senioriada-demo/)"
 	$(DEV) ALLOWED_HOSTS='*' $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install
+test: NEED = test
+test: system-packages install
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
 
-messages: install
+messages: NEED = test
+messages: system-packages install
 	$(DEV) $(PY) manage.py makemessages -l pl -l en --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --ignore='bench/*'
 	$(DEV) $(PY) manage.py compilemessages --ignore='.venv/*'
 
