@@ -92,6 +92,7 @@ def enter_sheet(page, live_server, table, winners=None, tiles=None):
                 page.fill(f"#g{k}-{letter}-tiles", str(value))
         page.click(f"#game-{k} .save-button")
         page.wait_for_selector(f"#g{k}-status .status--saved")
+    page.click(".confirm-submit summary")  # submitting asks for confirmation
     post_button(page, "/submit/")
     assert page.locator("#sheet-state.state--submitted").count() == 1
 

@@ -138,7 +138,7 @@ def test_save_stores_the_game_bumps_the_version_and_audits(referee_client, refer
 def test_plain_post_redirects_after_saving(referee_client, tournament):
     response = referee_client.post(sheet_url("game_save", game_number=1), example_one())
     assert response.status_code == 302
-    assert response["Location"].endswith(sheet_url() + "#game-1")
+    assert response["Location"].endswith(sheet_url() + "#game-2")  # the next game to enter
 
 
 def test_round_totals_and_big_points_under_the_games(referee_client, tournament):
