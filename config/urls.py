@@ -16,7 +16,7 @@ class FaviconView(RedirectView):
 
 
 urlpatterns = [
-    path("favicon.ico", FaviconView.as_view()),
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),

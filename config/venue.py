@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 # network without a default route is found too when the laptop has an address in that range.
 PROBE_ADDRESSES = ("10.254.254.254", "192.168.254.254", "172.31.254.254")
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
-ALL_INTERFACES = {"0.0.0.0", "::", "[::]", "*", ""}
+ALL_INTERFACES = {"0.0.0.0", "::", "*"}
 
 
 class PublicUrlError(ValueError):
@@ -93,7 +93,7 @@ def network_host(listen_host):
     """The host other devices can use, given the address the server listens on; None when the
     server listens on loopback only or its address is unknown."""
     listen_host = (listen_host or "").strip()
-    if listen_host.strip("[]") in ALL_INTERFACES and listen_host:
+    if listen_host.strip("[]") in ALL_INTERFACES:
         return lan_address()
     if not listen_host or is_loopback(listen_host):
         return None
@@ -111,10 +111,6 @@ class VenueAddress:
     def loopback(self):
         """Only this machine can open links with this address: warn instead of printing them."""
         return self.source == "loopback"
-
-    @property
-    def host(self):
-        return urlsplit(self.base).hostname
 
     def url(self, path):
         return self.base + path
