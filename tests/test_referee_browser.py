@@ -13,12 +13,12 @@ from tests.test_referee_sheet import started_round
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def open_empty_sheet(live_server, new_page):
+def open_empty_sheet(live_server, new_page, locale="en-GB"):
     """A referee's tablet signed in, on the empty sheet of a four-table."""
     build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
     user = User.objects.create_user("tablet", password="secret-pass-123")
     user.groups.add(Group.objects.get_or_create(name="referee")[0])
-    page = new_page(TABLET, locale="en-GB")
+    page = new_page(TABLET, locale=locale)
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "tablet")
     page.fill("input[name=password]", "secret-pass-123")

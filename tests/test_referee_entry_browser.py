@@ -48,9 +48,10 @@ class Referee:
         self.page.wait_for_selector(f"#game-{n} details.game__details:not([open])", state="attached")
 
 
-@pytest.fixture
-def tablet(live_server, new_page):
-    page = open_empty_sheet(live_server, new_page)
+@pytest.fixture(params=["pl-PL", "en-GB"])
+def tablet(request, live_server, new_page):
+    """The sheet in Polish (the venue's language: longer labels) and in English."""
+    page = open_empty_sheet(live_server, new_page, locale=request.param)
     yield page
     page.wait_for_load_state("networkidle")
 
@@ -102,11 +103,11 @@ def test_a_whole_sheet_takes_few_taps_and_little_scrolling(tablet):
         referee.save(n)
         screens.append(referee.scrolled / TABLET["height"])
         if n == 1:
-            screenshot(page, "sheet-entry-after-game-1")
+            screenshot(page, f"sheet-entry-after-game-1-{page.evaluate('document.documentElement.lang')}")
     referee.tap(".confirm-submit summary")
     with page.expect_navigation():
         referee.tap(".confirm-submit__form button[type=submit]")
-    screenshot(page, "sheet-entry-submitted")
+    screenshot(page, f"sheet-entry-submitted-{page.evaluate('document.documentElement.lang')}")
 
     sheet = ScoreSheet.objects.get()
     assert sheet.state == ScoreSheet.State.SUBMITTED
@@ -117,8 +118,9 @@ def test_a_whole_sheet_takes_few_taps_and_little_scrolling(tablet):
         3: {"A": -12, "B": 106, "C": 106, "D": -200},
         4: {"A": -144, "B": 170, "C": -9, "D": -17},
     }
+    language = page.evaluate("document.documentElement.lang")
     print(
-        f"\nFull 4-game sheet at {TABLET['width']}×{TABLET['height']}: {referee.taps} taps, "
+        f"\nFull 4-game sheet ({language}) at {TABLET['width']}×{TABLET['height']}: {referee.taps} taps, "
         f"{referee.other_keys} other keys, {referee.digits} digits; scrolling per game "
         + ", ".join(f"{value:.2f}" for value in screens) + " screen heights"
     )
@@ -126,7 +128,10 @@ def test_a_whole_sheet_takes_few_taps_and_little_scrolling(tablet):
     assert max(screens) <= MOST_SCREENS_PER_GAME
     # Each finished game is one line: who went out and every seat's score.
     assert page.locator("details.game__details[open]").count() == 0
-    assert page.locator("#g1-scores").inner_text().split() == ["A", "Gracz", "1", "went", "out", "A", "+183", "B", "−23", "C", "−60", "D", "−100"]
-    assert page.locator("#g3-scores").inner_text().startswith("Pool exhausted")
+    scores = page.locator("#g1-scores").inner_text()
+    assert scores.split()[-8:] == ["A", "+183", "B", "−23", "C", "−60", "D", "−100"]
+    assert {"en": "A Gracz 1 went out", "pl": "Wygrał(a) A Gracz 1"}[language] in " ".join(scores.split())
+    if language == "en":
+        assert page.locator("#g3-scores").inner_text().startswith("Pool exhausted")
     page.click("#game-2 summary.game__head")
     assert page.locator("#game-2 details.game__details[open]").count() == 1  # a tap opens it again
