@@ -23,11 +23,14 @@ $(VENV)/.installed: pyproject.toml | system-packages
 
 install: $(VENV)/.installed
 
+# HOST=0.0.0.0 serves the venue's network: the tablets' address is printed, and QR codes and
+# printed links carry it (PUBLIC_URL=http://address:port overrides it).
 run: system-packages install
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py load_demo --if-empty
-	@echo "Serving on http://$(HOST):$(PORT)/ (staff: /accounts/login/, public: /t/senioriada-demo/)"
-	$(DEV) ALLOWED_HOSTS='*' $(PY) manage.py runserver $(HOST):$(PORT)
+	@$(PY) -m config.venue $(HOST) $(PORT)
+	@echo "Staff: /accounts/login/, public: /t/senioriada-demo/"
+	$(DEV) ALLOWED_HOSTS='*' LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: NEED = test
 test: system-packages install

@@ -19,6 +19,7 @@ from accounts.devices import create_device_link, redeem_device_link, revoke_devi
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import DeviceLink, Role
 from accounts.roles import staff_required
+from config.venue import absolute_url, venue_address
 
 NEW_LINK_SESSION_KEY = "device_link_new"
 # Pages that show a token send only the site's origin as the referrer, never their URL.
@@ -28,7 +29,8 @@ REFERRER_POLICY = "origin"
 
 
 def sign_in_url(request, token):
-    return request.build_absolute_uri(reverse("accounts:device_sign_in", kwargs={"token": token}))
+    """The link a tablet opens: at the venue address (see `config.venue`), never a loopback one."""
+    return absolute_url(request, reverse("accounts:device_sign_in", kwargs={"token": token}))
 
 
 def qr_svg(url):
@@ -39,7 +41,10 @@ def qr_svg(url):
 @never_cache
 @staff_required(Role.ORGANISER)
 def device_links(request, tournament):
-    """Create a link (shown once, as a QR code), list the links, revoke them."""
+    """Create a link (shown once, as a QR code), list the links, revoke them.
+
+    The page says which address the links carry, and warns when only this computer can open it.
+    """
     form = DeviceLinkForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         link, token = create_device_link(
@@ -57,9 +62,11 @@ def device_links(request, tournament):
             url = sign_in_url(request, shown["token"])
             new_link = {"link": link, "url": url, "qr": qr_svg(url)}
     links = list(DeviceLink.objects.filter(tournament=tournament).select_related("created_by"))
+    now = timezone.now()
     context = {
         "tournament": tournament, "form": form, "sheet_form": DeviceSheetForm(auto_id="sheet_%s"), "new_link": new_link,
-        "links": links, "now": timezone.now(),
+        "links": links, "now": now, "venue": venue_address(request),
+        "active_count": sum(link.is_usable(now) for link in links),
     }
     response = render(request, "accounts/device_links.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY

@@ -72,3 +72,20 @@ def revoke_device_link(link):
     link.user.save(update_fields=["is_active"])
     TournamentRole.objects.filter(user=link.user).delete()
     return link
+
+
+def active_links(tournament):
+    """The tournament's links that still sign a tablet in (neither revoked nor expired)."""
+    return DeviceLink.objects.filter(tournament=tournament, revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
+@transaction.atomic
+def revoke_earlier_links(tournament, *, unused_only):
+    """Revoke the active links (only those never used, with `unused_only`); returns how many."""
+    links = active_links(tournament).select_related("user")
+    if unused_only:
+        links = links.filter(last_used_at__isnull=True)
+    links = list(links)
+    for link in links:
+        revoke_device_link(link)
+    return len(links)

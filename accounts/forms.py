@@ -19,10 +19,25 @@ class DeviceLinkForm(forms.Form):
     )
 
 
+EARLIER_KEEP, EARLIER_UNUSED, EARLIER_ALL = "keep", "unused", "all"
+
+
 class DeviceSheetForm(DeviceLinkForm):
-    """Several numbered links at once, printed on one sheet (their tokens are never stored)."""
+    """Several numbered links at once, printed on one sheet (their tokens are never stored).
+
+    `earlier` says what happens to the links of earlier sheets that still work; the printing
+    view asks for it when there are any.
+    """
 
     count = forms.IntegerField(label=_("How many tablets"), min_value=1, max_value=40, initial=3)
+    earlier = forms.ChoiceField(
+        label=_("Links made earlier that still work"), required=False, widget=forms.RadioSelect,
+        choices=[
+            (EARLIER_KEEP, _("Keep them: the earlier codes keep working")),
+            (EARLIER_UNUSED, _("Revoke the ones never used; tablets already signed in stay signed in")),
+            (EARLIER_ALL, _("Revoke all of them: tablets signed in with them are signed out")),
+        ],
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -6,14 +6,21 @@ DEBUG          "1"/"true" for development (default off)
 ALLOWED_HOSTS  comma-separated host names (default: localhost names when DEBUG is on)
 HTTPS          secure cookies, HTTPS redirect and HSTS (default on when DEBUG is off)
 VAR_DIR        where the SQLite database and collected static files live (default var/)
+PUBLIC_URL     the address tablets and phones use, e.g. http://192.168.1.10:8000 (default: found
+               from the request and the local network, see config/venue.py)
+LISTEN_HOST    the address the server listens on (`make run` sets it; 0.0.0.0 = the whole network)
 """
 
 import datetime
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from config.venue import PublicUrlError, check_public_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -38,6 +45,13 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
 if not ALLOWED_HOSTS and (DEBUG or TESTING):
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver", "*"]
+try:
+    PUBLIC_URL = check_public_url(os.environ.get("PUBLIC_URL", ""))
+except PublicUrlError as error:
+    raise ImproperlyConfigured(str(error)) from None
+if PUBLIC_URL and "*" not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(urlsplit(PUBLIC_URL).hostname)
+LISTEN_HOST = os.environ.get("LISTEN_HOST", "")
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]

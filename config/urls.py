@@ -1,9 +1,22 @@
 """URL map: public pages at /, staff under /staff/ (organiser) and /referee/, PDFs under /print/."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
+
+
+class FaviconView(RedirectView):
+    """/favicon.ico, asked for by browsers on pages without an icon link (the move timer, PDFs)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("favicon.ico")
+
 
 urlpatterns = [
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),

@@ -169,15 +169,35 @@ def results_are_final(tournament):
     return completed.filter(kind=Round.Kind.QUALIFYING, number__gte=tournament.rounds_planned).exists()
 
 
+def unverified_sheets(tournament):
+    return ScoreSheet.objects.filter(table__round__tournament=tournament).exclude(state=ScoreSheet.State.VERIFIED).count()
+
+
+def unfinished_results(tournament, rows):
+    """What keeps the results from being final, as sentences for the head referee (none: final).
+
+    `rows` are the standings (every verified sheet): a tie at a medal place must be decided.
+    """
+    reasons = []
+    if not results_are_final(tournament):
+        reasons.append(_("The final is not completed.") if tournament.final else _("The last qualifying round is not completed."))
+    unverified = unverified_sheets(tournament)
+    if unverified:
+        reasons.append(ngettext(
+            "%(count)d score sheet is not verified.", "%(count)d score sheets are not verified.", unverified,
+        ) % {"count": unverified})
+    if any(row.unresolved_tie for row in rows):
+        reasons.append(_("A tie at a medal place is not decided."))
+    return reasons
+
+
 def results_not_final_reason(tournament):
     """Why diplomas cannot be printed yet (a translated sentence), or None when they can."""
     if not results_are_final(tournament):
         if tournament.final:
             return _("Diplomas can be printed when the final is completed.")
         return _("Diplomas can be printed when the last qualifying round is completed.")
-    unverified = (
-        ScoreSheet.objects.filter(table__round__tournament=tournament).exclude(state=ScoreSheet.State.VERIFIED).count()
-    )
+    unverified = unverified_sheets(tournament)
     if unverified:
         return ngettext(
             "%(count)d score sheet is not verified yet; the head referee must verify it first.",

@@ -11,15 +11,17 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.device_views import sign_in_url
-from accounts.devices import create_device_link
-from accounts.forms import DeviceSheetForm
+from accounts.devices import active_links, create_device_link, revoke_earlier_links
+from accounts.forms import EARLIER_ALL, EARLIER_UNUSED, DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import staff_required
+from config.venue import venue_address
 from printing import documents
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
 from scoring.standings import compute_standings
@@ -27,6 +29,8 @@ from scoring.visibility import public_scope, public_standings
 from tournament.models import SEAT_LETTERS, Table, Tournament
 
 STAFF = Role.HEAD_REFEREE
+# `address=loopback` in a request: the organiser was warned and prints a loopback address anyway.
+PRINT_ANYWAY = ("address", "loopback")
 
 
 def pdf_response(pdf, filename, *, cache_control="private, no-cache"):
@@ -43,6 +47,27 @@ def public_pdf_response(pdf, filename):
 def message_response(request, tournament, message, *, status=409):
     """A page explaining why the document is not available (instead of a wrong PDF)."""
     return render(request, "printing/message.html", {"tournament": tournament, "message": message}, status=status)
+
+
+def before_printing(request, tournament, *, venue, hidden=(), earlier_field=None, earlier_count=0, status=409):
+    """The page shown instead of a PDF: a warning about the venue address and/or the question
+    about earlier device links; its button asks for the PDF again with the answers."""
+    context = {
+        "tournament": tournament, "venue": venue, "method": "post" if request.method == "POST" else "get",
+        "hidden": list(hidden) + ([PRINT_ANYWAY] if venue.loopback else []),
+        "earlier_field": earlier_field, "earlier_count": earlier_count,
+    }
+    return render(request, "printing/before_printing.html", context, status=status)
+
+
+def links_venue(request, tournament):
+    """(venue address for the PDF's links, None), or (…, a warning page) when only this computer
+    could open them and the organiser has not chosen to print anyway."""
+    venue = venue_address(request)
+    data = request.POST if request.method == "POST" else request.GET
+    if venue.loopback and data.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]:
+        return venue, before_printing(request, tournament, venue=venue)
+    return venue, None
 
 
 def _round(tournament, number):
@@ -106,7 +131,10 @@ def score_sheets(request, tournament, number, table_number=None):
         tables = [table for table in tables if table.number == table_number]
         if not tables:
             raise Http404
-    pages = documents.score_sheet_pages(round_, tables, request.build_absolute_uri)
+    venue, warning = links_venue(request, tournament)
+    if warning:
+        return warning
+    pages = documents.score_sheet_pages(round_, tables, venue.url)
     forms, page_forms = documents.distinct_forms([page.form for page in pages])
     title = _("Score sheets: %(round)s") % {"round": round_}
     context = _sheet_context(tournament, round=round_, title=title, pages=pages, forms=forms)
@@ -128,7 +156,14 @@ def table_cards(request, tournament, number):
     tables = documents.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
-    context = {"tournament": tournament, "title": _("Table cards"), "tables": tables, "letters": SEAT_LETTERS}
+    venue, warning = links_venue(request, tournament)
+    if warning:
+        return warning
+    public_url = venue.url(reverse("public:tournament", args=[tournament.slug]))
+    context = {
+        "tournament": tournament, "title": _("Table cards"), "tables": tables, "letters": SEAT_LETTERS,
+        "public_url": public_url, "public_qr_code": documents.table_qr_code(public_url),
+    }
     return pdf_response(render_pdf("printing/table_cards.html", context), f"{tournament.slug}-round-{number}-table-cards.pdf")
 
 
@@ -216,7 +251,9 @@ def device_sheet_pdf(tournament, links):
 def device_sheet(request, tournament):
     """POST: create numbered device links and print them (the only time their tokens exist).
 
-    GET answers with a message pointing to the form on the device links page.
+    Asks first, on a page of its own, what happens to the earlier links that still work, and
+    warns when the links would carry a loopback address. GET answers with a message pointing
+    to the form on the device links page.
     """
     form = DeviceSheetForm(request.POST or None)
     if request.method != "POST":
@@ -226,7 +263,18 @@ def device_sheet(request, tournament):
         )
     if not form.is_valid():
         return message_response(request, tournament, _("Check the number of tablets and how long the links are valid."))
+    venue = venue_address(request)
+    earlier = form.cleaned_data["earlier"]
+    earlier_count = active_links(tournament).count()
+    if (earlier_count and not earlier) or (venue.loopback and request.POST.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]):
+        hidden = [(name, form.cleaned_data[name]) for name in ("label", "valid_hours", "count")]
+        return before_printing(
+            request, tournament, venue=venue, hidden=hidden, status=200,
+            earlier_field=form["earlier"] if earlier_count else None, earlier_count=earlier_count,
+        )
     with transaction.atomic():
+        if earlier in (EARLIER_UNUSED, EARLIER_ALL):
+            revoke_earlier_links(tournament, unused_only=earlier == EARLIER_UNUSED)
         links = []
         for number in range(1, form.cleaned_data["count"] + 1):
             label = f"{form.cleaned_data['label']} {number}"
@@ -256,5 +304,6 @@ def index(request, tournament):
         "public_states": documents.PUBLIC_ROUND_STATES,
         "results_visible": public_scope(tournament).visible,
         "diplomas_reason": documents.results_not_final_reason(tournament),
+        "venue": venue_address(request),
     }
     return render(request, "printing/index.html", context)

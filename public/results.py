@@ -159,7 +159,8 @@ class Match:
 
 
 def find_players(tournament, query, round_):
-    """Players whose name matches the query, each with their table and seat in `round_`.
+    """Players whose name or club matches the query ("lodz" finds the players of a club in
+    Łódź), each with their table and seat in `round_`; matches by name come first.
 
     Returns (matches, more): at most MAX_SEARCH_MATCHES matches, and how many more there are.
     """
@@ -167,8 +168,9 @@ def find_players(tournament, query, round_):
     if not terms:
         return [], 0
     players = sorted(
-        (p for p in Player.objects.filter(tournament=tournament).select_related("organisation") if name_matches(terms, p.name)),
-        key=lambda p: (fold(p.name), p.start_number),
+        (p for p in Player.objects.filter(tournament=tournament).select_related("organisation")
+         if name_matches(terms, f"{p.name} {p.organisation.name}")),
+        key=lambda p: (not name_matches(terms, p.name), fold(p.name), p.start_number),
     )
     seats = {}
     if round_ is not None and players:

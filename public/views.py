@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Role
 from accounts.roles import has_role, staff_required
+from printing.documents import unfinished_results
 from scoring.models import ScoreSheet
 from scoring.standings import compute_standings, standings_json
 from scoring.visibility import (
@@ -160,10 +161,13 @@ def projector_page(request, tournament):
 def ceremony_context(request, tournament):
     revealed = ceremony_podium(tournament)
     next_place = CEREMONY_PLACES[len(revealed)] if len(revealed) < len(CEREMONY_PLACES) else None
+    can_control = has_role(request.user, tournament, Role.HEAD_REFEREE)
     return {
         "tournament": tournament, "podium": revealed, "next_place": next_place,
-        "hidden_places": CEREMONY_PLACES[len(revealed):],
-        "can_control": has_role(request.user, tournament, Role.HEAD_REFEREE),
+        "hidden_places": CEREMONY_PLACES[len(revealed):], "can_control": can_control,
+        # Only for the head referee, before a place is revealed: what is not final yet.
+        "not_final": unfinished_results(tournament, compute_standings(tournament, verified_only=True))
+        if can_control and next_place else [],
     }
 
 
@@ -196,6 +200,7 @@ def control_context(tournament, outcome=None):
     ]
     return {
         "tournament": tournament, "choices": choices, "podium": [row for row in rows if row.medal],
+        "not_final": unfinished_results(tournament, rows),
         "unverified": pending.count(), "revealed": CEREMONY_PLACES[:step],
         "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None, "outcome": outcome,
     }

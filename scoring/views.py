@@ -101,13 +101,16 @@ class GameEntry:
     override_form: OverrideForm | None = None
     refusal: str = ""
     force_open: bool = False
+    current: bool = False  # the game being entered: the first one not saved yet
     starter: Player | None = None
+    winner: Player | None = None  # who went out, in a stored game
     urls: dict = field(default_factory=dict)
 
     @property
     def open(self):
-        """Saved games fold up to one line of scores; the rest stay open for entry."""
-        return self.force_open or self.status not in ("saved", "just_saved") or bool(self.refusal)
+        """Only the game being entered is open, and a game that needs a look (values not saved,
+        a conflict, a refusal); the others fold up to one line, which opens on a tap."""
+        return self.force_open or self.current or self.status in ("unsaved", "conflict") or bool(self.refusal)
 
     def matches_stored(self):
         return holds_stored_game(self.form, self.stored)
@@ -176,6 +179,14 @@ class SheetPage:
         return len(self.games) == self.n_games
 
     @property
+    def current_number(self):
+        """The game being entered: the first game not saved yet (None when all are, or the
+        sheet is read-only for this user)."""
+        if not self.editable:
+            return None
+        return next((n for n in range(1, self.n_games + 1) if n not in self.games), None)
+
+    @property
     def can_submit(self):
         return self.complete and self.sheet.state in (ScoreSheet.State.EMPTY, ScoreSheet.State.IN_PROGRESS)
 
@@ -212,7 +223,9 @@ class SheetPage:
     def _entry(self, number):
         stored = self.games.get(number)
         starts = services.starting_seat(self.letters, number)
-        entry = GameEntry(number, starts, stored, starter=self.players[starts])
+        entry = GameEntry(number, starts, stored, starter=self.players[starts], current=number == self.current_number)
+        if stored is not None and stored.winner:
+            entry.winner = self.players.get(stored.winner)
         entry.urls = {
             name: self.url(name, game_number=number) for name in ("game_save", "game_preview", "score_override")
         }
@@ -254,11 +267,14 @@ class SheetPage:
     def js_text(self):
         """The messages of sheet.js, in the user's language."""
         return {
-            "offline": _("Not saved: no connection. Your values are kept and will be sent when the connection is back."),
-            "serverError": _("Not saved: the server did not answer. Trying again…"),
+            "pending": _("not saved — will retry"),
+            "offline": _("Not saved — will retry: there is no connection. Your values are kept."),
+            "timeout": _("Not saved — will retry: the server did not answer in time. Your values are kept."),
+            "serverError": _("Not saved — will retry: the server had a problem. Your values are kept."),
             "refused": _("Not saved: you were signed out or may not change this sheet. Reload the page."),
             "previewOffline": _("No connection: the scores will be computed when the connection is back."),
             "restored": _("Values that were not saved yet have been put back. Check them and save."),
+            "restoredPending": _("This game was not saved before the page was closed. Sending it again…"),
             "retrying": _("Sending again…"),
         }
 
@@ -386,7 +402,8 @@ def saved_response(request, page, number):
     """After a save: the saved game with the new totals (htmx), or back to the sheet."""
     if not request.htmx:
         messages.success(request, _("Game %(number)s saved.") % {"number": number})
-        return redirect(f"{page.url('sheet')}#game-{number}")
+        following = page.current_number
+        return redirect(f"{page.url('sheet')}#{f'game-{following}' if following else 'sheet-summary'}")
     entry = page.entry(number)
     entry.status = "just_saved"
     return render_game(request, page, entry, saved=True)

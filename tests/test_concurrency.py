@@ -141,8 +141,8 @@ def save_outcome(response, game_number):
     conflict = "status--conflict" in text and f'id="g{game_number}-conflict"' in text and 'class="conflict"' in text
     if response.status == 200 and "data-just-saved" in text and not conflict:
         return "saved"
-    if response.status == 302 and "/referee/" in response.location and response.location.endswith(f"#game-{game_number}"):
-        return "saved"
+    if response.status == 302 and "/referee/" in response.location and "#" in response.location:
+        return "saved"  # back to the sheet, at the next game to enter
     if response.status in (200, 409) and conflict and "data-just-saved" not in text:
         return "conflict"
     return "other"

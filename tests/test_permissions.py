@@ -123,6 +123,7 @@ EXPECTED = {
     "public:ceremony": Expect(),
     "public:results_control": staff(HEAD, post=302),
     "public:timer": Expect(),
+    "favicon": Expect(get=301),  # to the icon among the static files
 }
 
 

@@ -1,27 +1,35 @@
-"""The score sheet in Chromium: live scores, the keypad, a save while the Wi-Fi is down, drafts."""
+"""The score sheet in Chromium: live scores, the keypad, drafts, and saves that never hang
+silently: without a network, on a request that hangs, on a server error and across a reload,
+the sheet says "not saved — will retry", keeps what was typed and sends it until it lands."""
 
 import pytest
 from django.contrib.auth.models import Group, User
 
-from scoring.models import Game
-from tests.browser import TABLET
+from scoring.models import AuditEntry, Game
+from tests.browser import TABLET, screenshot
 from tests.factories import build, table
 from tests.test_referee_sheet import started_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-@pytest.fixture
-def sheet_page(live_server, new_page):
+def open_empty_sheet(live_server, new_page, locale="en-GB"):
+    """A referee's tablet signed in, on the empty sheet of a four-table."""
     build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
     user = User.objects.create_user("tablet", password="secret-pass-123")
     user.groups.add(Group.objects.get_or_create(name="referee")[0])
-    page = new_page(TABLET, locale="en-GB")
+    page = new_page(TABLET, locale=locale)
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "tablet")
     page.fill("input[name=password]", "secret-pass-123")
     page.click("form.narrow button[type=submit]")
     page.goto(f"{live_server.url}/referee/test/round/1/table/1/")
+    return page
+
+
+@pytest.fixture
+def sheet_page(live_server, new_page):
+    page = open_empty_sheet(live_server, new_page)
     yield page
     page.wait_for_load_state("networkidle")
 
@@ -50,23 +58,117 @@ def test_scores_appear_as_values_are_entered_and_the_game_saves(sheet_page):
     assert "+183" in page.locator("#sheet-summary").inner_text()
 
 
-def test_a_save_without_network_keeps_the_values_and_is_sent_when_back_online(sheet_page):
-    page = sheet_page
+SAVE_GAME_1 = "**/referee/test/round/1/table/1/game/1/"  # not the preview (…/game/1/preview/)
+
+
+def enter_and_wait_for_the_scores(page):
     enter_example_one(page)
     page.wait_for_function("document.querySelector('#g1-A-score').textContent.trim() === '+183'")
-    page.context.set_offline(True)
-    page.click("#game-1 .save-button")
+
+
+def assert_pending(page, words):
+    """The game says it is not saved and will be sent again; what was typed is still there."""
     note = page.locator("#game-1 [data-send-state]")
     note.wait_for(state="visible")
-    assert "no connection" in note.inner_text()
+    assert words in note.inner_text() and "will retry" in note.inner_text()
+    assert page.locator("#g1-status").inner_text() == "not saved — will retry"
     assert page.locator("#g1-B-tiles").input_value() == "23"
+    assert page.locator("#g1-C-keypad").input_value() == "7 3 J"
+    assert page.locator("#g1-ending-A").is_checked()
     assert not Game.objects.exists()
+
+
+def assert_saved_on_the_server(page):
+    page.wait_for_selector("#g1-status .status--saved", timeout=40_000)
+    game = Game.objects.get()
+    assert {r.letter: r.score for r in game.results.all()} == {"A": 183, "B": -23, "C": -60, "D": -100}
+    assert game.results.get(letter="C").keypad == [7, 3, "J"]
+    assert page.locator("#game-1 [data-send-state]").is_hidden()
+
+
+def test_a_rack_count_is_scored_while_it_is_typed(sheet_page):
+    page = sheet_page
+    page.click("#g1-B-tiles")
+    page.keyboard.type("23")  # the field keeps the focus: no change event yet
+    page.wait_for_function("document.querySelector('#g1-B-score').textContent.trim() === '−23'")
+    assert page.evaluate("document.activeElement.id") == "g1-B-tiles"
+
+
+def test_a_save_without_network_keeps_the_values_and_is_sent_when_back_online(sheet_page):
+    page = sheet_page
+    enter_and_wait_for_the_scores(page)
+    page.context.set_offline(True)
+    page.click("#game-1 .save-button")
+    assert_pending(page, "there is no connection")
+    screenshot(page, "sheet-offline-pending")
     page.context.set_offline(False)  # the browser fires "online"
-    page.wait_for_selector("#g1-status .status--saved")
-    assert Game.objects.get().results.get(letter="A").score == 183
+    assert_saved_on_the_server(page)
 
 
-def test_typed_values_survive_a_reload(sheet_page):
+def test_a_save_whose_request_hangs_times_out_and_is_retried(sheet_page):
+    page = sheet_page
+    enter_and_wait_for_the_scores(page)
+    hung = []
+    page.route(SAVE_GAME_1, lambda route: hung.append(route))  # never answered, never sent on
+    page.click("#game-1 .save-button")
+    assert_pending(page, "the server did not answer in time")
+    assert len(hung) >= 1
+    page.unroute(SAVE_GAME_1)
+    assert_saved_on_the_server(page)
+
+
+def test_a_save_whose_reply_is_lost_is_retried_without_a_conflict(sheet_page):
+    """The server saved the game but the reply never came: the retry finds it saved."""
+    page = sheet_page
+    enter_and_wait_for_the_scores(page)
+    page.route(SAVE_GAME_1, lambda route: route.fetch())  # reaches the server; the reply is dropped
+    page.click("#game-1 .save-button")
+    page.wait_for_function("document.querySelector('#g1-status').textContent.trim() === 'not saved — will retry'")
+    assert "the server did not answer in time" in page.locator("#game-1 [data-send-state]").inner_text()
+    assert Game.objects.count() == 1
+    page.unroute(SAVE_GAME_1)
+    assert_saved_on_the_server(page)
+    assert page.locator("#g1-conflict .conflict").count() == 0
+    assert AuditEntry.objects.filter(action="save_game").count() == 1  # saved once, whatever the retries
+
+
+def test_a_server_error_is_retried(sheet_page):
+    page = sheet_page
+    enter_and_wait_for_the_scores(page)
+    failures = []
+
+    def fail_once(route):
+        if failures:
+            route.continue_()
+        else:
+            failures.append(route)
+            route.fulfill(status=502, body="Bad gateway")
+
+    page.route(SAVE_GAME_1, fail_once)
+    page.click("#game-1 .save-button")
+    assert_saved_on_the_server(page)
+    assert len(failures) == 1
+
+
+def test_a_pending_save_survives_a_reload_and_is_sent_again(sheet_page):
+    page = sheet_page
+    enter_and_wait_for_the_scores(page)
+    page.route(SAVE_GAME_1, lambda route: route.abort("connectionrefused"))
+    page.click("#game-1 .save-button")
+    assert_pending(page, "there is no connection")
+    page.reload()
+    note = page.locator("#game-1 [data-send-state]")
+    note.wait_for(state="visible")
+    page.wait_for_function("document.querySelector('#g1-status').textContent.trim() === 'not saved — will retry'")
+    assert page.locator("#g1-B-tiles").input_value() == "23" and page.locator("#g1-ending-A").is_checked()
+    # The restored values are scored at once, without a tap.
+    page.wait_for_function("document.querySelector('#g1-A-score').textContent.trim() === '+183'")
+    assert not Game.objects.exists()
+    page.unroute(SAVE_GAME_1)
+    assert_saved_on_the_server(page)
+
+
+def test_typed_values_survive_a_reload_and_are_scored_at_once(sheet_page):
     page = sheet_page
     page.click("label[for=g1-ending-A]")
     page.fill("#g1-B-tiles", "23")
@@ -74,3 +176,4 @@ def test_typed_values_survive_a_reload(sheet_page):
     assert page.locator("#g1-B-tiles").input_value() == "23"
     assert page.locator("#g1-ending-A").is_checked()
     assert "put back" in page.locator("#game-1 [data-send-state]").inner_text()
+    page.wait_for_function("document.querySelector('#g1-B-score').textContent.trim() === '−23'")

@@ -138,7 +138,7 @@ def test_save_stores_the_game_bumps_the_version_and_audits(referee_client, refer
 def test_plain_post_redirects_after_saving(referee_client, tournament):
     response = referee_client.post(sheet_url("game_save", game_number=1), example_one())
     assert response.status_code == 302
-    assert response["Location"].endswith(sheet_url() + "#game-1")
+    assert response["Location"].endswith(sheet_url() + "#game-2")  # the next game to enter
 
 
 def test_round_totals_and_big_points_under_the_games(referee_client, tournament):
@@ -204,3 +204,33 @@ def test_home_queries_do_not_grow_with_tables(referee_client, django_assert_max_
     build(n, rounds=[started_round(*tables)])
     with django_assert_max_num_queries(12):
         assert referee_client.get(reverse("scoring:home", kwargs={"slug": "test"})).status_code == 200
+
+
+def open_games(html):
+    """The numbers of the games shown open (the others are folded to one line)."""
+    return [int(n) for n in re.findall(r'<section class="game" id="game-(\d+)"[^>]*>\s*<details class="game__details" open>', html)]
+
+
+def test_only_the_game_being_entered_is_open(referee_client, tournament):
+    assert open_games(referee_client.get(sheet_url()).content.decode()) == [1]
+    referee_client.post(sheet_url("game_save", game_number=1), example_one())
+    html = referee_client.get(sheet_url()).content.decode()
+    assert open_games(html) == [2]
+    # Game 1 folds to one line: who went out, and every seat's score.
+    line = re.search(r'id="g1-scores"[^>]*>(.*)\n', html).group(1)
+    assert " ".join(re.sub(r"<[^>]+>", " ", line).split()) == "A Gracz 1 went out A +183 B −23 C −60 D −100"
+
+
+def test_a_game_with_values_not_saved_stays_open(referee_client, tournament):
+    referee_client.post(sheet_url("game_save", game_number=1), example_one())
+    response = referee_client.post(sheet_url("game_save", game_number=3), {"version": 1, "ending": "A"})  # no racks
+    assert open_games(response.content.decode()) == [2, 3]
+
+
+def test_submitting_asks_for_confirmation_first(referee_client, tournament):
+    save_all_games(referee_client, tournament)
+    html = referee_client.get(sheet_url()).content.decode()
+    assert open_games(html) == []
+    confirm = re.search(r'<details class="confirm-submit">.*?</details>', html, re.S).group(0)
+    assert "<summary" in confirm and f'action="{sheet_url("sheet_submit")}"' in confirm
+    assert "Yes, submit the sheet" in confirm and "only the head referee can change the sheet" in confirm

@@ -1,21 +1,30 @@
-/* Score sheet on a tablet: keep what was typed, say when a save did not reach the server,
- * and send it again when the connection is back. The server computes every score: the keypad
- * here only lists the faces tapped; the server adds them up.
+/* Score sheet on a tablet: keep what was typed, never let a save hang silently, send it again
+ * until it lands, and keep only the game being entered open. The server computes every score:
+ * this file only posts forms and lets htmx swap the replies (the keypad lists the faces tapped;
+ * the server adds them up).
  *
- * - Every game form's values are kept in localStorage (key `sheet-<id>-game-<n>`) until the
- *   game is saved, and put back into the form when the page is opened again.
- * - htmx:sendError (no connection) and htmx:responseError (server error) mark the form: a save
- *   is retried when the browser is online again and every RETRY_MS while it is pending.
+ * - Every request gives up after TIMEOUT_MS. A save that times out, cannot be sent (no
+ *   connection) or gets a server error marks its game "not saved — will retry" and is sent
+ *   again after RETRY_MS, twice as long after each failure up to RETRY_MAX_MS, and at once when
+ *   the browser is back online. A refusal (4xx) is said, not retried.
+ * - Every game form's values are kept in localStorage (key `rummikub:sheet-<id>-game-<n>`, with
+ *   the form's sheet version and whether a save is pending) until the game is saved. A page
+ *   opened again puts them back, has them scored at once, and sends a pending save again.
  * - Replies never replace an input (only scores, errors and status, by id), so a tap made while
  *   a reply is on its way is kept.
+ * - A game just saved folds up to its line of scores and the next game to enter opens.
  */
 (function () {
   "use strict";
 
-  var RETRY_MS = 15000;
+  var TIMEOUT_MS = 8000;
+  var RETRY_MS = 1000;
+  var RETRY_MAX_MS = 30000;
   var STORE_PREFIX = "rummikub:";
   // The messages, translated by the server (a JSON script element on the sheet page).
   var text = JSON.parse(document.getElementById("sheet-text").textContent);
+
+  htmx.config.timeout = TIMEOUT_MS;
 
   function storage() {
     try { return window.localStorage; } catch (e) { return null; }
@@ -37,8 +46,9 @@
   function saveDraft(form) {
     var store = storage();
     if (!store) return;
+    var draft = { values: serialize(form), at: Date.now(), pending: form.dataset.pending === "save" };
     try {
-      store.setItem(STORE_PREFIX + form.dataset.draftKey, JSON.stringify({ values: serialize(form), at: Date.now() }));
+      store.setItem(STORE_PREFIX + form.dataset.draftKey, JSON.stringify(draft));
     } catch (e) { /* storage full or disabled: the form still holds the values */ }
   }
 
@@ -62,15 +72,73 @@
     box.dataset.problem = problem ? "1" : "";
   }
 
+  /* The game's status in its heading: "not saved — will retry" until a reply replaces it. */
+  function markPending(form) {
+    var section = form.closest("section.game");
+    var status = section && section.querySelector(".game__status");
+    if (!status) return;
+    var mark = document.createElement("span");
+    mark.className = "status status--pending";
+    mark.textContent = text.pending;
+    status.replaceChildren(mark);
+  }
+
   function preview(form) {
     var fields = form.querySelector(".game-fields");
     if (fields) fields.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
+  function send(form) {
+    clearTimeout(form.retryTimer);
+    var pending = form.dataset.pending;
+    if (!pending || !document.body.contains(form)) return;
+    if (form.classList.contains("htmx-request")) {  // still waiting for the last attempt
+      schedule(form);
+      return;
+    }
+    say(form, text.retrying, true);
+    if (pending === "save") {
+      form.requestSubmit(form.querySelector(".save-button"));
+    } else {
+      preview(form);
+    }
+  }
+
+  function schedule(form) {
+    clearTimeout(form.retryTimer);
+    var attempts = Number(form.dataset.attempts || 0);
+    var wait = Math.min(RETRY_MS * Math.pow(2, attempts), RETRY_MAX_MS);
+    form.retryTimer = setTimeout(function () { send(form); }, wait);
+  }
+
+  function failed(event, message) {
+    var form = formOf(event.detail.elt);
+    if (!form) return;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status >= 400 && status < 500) {
+      clearTimeout(form.retryTimer);
+      delete form.dataset.pending;
+      saveDraft(form);
+      say(form, text.refused, true);
+      return;
+    }
+    var save = event.detail.elt === form;
+    if (save || !form.dataset.pending) form.dataset.pending = save ? "save" : "preview";
+    form.dataset.attempts = String(Number(form.dataset.attempts || 0) + 1);
+    if (form.dataset.pending === "save") {
+      markPending(form);
+      saveDraft(form);
+      say(form, message, true);
+    } else {
+      say(form, text.previewOffline, true);
+    }
+    schedule(form);
+  }
+
   function restoreDraft(form) {
     var draft = readDraft(form.dataset.draftKey);
     if (!draft || !Array.isArray(draft.values)) return;
-    if (JSON.stringify(draft.values) === JSON.stringify(serialize(form))) return;
+    if (!draft.pending && JSON.stringify(draft.values) === JSON.stringify(serialize(form))) return;
     var has = {};
     draft.values.forEach(function (pair) { has[pair[0] + "\u0000" + pair[1]] = true; });
     Array.prototype.forEach.call(form.elements, function (field) {
@@ -84,38 +152,34 @@
     });
     var details = form.closest("details");
     if (details) details.open = true;
-    say(form, text.restored, false);
-    preview(form);
-  }
-
-  function retry(form) {
-    var pending = form.dataset.pending;
-    if (!pending || !document.body.contains(form) || form.classList.contains("htmx-request")) return;
-    delete form.dataset.pending;  // set again if this attempt fails too
-    say(form, text.retrying, true);
-    if (pending === "save") {
-      form.requestSubmit(form.querySelector(".save-button"));
+    if (draft.pending) {
+      form.dataset.pending = "save";
+      markPending(form);
+      say(form, text.restoredPending, true);
+      send(form);
+      preview(form);  // queued after the save: the scores show even while it cannot be sent
     } else {
+      say(form, text.restored, false);
       preview(form);
     }
   }
 
-  function retryAll() {
-    document.querySelectorAll("form[data-pending]").forEach(retry);
-  }
-
-  function failed(event, offline) {
-    var form = formOf(event.detail.elt);
-    if (!form) return;
-    var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if (!offline && status >= 400 && status < 500) {
-      delete form.dataset.pending;
-      say(form, text.refused, true);
+  /* Fold a just-saved game and open the next one to enter, its heading at the top of the screen. */
+  function moveOn(section) {
+    var details = section.querySelector("details.game__details");
+    if (details) details.open = false;
+    var next = null;
+    document.querySelectorAll("section.game").forEach(function (game) {
+      if (!next && !game.querySelector(".game__status .status--saved")) next = game;
+    });
+    if (!next) {
+      var summary = document.getElementById("sheet-summary");
+      if (summary) summary.scrollIntoView({ block: "start" });
       return;
     }
-    var save = event.detail.elt === form;
-    if (save || !form.dataset.pending) form.dataset.pending = save ? "save" : "preview";
-    say(form, save ? (offline ? text.offline : text.serverError) : text.previewOffline, true);
+    var nextDetails = next.querySelector("details.game__details");
+    if (nextDetails) nextDetails.open = true;
+    next.scrollIntoView({ block: "start" });
   }
 
   // The keypad: list the tapped face in the rack's field, then ask the server for the sums.
@@ -145,18 +209,24 @@
     });
   });
 
-  document.body.addEventListener("htmx:sendError", function (event) { failed(event, true); });
-  document.body.addEventListener("htmx:responseError", function (event) { failed(event, false); });
+  document.body.addEventListener("htmx:sendError", function (event) { failed(event, text.offline); });
+  document.body.addEventListener("htmx:timeout", function (event) { failed(event, text.timeout); });
+  document.body.addEventListener("htmx:responseError", function (event) { failed(event, text.serverError); });
   document.body.addEventListener("htmx:afterRequest", function (event) {
     var form = formOf(event.detail.elt);
     if (!form || !event.detail.successful) return;
-    delete form.dataset.pending;
+    var save = event.detail.elt === form;
+    if (save || form.dataset.pending !== "save") {
+      clearTimeout(form.retryTimer);
+      delete form.dataset.pending;
+      delete form.dataset.attempts;
+    }
     var box = form.querySelector("[data-send-state]");
-    if (box && box.dataset.problem) say(form, "");
+    if (box && box.dataset.problem && !form.dataset.pending) say(form, "");
   });
 
-  // After a reply: a game just saved forgets its draft and folds up to its line of scores;
-  // the drafts of the other games take the sheet's new version.
+  // After a reply: a game just saved forgets its draft and folds up, the next game opens; the
+  // drafts of the other games take the sheet's new version.
   document.body.addEventListener("htmx:afterSettle", function () {
     document.querySelectorAll("[data-just-saved]").forEach(function (mark) {
       mark.removeAttribute("data-just-saved");
@@ -166,16 +236,21 @@
         dropDraft(form.dataset.draftKey);
         say(form, "");
       }
-      var details = section && section.querySelector("details");
-      if (details) details.open = false;
+      if (section) moveOn(section);
     });
     document.querySelectorAll("form[data-draft-key]").forEach(function (form) {
       if (readDraft(form.dataset.draftKey)) saveDraft(form);
+      if (form.dataset.pending === "save") markPending(form);  // a preview's reply replaced the mark
     });
   });
 
-  window.addEventListener("online", retryAll);
-  setInterval(function () { if (navigator.onLine !== false) retryAll(); }, RETRY_MS);
+  window.addEventListener("online", function () {
+    document.querySelectorAll("form[data-pending]").forEach(send);
+  });
 
-  document.querySelectorAll("form[data-draft-key]").forEach(restoreDraft);
+  // After htmx has set up the page (its own DOMContentLoaded handler runs first), so that a
+  // restored draft is scored and a pending save sent at once.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-draft-key]").forEach(restoreDraft);
+  });
 })();

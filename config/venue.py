@@ -1,0 +1,178 @@
+"""The venue address: the address that tablets and phones use to reach this server.
+
+Links printed on paper or shown as QR codes are opened on other devices, so they must never
+carry a loopback address (127.0.0.1, localhost, ::1), which on a tablet means the tablet itself.
+The address comes, in this order, from:
+
+1. the PUBLIC_URL setting (e.g. ``http://192.168.1.10:8000``);
+2. the request, when the browser reached the server by a non-loopback address;
+3. this machine's address on the local network, when the browser used a loopback address and
+   the server listens on the network (``make run HOST=0.0.0.0`` sets ``LISTEN_HOST``);
+4. else the loopback address itself, marked as such: pages and PDFs then warn the organiser.
+
+The network address is found without sending anything: connect() on a UDP socket only asks
+the operating system which local address it would use (no internet is needed at the venue).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+# Destinations for the UDP connect() trick (never contacted): one per private range, so that a
+# network without a default route is found too when the laptop has an address in that range.
+PROBE_ADDRESSES = ("10.254.254.254", "192.168.254.254", "172.31.254.254")
+LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+ALL_INTERFACES = {"0.0.0.0", "::", "*"}
+
+
+class PublicUrlError(ValueError):
+    """PUBLIC_URL is not an http(s) address of this server."""
+
+
+def check_public_url(value):
+    """PUBLIC_URL without a trailing slash ('' when unset); PublicUrlError explains a bad value."""
+    value = (value or "").strip()
+    if not value:
+        return ""
+    example = "http://192.168.1.10:8000"
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise PublicUrlError(
+            f"PUBLIC_URL must be an http:// or https:// address such as {example}; got {value!r}."
+        )
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise PublicUrlError(
+            f"PUBLIC_URL must be only the scheme, the host and the port, such as {example}; got {value!r}."
+        )
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def is_loopback(host):
+    """True for a host name or address that means "this machine" (also 0.0.0.0, which browsers
+    on the same machine accept but which no other device can use)."""
+    host = (host or "").strip().lower().strip("[]")
+    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
+def lan_address():
+    """This machine's IPv4 address on the local network, or None when it has none."""
+    for probe in PROBE_ADDRESSES:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            try:
+                sock.connect((probe, 9))
+                address = sock.getsockname()[0]
+            except OSError:
+                continue
+        if not is_loopback(address) and not ipaddress.ip_address(address).is_link_local:
+            return address
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    for info in infos:
+        address = info[4][0]
+        if not is_loopback(address) and not ipaddress.ip_address(address).is_link_local:
+            return address
+    return None
+
+
+def network_host(listen_host):
+    """The host other devices can use, given the address the server listens on; None when the
+    server listens on loopback only or its address is unknown."""
+    listen_host = (listen_host or "").strip()
+    if listen_host.strip("[]") in ALL_INTERFACES:
+        return lan_address()
+    if not listen_host or is_loopback(listen_host):
+        return None
+    return listen_host
+
+
+@dataclass(frozen=True)
+class VenueAddress:
+    """Where other devices reach the server: `base` ("http://192.168.1.10:8000") and `source`."""
+
+    base: str
+    source: str  # "setting", "request", "network" or "loopback"
+
+    @property
+    def loopback(self):
+        """Only this machine can open links with this address: warn instead of printing them."""
+        return self.source == "loopback"
+
+    def url(self, path):
+        return self.base + path
+
+
+def venue_address(request):
+    """The VenueAddress for links made while answering `request` (see the module docstring)."""
+    # Imported here: the settings module imports this module.
+    from django.conf import settings
+    from django.http.request import split_domain_port
+
+    if settings.PUBLIC_URL:
+        source = "loopback" if is_loopback(urlsplit(settings.PUBLIC_URL).hostname) else "setting"
+        return VenueAddress(settings.PUBLIC_URL, source)
+    host = request.get_host()
+    base = f"{request.scheme}://{host}"
+    hostname, port = split_domain_port(host)
+    if not is_loopback(hostname):
+        return VenueAddress(base, "request")
+    network = network_host(settings.LISTEN_HOST)
+    if network is None:
+        return VenueAddress(base, "loopback")
+    if ":" in network and not network.startswith("["):
+        network = f"[{network}]"
+    return VenueAddress(f"{request.scheme}://{network}{':' + port if port else ''}", "network")
+
+
+def absolute_url(request, path):
+    """`path` (from reverse()) as a link for another device."""
+    return venue_address(request).url(path)
+
+
+def startup_lines(listen_host, port, public_url):
+    """What `make run` prints: the address for tablets and phones, or why there is none."""
+    network = network_host(listen_host)
+    local = f"http://127.0.0.1:{port}/"
+    if public_url:
+        return [f"Tablets and phones: {public_url}/ (PUBLIC_URL)", f"This computer: {local}"]
+    if network:
+        host = f"[{network}]" if ":" in network else network
+        return [f"Tablets and phones (same network): http://{host}:{port}/", f"This computer: {local}"]
+    if (listen_host or "").strip("[]") in ALL_INTERFACES:
+        return [f"This computer: {local}",
+                "No network address found: connect this computer to the venue's network (or set PUBLIC_URL)."]
+    return [f"This computer only: http://{listen_host}:{port}/",
+            "Tablets and phones cannot reach it: start with `make run HOST=0.0.0.0` (or set PUBLIC_URL)."]
+
+
+def main(argv=None):
+    """`python -m config.venue HOST PORT`: print where tablets and phones open the server."""
+    import os
+    import sys
+
+    listen_host, port = (argv if argv is not None else sys.argv[1:])[:2]
+    try:
+        public_url = check_public_url(os.environ.get("PUBLIC_URL", ""))
+    except PublicUrlError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print("\n".join(startup_lines(listen_host, port, public_url)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
