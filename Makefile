@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV := DEBUG=1
 
-.PHONY: run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf clean
+.PHONY: run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON_BIN) -m venv $(VENV)
@@ -47,3 +47,6 @@ bench-public: install
 
 bench-pdf: install
 	TESTING=1 $(PY) bench/bench_pdf.py
+
+bench-import: install
+	$(PY) bench/bench_import.py
