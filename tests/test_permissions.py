@@ -65,7 +65,8 @@ EXPECTED = {
     "accounts:login": Expect(answers={**dict.fromkeys(SIGNED_IN_VISITORS, 302)}),
     "accounts:logout": Expect(get=405, post=302),
     "accounts:home": staff(SIGNED_IN),
-    "accounts:device_sign_in": Expect(),  # GET only confirms; POST is covered in test_device_links
+    # GET only confirms (the tablet the link signed in is sent on to its pages); POST: test_device_links.
+    "accounts:device_sign_in": Expect(answers={"tablet_b": 302}),
     "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
     "accounts:device_link_revoke": post_only(ORG, 302),
     # Organiser screens.
