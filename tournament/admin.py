@@ -9,10 +9,8 @@ from django.urls import reverse
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """List, search, filter and view; no add, change or delete."""
-
-    change_form_template = "admin/read_only_change_form.html"
+class NoChanges:
+    """No add, change or delete permission, whoever asks (superusers included)."""
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -22,6 +20,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyAdmin(NoChanges, admin.ModelAdmin):
+    """List, search, filter and view; no add, change or delete."""
+
+    change_form_template = "admin/read_only_change_form.html"
 
     def corrections_url(self, obj):
         """The page where `obj` is corrected through the rules and the audit log."""
@@ -33,17 +37,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(NoChanges, admin.TabularInline):
     extra = 0
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Tournament)

@@ -528,11 +528,11 @@ def registration_problems(tournament, entries, *, ignore=None):
             problems.append(Problem(_("the organisation is empty."), entry.line, "organisation"))
         if len(entry.name) > MAX_NAME or len(entry.organisation) > MAX_NAME:
             problems.append(Problem(_("a name is longer than %(count)s characters.") % {"count": MAX_NAME}, entry.line))
-        hidden = [(field, forbidden_character(text)) for field, text in (("name", entry.name), ("organisation", entry.organisation))]
-        for field, code in hidden:
+        hidden = {name: forbidden_character(text) for name, text in (("name", entry.name), ("organisation", entry.organisation))}
+        for column, code in hidden.items():
             if code:
-                problems.append(Problem(FORBIDDEN_MESSAGE % {"code": code}, entry.line, field))
-        if not entry.name or not entry.organisation or any(code for _field, code in hidden):
+                problems.append(Problem(FORBIDDEN_MESSAGE % {"code": code}, entry.line, column))
+        if not entry.name or not entry.organisation or any(hidden.values()):
             continue
         organisation, name = name_key(entry.organisation), name_key(entry.name)
         display.setdefault(organisation, entry.organisation)
