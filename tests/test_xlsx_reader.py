@@ -85,3 +85,12 @@ def test_more_than_2000_players_in_a_spreadsheet_are_refused():
 def test_a_damaged_file_is_refused_cleanly(content):
     message = refusal(content)
     assert "is not a valid Excel (.xlsx) file" in message or "is empty" in message
+
+
+def test_odd_row_numbers_and_string_indexes_are_not_a_crash():
+    sheet = (
+        SHEET_START + '<row r="²"><c t="inlineStr"><is><t>name</t></is></c><c t="inlineStr"><is><t>organisation</t></is></c></row>'
+        f'<row r="{"9" * 5000}"><c t="s"><v>{"1" * 5000}</v></c><c t="s"><v>²</v></c></row>'
+        '<row><c t="inlineStr"><is><t>Anna</t></is></c><c t="inlineStr"><is><t>UTW</t></is></c></row>' + SHEET_END
+    )
+    assert read(xlsx_package(sheet, STRINGS_START + "<si><t>x</t></si></sst>")) == [(3, "Anna", "UTW")]

@@ -27,9 +27,9 @@ FIELDSETS = [
 def parse_places(text):
     """ "4, 3, 1, 0" → [4, 3, 1, 0]; raises ValidationError with a plain message."""
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if len(parts) <= validation.MAX_PLACES and not all(p.isdigit() for p in parts):
+    if len(parts) <= validation.MAX_PLACES and not all(p.isdecimal() for p in parts):
         raise forms.ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 4, 3, 1, 0."))
-    return validation.check_places([int(p) if p.isdigit() else -1 for p in parts])
+    return validation.check_places([int(p) if p.isdecimal() else -1 for p in parts])
 
 
 class TournamentForm(forms.ModelForm):

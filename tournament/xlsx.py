@@ -180,7 +180,7 @@ class _Sheet(_Parser):
             self.cell_type, self.parts, self.length, self.inline = attributes.get("t", "n"), [], 0, False
         elif name == "row":
             reference = attributes.get("r", "")
-            self.row_number = int(reference) if reference.isdigit() else self.row_number + 1
+            self.row_number = int(reference) if reference.isdecimal() and len(reference) <= 7 else self.row_number + 1
             self.column, self.values = 0, {}
         elif name == "is":
             self.inline = True
@@ -206,7 +206,8 @@ class _Sheet(_Parser):
 
     def _value(self, text):
         if self.cell_type == "s":
-            index = int(text) if text.strip().isdigit() else -1
+            text = text.strip()
+            index = int(text) if text.isdecimal() and len(text) <= 9 else -1
             return self.strings[index] if 0 <= index < len(self.strings) else ""
         if self.cell_type == "b":
             return "TRUE" if text.strip() == "1" else "FALSE"
