@@ -10,7 +10,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf clean
+.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -58,3 +58,6 @@ bench-public: install
 
 bench-pdf: install
 	TESTING=1 $(PY) bench/bench_pdf.py
+
+bench-import: install
+	$(PY) bench/bench_import.py

@@ -2,6 +2,8 @@
 
 The sign-in link is `/accounts/device/sign-in/<token>/`: GET shows a confirmation page, POST
 exchanges the token for a session and redirects to the referee pages (a URL without the token).
+The exchange happens once; the tablet it signed in may open the link again and is sent on to
+its pages, any other device is told to ask for a new link.
 """
 
 import segno
@@ -15,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts.devices import create_device_link, redeem_device_link, revoke_device_link, usable_link
+from accounts.devices import create_device_link, find_link, redeem_device_link, revoke_device_link, usable_link
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import DeviceLink, Role
 from accounts.roles import staff_required
@@ -82,15 +84,28 @@ def device_link_revoke(request, tournament, link_id):
     return redirect("accounts:device_links", slug=tournament.slug)
 
 
+def _refusal(request, token):
+    """The page for a token that signs nothing in: already used (410) or unknown, expired, revoked (404)."""
+    link = find_link(token)
+    if link is not None and link.used_at is not None and link.revoked_at is None and link.expires_at > timezone.now():
+        return render(request, "accounts/device_used.html", {"link": link}, status=410)
+    return render(request, "accounts/device_invalid.html", status=404)
+
+
 @never_cache
 def device_sign_in(request, token):
     """GET: confirm which tournament this tablet joins. POST: sign in and leave the token URL."""
+    signed_in = find_link(token)
+    if signed_in is not None and request.user.is_authenticated and request.user.pk == signed_in.user_id:
+        response = redirect("scoring:home", slug=signed_in.tournament.slug)  # this tablet, opening its link again
+        response["Referrer-Policy"] = REFERRER_POLICY
+        return response
     if request.method == "POST":
         link = redeem_device_link(token)
     else:
         link = usable_link(token)
     if link is None:
-        response = render(request, "accounts/device_invalid.html", status=404)
+        response = _refusal(request, token)
     elif request.method == "POST":
         login(request, link.user, backend="django.contrib.auth.backends.ModelBackend")
         request.session.set_expiry(link.expires_at)

@@ -1,9 +1,11 @@
-"""Device sign-in links (SPEC §6, issue 4): one link signs one tablet in as a referee.
+"""Device sign-in links (SPEC §6, issue 4): one link signs one tablet in as a referee, once.
 
 The token carries 256 random bits (`secrets.token_urlsafe(32)`); only its SHA-256 is stored,
 so the token is shown once, when the link is created. Opening the link shows a confirmation
 page; confirming exchanges the token for a session of the link's dedicated user, whose only
-grant is `TournamentRole(referee)` for the link's tournament.
+grant is `TournamentRole(referee)` for the link's tournament. The exchange happens once: a
+photographed or forwarded link cannot sign in a second device, and revoking the link ends
+the one session it opened.
 """
 
 import datetime
@@ -42,11 +44,16 @@ def create_device_link(tournament, label, *, valid_hours=DEFAULT_VALID_HOURS, cr
     return link, token
 
 
-def usable_link(token):
-    """The link a token opens, or None when it is unknown, revoked or expired."""
+def find_link(token):
+    """The link of a token (whatever its state), or None."""
     if not token or len(token) > 200:
         return None
-    link = DeviceLink.objects.select_related("tournament", "user").filter(token_hash=token_hash(token)).first()
+    return DeviceLink.objects.select_related("tournament", "user").filter(token_hash=token_hash(token)).first()
+
+
+def usable_link(token):
+    """The link a token opens, or None when it is unknown, revoked, expired or already used."""
+    link = find_link(token)
     if link is None or not link.is_usable(timezone.now()) or not link.user.is_active:
         return None
     return link
@@ -54,11 +61,17 @@ def usable_link(token):
 
 @transaction.atomic
 def redeem_device_link(token):
-    """Mark a usable link as used and return it (the view then signs its user in), else None."""
+    """Mark a usable link as used and return it (the view then signs its user in), else None.
+
+    A compare-and-swap on `used_at`: of two tablets confirming at the same moment, one wins.
+    """
     link = usable_link(token)
-    if link is not None:
-        link.last_used_at = timezone.now()
-        link.save(update_fields=["last_used_at"])
+    if link is None:
+        return None
+    now = timezone.now()
+    if not DeviceLink.objects.filter(pk=link.pk, used_at__isnull=True).update(used_at=now):
+        return None
+    link.used_at = now
     return link
 
 
@@ -84,7 +97,7 @@ def revoke_earlier_links(tournament, *, unused_only):
     """Revoke the active links (only those never used, with `unused_only`); returns how many."""
     links = active_links(tournament).select_related("user")
     if unused_only:
-        links = links.filter(last_used_at__isnull=True)
+        links = links.filter(used_at__isnull=True)
     links = list(links)
     for link in links:
         revoke_device_link(link)

@@ -34,7 +34,8 @@ class TournamentRole(models.Model):
 class DeviceLink(models.Model):
     """A sign-in link for one tablet: opening it signs the tablet in as a referee of one tournament.
 
-    Only the SHA-256 of the token is stored; the token itself is shown once, as a QR code.
+    A link signs in once (`used_at`); a second tablet with the same link is refused. Only the
+    SHA-256 of the token is stored; the token itself is shown once, as a QR code.
     Each link has a dedicated user holding a `TournamentRole(referee)` for its tournament, so a
     revoked link (the user is deactivated) ends that tablet's session at its next request.
     """
@@ -49,7 +50,7 @@ class DeviceLink(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(_("valid until"))
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
-    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    used_at = models.DateTimeField(_("signed in"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -60,4 +61,5 @@ class DeviceLink(models.Model):
         return f"{self.label} · {self.tournament}"
 
     def is_usable(self, now):
-        return self.revoked_at is None and self.expires_at > now
+        """Neither revoked, nor expired, nor used yet."""
+        return self.revoked_at is None and self.expires_at > now and self.used_at is None

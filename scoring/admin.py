@@ -1,72 +1,79 @@
-"""Admin for the head referee's and organiser's corrections and the audit log (read-only)."""
+"""The admin of score sheets, games, results, cards, tie decisions and the audit log: read-only
+(see `tournament.admin`). Results are corrected on the referee pages, which apply the rules
+engine and write the audit log."""
 
 from django.contrib import admin
+from django.urls import reverse
 
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
+from tournament.admin import ReadOnlyAdmin, ReadOnlyInline, sheet_url
 
 
-class GameInline(admin.TabularInline):
+class GameInline(ReadOnlyInline):
     model = Game
-    extra = 0
     show_change_link = True
 
 
 @admin.register(ScoreSheet)
-class ScoreSheetAdmin(admin.ModelAdmin):
+class ScoreSheetAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "state", "version", "updated_at", "verified_by"]
     list_filter = ["state", "table__round__tournament", "table__round__number"]
     search_fields = ["table__seats__player__name"]
     list_select_related = ["table", "table__round", "verified_by"]
-    readonly_fields = ["version"]
     inlines = [GameInline]
 
+    def corrections_url(self, obj):
+        return sheet_url(obj.table)
 
-class SeatResultInline(admin.TabularInline):
+
+class SeatResultInline(ReadOnlyInline):
     model = SeatResult
-    extra = 0
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
     list_display = ["sheet", "number", "ending", "winner"]
     list_filter = ["ending", "sheet__table__round__tournament"]
     list_select_related = ["sheet", "sheet__table", "sheet__table__round"]
     inlines = [SeatResultInline]
 
+    def corrections_url(self, obj):
+        return sheet_url(obj.sheet.table)
+
 
 @admin.register(SeatResult)
-class SeatResultAdmin(admin.ModelAdmin):
+class SeatResultAdmin(ReadOnlyAdmin):
     list_display = ["game", "letter", "tiles", "jokers", "opening", "score", "override_score"]
     list_filter = ["opening", "went_out", "game__sheet__table__round__tournament"]
     list_select_related = ["game", "game__sheet", "game__sheet__table", "game__sheet__table__round"]
 
+    def corrections_url(self, obj):
+        return sheet_url(obj.game.sheet.table)
+
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(ReadOnlyAdmin):
     list_display = ["player", "colour", "round", "reason", "given_by", "created_at"]
     list_filter = ["tournament", "colour"]
     search_fields = ["player__name", "reason"]
     list_select_related = ["player", "round", "given_by"]
 
+    def corrections_url(self, obj):
+        return reverse("scoring:player", kwargs={"slug": obj.tournament.slug, "player_id": obj.player_id})
+
 
 @admin.register(TieDecision)
-class TieDecisionAdmin(admin.ModelAdmin):
+class TieDecisionAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "__str__", "reason", "created_at"]
     list_filter = ["tournament"]
 
+    def corrections_url(self, obj):
+        return reverse("scoring:ties", kwargs={"slug": obj.tournament.slug})
+
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "tournament", "action", "user", "sheet", "reason"]
     list_filter = ["tournament", "action"]
     search_fields = ["reason", "action"]
     list_select_related = ["tournament", "user", "sheet"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

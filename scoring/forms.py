@@ -32,7 +32,7 @@ def parse_faces(text):
             continue
         if token.upper() == rules.JOKER:
             faces.append(rules.JOKER)
-        elif token.isdigit():
+        elif token.isdecimal():
             faces.append(int(token))
         else:
             faces.append(token)

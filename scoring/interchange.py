@@ -12,25 +12,21 @@ import json
 import re
 from collections import Counter
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from scoring import rules
 from scoring.models import Card, Game, ScoreSheet, TieDecision
+from tournament import validation
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 
 FORMAT = "rummikub-tournament/1"
-SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
 CHOICES = {
     "opening_penalty_mode": [c for c, _ in Tournament.PenaltyMode.choices],
     "pool_exhausted_scoring": [c for c, _ in Tournament.PoolScoring.choices],
     "big_point_unit": [c for c, _ in Tournament.BigPointUnit.choices],
     "seating_method": [c for c, _ in Tournament.SeatingMethod.choices],
     "visibility": [c for c, _ in Tournament.Visibility.choices],
-}
-INT_SETTINGS = {
-    "joker_penalty": (0, 10_000), "penalty_not_possible": (0, 10_000), "penalty_possible_not_done": (0, 10_000),
-    "penalty_drawn_last_round": (0, 10_000), "penalty_first_move": (0, 10_000), "players_per_organisation": (1, 50),
-    "rounds_planned": (1, 20), "move_seconds": (5, 600), "final_games": (1, 12), "initial_meld": (0, 1000),
 }
 BOOL_SETTINGS = ("final", "auto_freeze")
 SETTING_KEYS = (
@@ -43,14 +39,53 @@ ROUND_STATES = [c for c, _ in Round.State.choices]
 SHEET_STATES = [c for c, _ in ScoreSheet.State.choices]
 PLAYER_STATUSES = [c for c, _ in Player.Status.choices]
 CARD_COLOURS = [c for c, _ in Card.Colour.choices]
+MAX_DEPTH = 16  # the format nests 10 levels deep at most
+MAX_DIGITS = 18  # a longer whole number in a file is refused where it stands
+MAX_MESSAGE = 300
+TEXT_CONTROLS = "\n\r\t"  # allowed in reasons, never in names or ids
+JSON_TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 class InterchangeError(ValueError):
-    """A file that cannot be imported; the message starts with the JSON path."""
+    """A file that cannot be imported; the message (one line) starts with the JSON path."""
+
+
+class HugeNumber:
+    """A whole number with too many digits to be meant, kept as its digit count (see `_int`)."""
+
+    def __init__(self, digits):
+        self.digits = digits
+
+    def __repr__(self):
+        return f"a number with {self.digits} digits"
+
+
+def _one_line(text):
+    """`text` with every unprintable character escaped (\\n, \\ud800…), cut to a sane length."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 def _fail(path, message):
-    raise InterchangeError(f"{path}: {message}" if path else message)
+    raise InterchangeError(_one_line(f"{path}: {message}" if path else message))
+
+
+def _shown(value):
+    """A short description of a value for a message (never a huge or deeply nested repr)."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str) and len(value) > 40:
+        return repr(value[:40]) + "…"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 60:
+        return f"a number with about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)
+
+
+def _refusal(error):
+    """The user's message of a shared check's ValidationError."""
+    return " ".join(str(message) for message in error.messages)
 
 
 def _obj(value, path):
@@ -65,31 +100,47 @@ def _list(value, path):
     return value
 
 
-def _text(value, path, *, max_length=200):
+def _text(value, path, *, max_length=200, allowed_controls=""):
+    """A non-empty text, stripped; refuses invisible and control characters but `allowed_controls`."""
     if not isinstance(value, str) or not value.strip():
         _fail(path, "must be a non-empty text")
     if len(value) > max_length:
         _fail(path, f"must be at most {max_length} characters long")
+    code = validation.forbidden_character(value.translate({ord(c): " " for c in allowed_controls}))
+    if code:
+        _fail(path, validation.FORBIDDEN_MESSAGE % {"code": code})
     return value.strip()
 
 
+def _name(value, path):
+    """A tournament, player or organisation name: the same check as the forms'."""
+    if not isinstance(value, str):
+        _fail(path, "must be a non-empty text")
+    try:
+        return validation.clean_name(value)
+    except ValidationError as error:
+        _fail(path, _refusal(error))
+
+
 def _int(value, path, low, high):
+    if isinstance(value, HugeNumber):
+        _fail(path, f"must be {low}–{high}, got {value!r}")
     if not isinstance(value, int) or isinstance(value, bool):
-        _fail(path, f"must be a whole number, got {value!r}")
+        _fail(path, f"must be a whole number, got {_shown(value)}")
     if not low <= value <= high:
-        _fail(path, f"must be {low}–{high}, got {value}")
+        _fail(path, f"must be {low}–{high}, got {_shown(value)}")
     return value
 
 
 def _choice(value, path, choices):
-    if value not in choices:
-        _fail(path, f"must be one of {', '.join(choices)}, got {value!r}")
+    if not isinstance(value, str) or value not in choices:
+        _fail(path, f"must be one of {', '.join(choices)}, got {_shown(value)}")
     return value
 
 
 def _player_ref(value, path, players):
     if not isinstance(value, str) or value not in players:
-        _fail(path, f"unknown player {value!r}")
+        _fail(path, f"unknown player {_shown(value)}")
     return value
 
 
@@ -99,13 +150,27 @@ def _known_keys(obj, path, keys):
             _fail(f"{path}.{key}" if path else key, "unknown field")
 
 
+def _check_depth(data):
+    """Refuse nesting deeper than the format has, naming the path of the first too-deep value."""
+    stack = [(data, "", 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            _fail(path, f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, dict):
+            stack.extend((child, f"{path}.{key}" if path else key, depth + 1) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend((child, f"{path}[{i}]", depth + 1) for i, child in enumerate(value))
+
+
 # ---------------------------------------------------------------- validation
 
 def _parse_settings(data, path):
+    """The settings of the file, checked by the same rules as the settings form."""
     settings = {}
     data = _obj(data, path)
     _known_keys(data, path, SETTING_KEYS)
-    for key, (low, high) in INT_SETTINGS.items():
+    for key, (low, high) in validation.SETTING_RANGES.items():
         if key in data:
             settings[key] = _int(data[key], f"{path}.{key}", low, high)
     for key, choices in CHOICES.items():
@@ -114,15 +179,16 @@ def _parse_settings(data, path):
     for key in BOOL_SETTINGS:
         if key in data:
             if not isinstance(data[key], bool):
-                _fail(f"{path}.{key}", f"must be true or false, got {data[key]!r}")
+                _fail(f"{path}.{key}", f"must be true or false, got {_shown(data[key])}")
             settings[key] = data[key]
     if "big_point_places" in data:
         places = _list(data["big_point_places"], f"{path}.big_point_places")
-        if not 1 <= len(places) <= 4:
-            _fail(f"{path}.big_point_places", "must list 1 to 4 places")
-        settings["big_point_places"] = [
-            _int(p, f"{path}.big_point_places[{i}]", 0, 1000) for i, p in enumerate(places)
-        ]
+        high = validation.MAX_PLACE_POINTS
+        places = [_int(p, f"{path}.big_point_places[{i}]", 0, high) for i, p in enumerate(places[: validation.MAX_PLACES + 1])]
+        try:
+            settings["big_point_places"] = validation.check_places(places)
+        except ValidationError as error:
+            _fail(f"{path}.big_point_places", _refusal(error))
     if data.get("frozen_round") is not None:
         settings["frozen_round"] = _int(data["frozen_round"], f"{path}.frozen_round", 0, 100)
     return settings
@@ -145,7 +211,7 @@ def _parse_rack(data, path):
         _known_keys(o, f"{path}.override", ("score", "reason"))
         override = (
             _int(o.get("score"), f"{path}.override.score", -rules.MAX_OVERRIDE, rules.MAX_OVERRIDE),
-            _text(o.get("reason"), f"{path}.override.reason", max_length=2000),
+            _text(o.get("reason"), f"{path}.override.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
         )
     keypad = None
     if "keypad" in data:
@@ -159,17 +225,18 @@ def _parse_rack(data, path):
     return rack, override, keypad
 
 
-def _parse_game(data, path, letters, settings):
+def _parse_game(data, path, letters, settings, games):
+    """One game of a table that plays `games` games (game numbers 1…games)."""
     data = _obj(data, path)
     _known_keys(data, path, ("number", "ending", "winner", "racks", "winner_override"))
-    number = _int(data.get("number"), f"{path}.number", 1, 50)
+    number = _int(data.get("number"), f"{path}.number", 1, games)
     ending = _choice(data.get("ending"), f"{path}.ending", list(rules.ENDINGS))
     winner = data.get("winner")
     if ending == rules.OUT:
         if winner is None:
             _fail(f"{path}.winner", "a game that ended with a player going out needs a winner")
         if winner not in rules.SEAT_LETTERS:
-            _fail(f"{path}.winner", f"seat letters are A–D, got {winner!r}")
+            _fail(f"{path}.winner", f"seat letters are A–D, got {_shown(winner)}")
     elif winner is not None:
         _fail(f"{path}.winner", "a pool-exhausted game has no winner")
     racks_data = _obj(data.get("racks", {}), f"{path}.racks")
@@ -177,7 +244,7 @@ def _parse_game(data, path, letters, settings):
     for letter, rack_data in racks_data.items():
         rack_path = f"{path}.racks.{letter}"
         if letter not in rules.SEAT_LETTERS:
-            _fail(rack_path, f"seat letters are A–D, got {letter!r}")
+            _fail(rack_path, f"seat letters are A–D, got {_shown(letter)}")
         racks[letter], override, keypad = _parse_rack(rack_data, rack_path)
         if override:
             overrides[letter] = override
@@ -190,7 +257,7 @@ def _parse_game(data, path, letters, settings):
         _known_keys(o, f"{path}.winner_override", ("score", "reason"))
         overrides[winner] = (
             _int(o.get("score"), f"{path}.winner_override.score", -rules.MAX_OVERRIDE, rules.MAX_OVERRIDE),
-            _text(o.get("reason"), f"{path}.winner_override.reason", max_length=2000),
+            _text(o.get("reason"), f"{path}.winner_override.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
         )
     game = rules.Game(seats=letters, winner=winner, racks=racks)
     try:
@@ -202,7 +269,7 @@ def _parse_game(data, path, letters, settings):
     return {"number": number, "game": game, "overrides": overrides, "keypad": keypads}
 
 
-def _parse_table(data, path, players, seated, settings):
+def _parse_table(data, path, players, seated, round_):
     data = _obj(data, path)
     _known_keys(data, path, ("number", "seats", "games", "state"))
     number = _int(data.get("number"), f"{path}.number", 1, 1000)
@@ -210,10 +277,10 @@ def _parse_table(data, path, players, seated, settings):
     for letter, player_id in seats.items():
         seat_path = f"{path}.seats.{letter}"
         if letter not in rules.SEAT_LETTERS:
-            _fail(seat_path, f"seat letters are A–D, got {letter!r}")
+            _fail(seat_path, f"seat letters are A–D, got {_shown(letter)}")
         _player_ref(player_id, seat_path, players)
         if player_id in seated:
-            _fail(seat_path, f"player {player_id!r} sits twice in this round")
+            _fail(seat_path, f"player {_shown(player_id)} sits twice in this round")
         seated.add(player_id)
     if not 3 <= len(seats) <= 4:
         _fail(f"{path}.seats", f"a table seats 3 or 4 players, got {len(seats)}")
@@ -221,8 +288,9 @@ def _parse_table(data, path, players, seated, settings):
     if letters != rules.SEAT_LETTERS[: len(letters)]:
         _fail(f"{path}.seats", f"seats must be {', '.join(rules.SEAT_LETTERS[:len(letters)])}, got {', '.join(letters)}")
     games, numbers = [], set()
+    settings, count = round_.tournament.rules_settings(), round_.games_per_table(len(letters))
     for i, game_data in enumerate(_list(data.get("games", []), f"{path}.games")):
-        game = _parse_game(game_data, f"{path}.games[{i}]", letters, settings)
+        game = _parse_game(game_data, f"{path}.games[{i}]", letters, settings, count)
         if game["number"] in numbers:
             _fail(f"{path}.games[{i}].number", f"game {game['number']} appears twice")
         numbers.add(game["number"])
@@ -235,77 +303,28 @@ def _parse_table(data, path, players, seated, settings):
 def parse(data):
     """Validate a decoded file and return a plain description of what to write."""
     data = _obj(data, "")
+    _check_depth(data)
     _known_keys(data, "", ("format", "tournament", "players", "rounds", "cards", "tie_decisions"))
     if data.get("format") != FORMAT:
-        _fail("format", f"must be {FORMAT!r}, got {data.get('format')!r}")
+        _fail("format", f"must be {FORMAT!r}, got {_shown(data.get('format'))}")
     t = _obj(data.get("tournament"), "tournament")
     _known_keys(t, "tournament", ("name", "slug", "date", "settings"))
-    name = _text(t.get("name"), "tournament.name")
-    slug = _text(t.get("slug"), "tournament.slug", max_length=80)
-    if not SLUG_RE.match(slug):
-        _fail("tournament.slug", "may use only letters, digits, - and _")
+    name = _name(t.get("name"), "tournament.name")
+    slug = _text(t.get("slug"), "tournament.slug", max_length=validation.MAX_SLUG)
+    try:
+        validation.check_slug(slug)
+    except ValidationError as error:
+        _fail("tournament.slug", _refusal(error))
     try:
         date = datetime.date.fromisoformat(t.get("date"))
     except (TypeError, ValueError):
-        _fail("tournament.date", f"must be a date like 2026-02-10, got {t.get('date')!r}")
+        _fail("tournament.date", f"must be a date like 2026-02-10, got {_shown(t.get('date'))}")
     settings = _parse_settings(t.get("settings", {}), "tournament.settings")
     defaults = Tournament(name=name, slug=slug, date=date, **settings)
-    rules_settings = defaults.rules_settings()
-
-    players, per_org = {}, Counter()
-    for i, p in enumerate(_list(data.get("players"), "players")):
-        path = f"players[{i}]"
-        p = _obj(p, path)
-        _known_keys(p, path, ("id", "name", "organisation", "status", "present", "joins_from_round"))
-        player_id = _text(p.get("id"), f"{path}.id", max_length=50)
-        if player_id in players:
-            _fail(f"{path}.id", f"player id {player_id!r} appears twice")
-        organisation = _text(p.get("organisation"), f"{path}.organisation")
-        per_org[organisation] += 1
-        if per_org[organisation] > defaults.players_per_organisation:
-            _fail(
-                f"{path}.organisation",
-                f"organisation {organisation!r} exceeds its quota of {defaults.players_per_organisation}",
-            )
-        player_name = _text(p.get("name"), f"{path}.name")
-        if any(q["name"] == player_name and q["organisation"] == organisation for q in players.values()):
-            _fail(f"{path}.name", f"{player_name!r} appears twice in {organisation!r}")
-        present = p.get("present", False)
-        if not isinstance(present, bool):
-            _fail(f"{path}.present", f"must be true or false, got {present!r}")
-        joins = p.get("joins_from_round")
-        players[player_id] = {
-            "name": player_name, "organisation": organisation,
-            "status": _choice(p.get("status", "active"), f"{path}.status", PLAYER_STATUSES),
-            "present": present,
-            "joins_from_round": None if joins is None else _int(joins, f"{path}.joins_from_round", 1, 100),
-        }
-
-    rounds, round_numbers = [], set()
-    for i, r in enumerate(_list(data.get("rounds", []), "rounds")):
-        path = f"rounds[{i}]"
-        r = _obj(r, path)
-        _known_keys(r, path, ("number", "kind", "state", "seed", "method", "tables"))
-        number = _int(r.get("number"), f"{path}.number", 1, 100)
-        if number in round_numbers:
-            _fail(f"{path}.number", f"round {number} appears twice")
-        round_numbers.add(number)
-        kind = _choice(r.get("kind", "qualifying"), f"{path}.kind", [c for c, _ in Round.Kind.choices])
-        if kind == Round.Kind.FINAL and any(x["kind"] == Round.Kind.FINAL for x in rounds):
-            _fail(f"{path}.kind", "a tournament has only one final")
-        seated, tables, table_numbers = set(), [], set()
-        for j, table_data in enumerate(_list(r.get("tables", []), f"{path}.tables")):
-            table = _parse_table(table_data, f"{path}.tables[{j}]", players, seated, rules_settings)
-            if table["number"] in table_numbers:
-                _fail(f"{path}.tables[{j}].number", f"table {table['number']} appears twice")
-            table_numbers.add(table["number"])
-            tables.append(table)
-        rounds.append({
-            "number": number, "kind": kind,
-            "state": _choice(r.get("state", Round.State.COMPLETED), f"{path}.state", ROUND_STATES),
-            "seed": str(r.get("seed", ""))[:64], "method": _choice(r.get("method", ""), f"{path}.method", ["", "random", "mixed", "swiss", "manual", "final"]),
-            "tables": tables,
-        })
+    players = _parse_players(data.get("players"), defaults.players_per_organisation)
+    rounds = _parse_rounds(data.get("rounds", []), players, defaults)
+    _check_limits(settings, players, rounds)
+    round_numbers = {r["number"] for r in rounds}
 
     cards = []
     for i, c in enumerate(_list(data.get("cards", []), "cards")):
@@ -315,11 +334,11 @@ def parse(data):
         _player_ref(c.get("player"), f"{path}.player", players)
         round_number = c.get("round")
         if round_number is not None and (not isinstance(round_number, int) or round_number not in round_numbers):
-            _fail(f"{path}.round", f"unknown round {round_number!r}")
+            _fail(f"{path}.round", f"unknown round {_shown(round_number)}")
         cards.append({
             "player": c["player"], "round": round_number,
             "colour": _choice(c.get("colour"), f"{path}.colour", CARD_COLOURS),
-            "reason": _text(c.get("reason"), f"{path}.reason", max_length=2000),
+            "reason": _text(c.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
         })
 
     decisions = []
@@ -332,12 +351,97 @@ def parse(data):
             _player_ref(player_id, f"{path}.order[{k}]", players)
         if len(order) < 2 or len(set(order)) != len(order):
             _fail(f"{path}.order", "must list two or more different players")
-        decisions.append({"order": order, "reason": _text(d.get("reason"), f"{path}.reason", max_length=2000)})
+        decisions.append({
+            "order": order,
+            "reason": _text(d.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
+        })
 
     return {
         "tournament": {"name": name, "slug": slug, "date": date, **settings},
         "players": players, "rounds": rounds, "cards": cards, "tie_decisions": decisions,
     }
+
+
+def _parse_players(data, quota):
+    """{player id: player} of the file's players. Names are checked as in the player forms;
+    a name is the same name in any case or spacing (`validation.name_key`), like there."""
+    players, names, per_org = {}, set(), Counter()
+    for i, p in enumerate(_list(data, "players")):
+        path = f"players[{i}]"
+        p = _obj(p, path)
+        _known_keys(p, path, ("id", "name", "organisation", "status", "present", "joins_from_round"))
+        player_id = _text(p.get("id"), f"{path}.id", max_length=50)
+        if player_id in players:
+            _fail(f"{path}.id", f"player id {_shown(player_id)} appears twice")
+        organisation = _name(p.get("organisation"), f"{path}.organisation")
+        organisation_key = validation.name_key(organisation)
+        per_org[organisation_key] += 1
+        if per_org[organisation_key] > quota:
+            _fail(f"{path}.organisation", f"organisation {_shown(organisation)} exceeds its quota of {quota}")
+        player_name = _name(p.get("name"), f"{path}.name")
+        key = (organisation_key, validation.name_key(player_name))
+        if key in names:
+            _fail(f"{path}.name", f"{_shown(player_name)} appears twice in {_shown(organisation)}")
+        names.add(key)
+        present = p.get("present", False)
+        if not isinstance(present, bool):
+            _fail(f"{path}.present", f"must be true or false, got {_shown(present)}")
+        joins = p.get("joins_from_round")
+        players[player_id] = {
+            "name": player_name, "organisation": organisation,
+            "status": _choice(p.get("status", "active"), f"{path}.status", PLAYER_STATUSES),
+            "present": present,
+            "joins_from_round": None if joins is None else _int(joins, f"{path}.joins_from_round", 1, 100),
+        }
+    return players
+
+
+def _parse_rounds(data, players, tournament):
+    rounds, round_numbers = [], set()
+    for i, r in enumerate(_list(data, "rounds")):
+        path = f"rounds[{i}]"
+        r = _obj(r, path)
+        _known_keys(r, path, ("number", "kind", "state", "seed", "method", "tables"))
+        number = _int(r.get("number"), f"{path}.number", 1, 100)
+        if number in round_numbers:
+            _fail(f"{path}.number", f"round {number} appears twice")
+        round_numbers.add(number)
+        kind = _choice(r.get("kind", "qualifying"), f"{path}.kind", [c for c, _ in Round.Kind.choices])
+        if kind == Round.Kind.FINAL and any(x["kind"] == Round.Kind.FINAL for x in rounds):
+            _fail(f"{path}.kind", "a tournament has only one final")
+        round_ = Round(tournament=tournament, number=number, kind=kind)
+        seated, tables, table_numbers = set(), [], set()
+        for j, table_data in enumerate(_list(r.get("tables", []), f"{path}.tables")):
+            table = _parse_table(table_data, f"{path}.tables[{j}]", players, seated, round_)
+            if table["number"] in table_numbers:
+                _fail(f"{path}.tables[{j}].number", f"table {table['number']} appears twice")
+            table_numbers.add(table["number"])
+            tables.append(table)
+        seed = r.get("seed", "")
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            seed = str(seed)
+        rounds.append({
+            "number": number, "kind": kind,
+            "state": _choice(r.get("state", Round.State.COMPLETED), f"{path}.state", ROUND_STATES),
+            "seed": _text(seed, f"{path}.seed", max_length=64) if seed != "" else "",
+            "method": _choice(r.get("method", ""), f"{path}.method", ["", "random", "mixed", "swiss", "manual", "final"]),
+            "tables": tables,
+        })
+    return rounds
+
+
+def _check_limits(settings, players, rounds):
+    """The settings form's checks against the data: quota, rounds planned, the final."""
+    qualifying = [r["number"] for r in rounds if r["kind"] == Round.Kind.QUALIFYING]
+    defaults = Tournament()
+    problems = validation.limit_problems(
+        {key: settings.get(key, getattr(defaults, key)) for key in ("players_per_organisation", "rounds_planned", "final")},
+        largest=max(Counter(validation.name_key(p["organisation"]) for p in players.values()).values(), default=0),
+        rounds_drawn=max(qualifying, default=0),
+        has_final=any(r["kind"] == Round.Kind.FINAL for r in rounds),
+    )
+    for key, message in problems.items():
+        _fail(f"tournament.settings.{key}", message)
 
 
 def derived_status(stored, colours):
@@ -356,19 +460,21 @@ def import_tournament(data):
     if Tournament.objects.filter(slug=plan["tournament"]["slug"]).exists():
         _fail("tournament.slug", f"a tournament {plan['tournament']['slug']!r} already exists")
     tournament = Tournament.objects.create(**plan["tournament"])
-    organisations = {}
+    organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
+    for p in plan["players"].values():
+        organisations.setdefault(validation.name_key(p["organisation"]), Organisation(tournament=tournament, name=p["organisation"]))
+    Organisation.objects.bulk_create(organisations.values())
     colours = {pid: Counter() for pid in plan["players"]}
     for card in plan["cards"]:
         colours[card["player"]][card["colour"]] += 1
     players = {}
     org_slots = Counter()
     for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
-        if p["organisation"] not in organisations:
-            organisations[p["organisation"]] = Organisation.objects.create(tournament=tournament, name=p["organisation"])
-        org_slots[p["organisation"]] += 1
+        organisation = organisations[validation.name_key(p["organisation"])]
+        org_slots[organisation.name] += 1
         players[player_id] = Player(
-            tournament=tournament, organisation=organisations[p["organisation"]], name=p["name"],
-            start_number=number, ext_id=player_id, org_slot=org_slots[p["organisation"]],
+            tournament=tournament, organisation=organisation, name=p["name"],
+            start_number=number, ext_id=player_id, org_slot=org_slots[organisation.name],
             status=derived_status(p["status"], colours[player_id]), present=p["present"],
             joins_from_round=p["joins_from_round"],
         )
@@ -399,12 +505,39 @@ def import_tournament(data):
     return tournament
 
 
-def import_json_text(text):
+def _whole_number(text):
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_DIGITS else HugeNumber(digits)
+
+
+def _too_deep_line(text):
+    """The line where `text` first nests deeper than MAX_DEPTH (brackets inside strings do not count)."""
+    depth = 0
+    for token in JSON_TOKEN_RE.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return text.count("\n", 0, token.start()) + 1
+        elif bracket in "]}":
+            depth -= 1
+    return 1
+
+
+def decode(text):
+    """The decoded file; raises InterchangeError ("invalid JSON at line N: …") for text that is not
+    JSON or nests deeper than the format. A whole number with more than MAX_DIGITS digits becomes a
+    HugeNumber, refused with its JSON path by `parse`."""
     try:
-        data = json.loads(text)
+        return json.loads(text, parse_int=_whole_number)
     except json.JSONDecodeError as error:
-        raise InterchangeError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
-    return import_tournament(data)
+        _fail("", f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}")
+    except RecursionError:
+        _fail("", f"invalid JSON at line {_too_deep_line(text)}: nested more than {MAX_DEPTH} levels deep")
+
+
+def import_json_text(text):
+    return import_tournament(decode(text))
 
 
 def export_tournament(tournament):

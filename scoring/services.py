@@ -22,10 +22,7 @@ def table_letters(table):
 
 def games_per_table(table):
     """Games a table plays in its round: the final's setting, else one per seat."""
-    round_ = table.round
-    if round_.is_final:
-        return round_.tournament.final_games
-    return len(table.seats.all())
+    return table.round.games_per_table(len(table.seats.all()))
 
 
 def ensure_sheet(table):

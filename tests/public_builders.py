@@ -39,7 +39,7 @@ def games(a_score=None):
 
 
 def hall_data(visibility="live", frozen_round=None, players=8, slug="test"):
-    data = tournament_data(players, settings={"final": False, "rounds_planned": 4, "visibility": visibility})
+    data = tournament_data(players, settings={"final": False, "rounds_planned": 5, "visibility": visibility})
     data["tournament"]["slug"] = slug
     if frozen_round is not None:
         data["tournament"]["settings"]["frozen_round"] = frozen_round

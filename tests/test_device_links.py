@@ -80,7 +80,49 @@ def test_opening_the_link_asks_first_and_signing_in_leaves_the_token_url(client,
     assert client.session.get_expiry_date() <= link.expires_at
     assert client.get(sheet_url()).status_code == 200
     link.refresh_from_db()
-    assert link.last_used_at is not None
+    assert link.used_at is not None
+
+
+def test_a_link_signs_in_one_tablet_once(client, tournament):
+    """A second device confirming the same link is refused and told to ask for a new link."""
+    link, token = create_device_link(tournament, "Tablet 1")
+    assert client.post(sign_in_path(token)).status_code == 302
+    second = Client()
+    for response in (second.get(sign_in_path(token)), second.post(sign_in_path(token))):
+        assert response.status_code == 410
+        html = response.content.decode()
+        assert "This link has already been used" in html and "Ask the organiser for a new link" in html
+        assert "Tablet 1" in html
+    assert SESSION_KEY not in second.session
+    assert second.get(sheet_url()).status_code == 302  # to the sign-in page
+    assert client.get(sheet_url()).status_code == 200  # the first tablet works on
+
+
+def test_the_signed_in_tablet_opening_its_link_again_is_sent_to_its_pages(client, tournament):
+    _, token = create_device_link(tournament, "Tablet 1")
+    client.post(sign_in_path(token))
+    for response in (client.get(sign_in_path(token)), client.post(sign_in_path(token))):
+        assert response.status_code == 302
+        assert response["Location"] == reverse("scoring:home", kwargs={"slug": "test"})
+
+
+def test_of_two_tablets_confirming_at_once_one_signs_in(tournament, monkeypatch):
+    """The redeem is a compare-and-swap: of two requests that both read the link unused, one wins."""
+    from accounts import devices
+
+    _, token = create_device_link(tournament, "Tablet 1")
+    read_before_either_wrote = devices.usable_link(token)
+    monkeypatch.setattr(devices, "usable_link", lambda _token: read_before_either_wrote)
+    assert devices.redeem_device_link(token) is not None
+    assert devices.redeem_device_link(token) is None
+
+
+def test_the_organiser_sees_which_links_have_signed_in(organiser_client, tournament):
+    used, token = create_device_link(tournament, "Tablet 1")
+    create_device_link(tournament, "Tablet 2")
+    Client().post(sign_in_path(token))
+    html = organiser_client.get(reverse("accounts:device_links", kwargs={"slug": "test"})).content.decode()
+    assert "in use" in html and "not used yet" in html
 
 
 def test_a_device_session_is_refused_on_another_tournament(client, tournament, other_tournament):

@@ -126,3 +126,11 @@ def test_changing_the_visibility_goes_through_the_audited_path(organiser_client)
     assert (tournament.visibility, tournament.frozen_round) == ("frozen", 1)
     entry = AuditEntry.objects.get(action="visibility")
     assert entry.before["visibility"] == "live" and entry.after == {"visibility": "frozen", "frozen_round": 1}
+
+
+@pytest.mark.parametrize("text", ["²", "1, ², 0"])
+def test_digits_that_are_not_plain_numbers_are_a_message_not_an_error(text):
+    from django import forms
+
+    with pytest.raises(forms.ValidationError):
+        parse_places(text)

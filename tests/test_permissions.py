@@ -65,7 +65,8 @@ EXPECTED = {
     "accounts:login": Expect(answers={**dict.fromkeys(SIGNED_IN_VISITORS, 302)}),
     "accounts:logout": Expect(get=405, post=302),
     "accounts:home": staff(SIGNED_IN),
-    "accounts:device_sign_in": Expect(),  # GET only confirms; POST is covered in test_device_links
+    # GET only confirms (the tablet the link signed in is sent on to its pages); POST: test_device_links.
+    "accounts:device_sign_in": Expect(answers={"tablet_b": 302}),
     "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
     "accounts:device_link_revoke": post_only(ORG, 302),
     # Organiser screens.
@@ -305,3 +306,73 @@ def test_an_expired_session_posting_without_a_token_lands_on_the_sign_in_page(wo
     parameters = next(params for n, _route, params in ALL_URLS if n == "scoring:sheet_submit")
     response = client.post(url_for("scoring:sheet_submit", parameters, world), {"version": "0"})
     assert response.status_code == 302 and response["Location"].startswith(reverse("accounts:login"))
+
+
+# ---------------------------------------------------------------- the admin (issue 13)
+#
+# Only staff (the organiser) reach the admin; everyone else is sent to its sign-in page. There
+# the organiser reads everything, but nothing the standings depend on can be added, changed or
+# deleted: those records are corrected on the audited pages above. Staff grants
+# (TournamentRole) are the admin's own business.
+
+ADMIN_LOGIN = "admin-login"
+ADMIN_REQUESTS = {  # name: (method, URL action, needs an object)
+    "list": ("get", "changelist", False),
+    "view": ("get", "change", True),
+    "change": ("post", "change", True),
+    "add form": ("get", "add", False),
+    "add": ("post", "add", False),
+    "delete form": ("get", "delete", True),
+    "delete": ("post", "delete", True),
+}
+READ_ONLY = {"list": 200, "view": 200, "change": 403, "add form": 403, "add": 403, "delete form": 403, "delete": 403}
+ADMIN_EXPECTED = {
+    "tournament.Tournament": READ_ONLY, "tournament.Organisation": READ_ONLY, "tournament.Player": READ_ONLY,
+    "tournament.Round": READ_ONLY, "tournament.Table": READ_ONLY, "tournament.Seat": READ_ONLY,
+    "scoring.ScoreSheet": READ_ONLY, "scoring.Game": READ_ONLY, "scoring.SeatResult": READ_ONLY,
+    "scoring.Card": READ_ONLY, "scoring.TieDecision": READ_ONLY, "scoring.AuditEntry": READ_ONLY,
+    # An empty form is refused with its errors (200); the delete removes the grant (302).
+    "accounts.TournamentRole": {**dict.fromkeys(ADMIN_REQUESTS, 200), "delete": 302},
+}
+
+
+PROJECT_APPS = {"tournament", "scoring", "accounts"}
+
+
+def project_admin_models():
+    from django.contrib import admin
+
+    return {f"{m._meta.app_label}.{m.__name__}": m for m in admin.site._registry if m._meta.app_label in PROJECT_APPS}
+
+
+def test_every_admin_model_has_its_expected_answers():
+    assert set(project_admin_models()) == set(ADMIN_EXPECTED)
+
+
+@pytest.mark.parametrize("visitor", ["anonymous", "referee", "head_referee", "organiser", "other_referee", "tablet_b"])
+def test_admin_permission_matrix(world, visitor):
+    from scoring.models import AuditEntry, Card, TieDecision
+
+    tournament = world["tournament"]
+    AuditEntry.objects.create(tournament=tournament, action="verify", reason="checked")
+    Card.objects.create(tournament=tournament, player=tournament.players.first(), colour="warning", reason="untidy")
+    TieDecision.objects.create(tournament=tournament, order=["p1", "p2"], reason="lot")
+    TournamentRole.objects.create(user=world["visitors"]["referee"], tournament=tournament, role=Role.REFEREE)
+    client = client_for(world["visitors"][visitor])
+    wrong = []
+    for label, model in project_admin_models().items():
+        obj = model.objects.order_by("pk").first()
+        for request, (method, action, needs_object) in ADMIN_REQUESTS.items():
+            info = model._meta.app_label, model._meta.model_name, action
+            url = reverse("admin:%s_%s_%s" % info, args=[obj.pk] if needs_object else [])
+            wanted = ADMIN_EXPECTED[label][request] if visitor == "organiser" else ADMIN_LOGIN
+            before = snapshot()
+            response, written = ask(client, method, url, {"post": "yes"} if action == "delete" else {})
+            got = response.status_code
+            if got == 302 and response["Location"].startswith(reverse("admin:login")):
+                got = ADMIN_LOGIN
+            if got != wanted:
+                wrong.append(f"{method.upper()} {url} ({label} {request}): expected {wanted}, got {got}")
+            if method == "post" and got in (ADMIN_LOGIN, 403) and written != before:
+                wrong.append(f"POST {url} ({label} {request}) was refused but changed data")
+    assert not wrong, "\n".join(wrong)

@@ -4,6 +4,7 @@ the sheet says "not saved — will retry", keeps what was typed and sends it unt
 
 import pytest
 from django.contrib.auth.models import Group, User
+from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Game
 from tests.browser import TABLET, screenshot
@@ -47,7 +48,7 @@ def enter_example_one(page):
 def test_scores_appear_as_values_are_entered_and_the_game_saves(sheet_page):
     page = sheet_page
     enter_example_one(page)
-    page.wait_for_function("document.querySelector('#g1-A-score').textContent.trim() === '+183'")
+    expect(page.locator("#g1-A-score")).to_have_text("+183")  # (wait_for_function would need eval: the CSP refuses it)
     assert page.locator("#g1-C-keypad-total").inner_text() == "= 10 in tiles and 1 joker"
     assert page.locator("#g1-D-score").inner_text() == "−100"
     assert not Game.objects.exists()
@@ -63,7 +64,7 @@ SAVE_GAME_1 = "**/referee/test/round/1/table/1/game/1/"  # not the preview (…/
 
 def enter_and_wait_for_the_scores(page):
     enter_example_one(page)
-    page.wait_for_function("document.querySelector('#g1-A-score').textContent.trim() === '+183'")
+    expect(page.locator("#g1-A-score")).to_have_text("+183")
 
 
 def assert_pending(page, words):
@@ -90,7 +91,7 @@ def test_a_rack_count_is_scored_while_it_is_typed(sheet_page):
     page = sheet_page
     page.click("#g1-B-tiles")
     page.keyboard.type("23")  # the field keeps the focus: no change event yet
-    page.wait_for_function("document.querySelector('#g1-B-score').textContent.trim() === '−23'")
+    expect(page.locator("#g1-B-score")).to_have_text("−23")
     assert page.evaluate("document.activeElement.id") == "g1-B-tiles"
 
 
@@ -123,7 +124,7 @@ def test_a_save_whose_reply_is_lost_is_retried_without_a_conflict(sheet_page):
     enter_and_wait_for_the_scores(page)
     page.route(SAVE_GAME_1, lambda route: route.fetch())  # reaches the server; the reply is dropped
     page.click("#game-1 .save-button")
-    page.wait_for_function("document.querySelector('#g1-status').textContent.trim() === 'not saved — will retry'")
+    expect(page.locator("#g1-status")).to_have_text("not saved — will retry")
     assert "the server did not answer in time" in page.locator("#game-1 [data-send-state]").inner_text()
     assert Game.objects.count() == 1
     page.unroute(SAVE_GAME_1)
@@ -159,10 +160,10 @@ def test_a_pending_save_survives_a_reload_and_is_sent_again(sheet_page):
     page.reload()
     note = page.locator("#game-1 [data-send-state]")
     note.wait_for(state="visible")
-    page.wait_for_function("document.querySelector('#g1-status').textContent.trim() === 'not saved — will retry'")
+    expect(page.locator("#g1-status")).to_have_text("not saved — will retry")
     assert page.locator("#g1-B-tiles").input_value() == "23" and page.locator("#g1-ending-A").is_checked()
     # The restored values are scored at once, without a tap.
-    page.wait_for_function("document.querySelector('#g1-A-score').textContent.trim() === '+183'")
+    expect(page.locator("#g1-A-score")).to_have_text("+183")
     assert not Game.objects.exists()
     page.unroute(SAVE_GAME_1)
     assert_saved_on_the_server(page)
@@ -176,4 +177,4 @@ def test_typed_values_survive_a_reload_and_are_scored_at_once(sheet_page):
     assert page.locator("#g1-B-tiles").input_value() == "23"
     assert page.locator("#g1-ending-A").is_checked()
     assert "put back" in page.locator("#game-1 [data-send-state]").inner_text()
-    page.wait_for_function("document.querySelector('#g1-B-score').textContent.trim() === '−23'")
+    expect(page.locator("#g1-B-score")).to_have_text("−23")

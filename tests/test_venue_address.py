@@ -285,7 +285,7 @@ def test_the_tablets_page_names_the_address_or_warns(laptop, tournament, setting
 
 def test_printing_the_device_sheet_again_offers_to_revoke_the_earlier_links(laptop, tournament, on_the_network, organiser):
     used, _ = create_device_link(tournament, "Used", created_by=organiser)
-    DeviceLink.objects.filter(pk=used.pk).update(last_used_at="2026-02-10T09:00:00Z")
+    DeviceLink.objects.filter(pk=used.pk).update(used_at="2026-02-10T09:00:00Z")
     unused, _ = create_device_link(tournament, "Unused", created_by=organiser)
     revoked, _ = create_device_link(tournament, "Revoked", created_by=organiser)
     DeviceLink.objects.filter(pk=revoked.pk).update(revoked_at="2026-02-10T08:00:00Z")

@@ -1,66 +1,128 @@
-"""Admin for organisers' corrections: search, filters, inline seats."""
+"""The admin: search, filters and reading for organisers. Nothing that the standings depend on
+is added, changed or deleted here: corrections go through the organiser's and referees' pages,
+which apply the rules and write the audit log (each change page links to the right one).
+Only a superuser may delete a whole tournament (e.g. before restoring it from a backup)."""
 
 from django.contrib import admin
+from django.urls import reverse
 
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 
 
+class NoChanges:
+    """No add, change or delete permission, whoever asks (superusers included)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyAdmin(NoChanges, admin.ModelAdmin):
+    """List, search, filter and view; no add, change or delete."""
+
+    change_form_template = "admin/read_only_change_form.html"
+
+    def corrections_url(self, obj):
+        """The page where `obj` is corrected through the rules and the audit log."""
+        return None
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, admin.utils.unquote(object_id))
+        extra_context = dict(extra_context or {}, corrections_url=obj and self.corrections_url(obj))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+class ReadOnlyInline(NoChanges, admin.TabularInline):
+    extra = 0
+
+
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ReadOnlyAdmin):
     list_display = ["name", "date", "slug", "visibility", "rounds_planned", "final"]
     list_filter = ["visibility", "date"]
     search_fields = ["name", "slug"]
-    prepopulated_fields = {"slug": ["name"]}
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def get_deleted_objects(self, objs, request):
+        """A superuser deletes the tournament with everything in it (read-only one by one)."""
+        deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), protected
+
+    def corrections_url(self, obj):
+        return reverse("tournament:settings", kwargs={"slug": obj.slug})
 
 
 @admin.register(Organisation)
-class OrganisationAdmin(admin.ModelAdmin):
+class OrganisationAdmin(ReadOnlyAdmin):
     list_display = ["name", "tournament"]
     list_filter = ["tournament"]
     search_fields = ["name"]
 
+    def corrections_url(self, obj):
+        return reverse("tournament:players", kwargs={"slug": obj.tournament.slug})
+
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ReadOnlyAdmin):
     list_display = ["start_number", "name", "organisation", "status", "present", "tournament"]
     list_display_links = ["start_number", "name"]
     list_filter = ["tournament", "status", "present"]
     search_fields = ["name", "organisation__name", "ext_id"]
     list_select_related = ["organisation", "tournament"]
-    autocomplete_fields = ["organisation"]
+
+    def corrections_url(self, obj):
+        return reverse("tournament:player", kwargs={"slug": obj.tournament.slug, "pk": obj.pk})
 
 
-class TableInline(admin.TabularInline):
+class TableInline(ReadOnlyInline):
     model = Table
-    extra = 0
     show_change_link = True
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "number", "kind", "state", "method", "seed"]
     list_filter = ["tournament", "kind", "state"]
     inlines = [TableInline]
 
+    def corrections_url(self, obj):
+        return reverse("tournament:round", kwargs={"slug": obj.tournament.slug, "number": obj.number})
 
-class SeatInline(admin.TabularInline):
+
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    autocomplete_fields = ["player"]
+
+
+def sheet_url(table):
+    return reverse("scoring:sheet", kwargs={
+        "slug": table.round.tournament.slug, "round_number": table.round.number, "table_number": table.number,
+    })
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ["round", "number"]
     list_filter = ["round__tournament", "round__number"]
     list_select_related = ["round", "round__tournament"]
     inlines = [SeatInline]
 
+    def corrections_url(self, obj):
+        return sheet_url(obj)
+
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ["table", "letter", "player"]
     list_filter = ["round__tournament", "round__number"]
     search_fields = ["player__name"]
     list_select_related = ["table", "table__round", "player"]
-    autocomplete_fields = ["player"]
+
+    def corrections_url(self, obj):
+        return reverse("tournament:round", kwargs={"slug": obj.round.tournament.slug, "number": obj.round.number})

@@ -3,16 +3,14 @@
 import re
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament import services
+from tournament import services, validation
 from tournament.models import Tournament
 from tournament.text import slug_from, sorted_polish
-
-MAX_PLACE_POINTS = 1000
-RESERVED_SLUGS = {"new"}  # /staff/new/ creates a tournament
 
 FIELDSETS = [
     (_("The event"), ["name", "slug", "date"]),
@@ -29,18 +27,9 @@ FIELDSETS = [
 def parse_places(text):
     """ "4, 3, 1, 0" → [4, 3, 1, 0]; raises ValidationError with a plain message."""
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if not parts:
-        raise forms.ValidationError(_("Enter the points for 1st place, then 2nd, 3rd and 4th, e.g. 1, 0, 0, 0."))
-    if len(parts) > 4:
-        raise forms.ValidationError(_("A table has at most 4 places: enter at most 4 numbers."))
-    if not all(p.isdigit() for p in parts):
+    if len(parts) <= validation.MAX_PLACES and not all(p.isdecimal() for p in parts):
         raise forms.ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 4, 3, 1, 0."))
-    places = [int(p) for p in parts]
-    if any(p > MAX_PLACE_POINTS for p in places):
-        raise forms.ValidationError(_("Each place gets at most %(max)s points.") % {"max": MAX_PLACE_POINTS})
-    if any(later > earlier for earlier, later in zip(places, places[1:])):
-        raise forms.ValidationError(_("A lower place cannot get more points than a higher one."))
-    return places
+    return validation.check_places([int(p) if p.isdecimal() else -1 for p in parts])
 
 
 class TournamentForm(forms.ModelForm):
@@ -81,6 +70,11 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.editing = self.instance.pk is not None
+        for name, (low, high) in validation.SETTING_RANGES.items():
+            field = self.fields[name]
+            field.min_value, field.max_value = low, high
+            field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+            field.widget.attrs.update(min=low, max=high)
         self.initial["big_point_places"] = ", ".join(map(str, self.instance.big_point_places or [1, 0, 0, 0]))
         if self.editing:
             self.fields["slug"].disabled = True
@@ -95,12 +89,15 @@ class TournamentForm(forms.ModelForm):
     def clean_big_point_places(self):
         return parse_places(self.cleaned_data["big_point_places"])
 
+    def clean_name(self):
+        return validation.clean_name(self.cleaned_data["name"])
+
     def clean_slug(self):
         slug = self.cleaned_data.get("slug")
-        if slug in RESERVED_SLUGS and not self.editing:
-            raise forms.ValidationError(_("This address is reserved: choose another one."))
-        if self.editing or slug:
+        if self.editing:
             return slug
+        if slug:
+            return validation.check_slug(slug)
         base = slug_from(self.data.get("name", ""))[:70] or "tournament"
         slug, number = base, 1
         while Tournament.objects.filter(slug=slug).exists():
@@ -113,18 +110,9 @@ class TournamentForm(forms.ModelForm):
         if not self.editing:
             return cleaned
         largest, rounds_drawn, has_final = services.settings_limits(self.instance)
-        quota = cleaned.get("players_per_organisation")
-        if quota is not None and quota < largest:
-            self.add_error("players_per_organisation", gettext(
-                "An organisation already has %(count)s players: the limit cannot be lower."
-            ) % {"count": largest})
-        planned = cleaned.get("rounds_planned")
-        if planned is not None and planned < rounds_drawn:
-            self.add_error("rounds_planned", gettext(
-                "%(count)s rounds have already been drawn: plan at least that many."
-            ) % {"count": rounds_drawn})
-        if has_final and cleaned.get("final") is False:
-            self.add_error("final", gettext("The final has already been seated."))
+        problems = validation.limit_problems(cleaned, largest=largest, rounds_drawn=rounds_drawn, has_final=has_final)
+        for name, message in problems.items():
+            self.add_error(name, message)
         return cleaned
 
 
@@ -135,9 +123,13 @@ class RefusalMixin:
 
 
 class PlayerForm(RefusalMixin, forms.Form):
-    name = forms.CharField(label=_("name"), max_length=200, help_text=_("First name and surname, e.g. Anna Nowak."))
+    name = forms.CharField(
+        label=_("name"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
+        help_text=_("First name and surname, e.g. Anna Nowak."),
+    )
     organisation = forms.CharField(
-        label=_("organisation"), max_length=200, help_text=_("The club, university or association."),
+        label=_("organisation"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
+        help_text=_("The club, university or association."),
         widget=forms.TextInput(attrs={"list": "organisations", "autocomplete": "off"}),
     )
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
-import itertools
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from tournament import xlsx
+
 MAX_BYTES = 2_000_000
 MAX_ROWS = 2000
-MAX_SHEET_ROWS = 5 * MAX_ROWS  # rows read from a spreadsheet, blank ones included
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
 NAME_HEADERS = {"name", "player", "imię i nazwisko", "imie i nazwisko", "nazwisko i imię", "zawodnik", "gracz"}
 ORGANISATION_HEADERS = {"organisation", "organization", "organizacja", "klub", "club"}
@@ -124,19 +124,17 @@ def _csv_cells(filename, text):
 
 
 def _xlsx_cells(filename, data):
-    from openpyxl import load_workbook
-
+    """The first sheet's rows that hold a value: the header and one more than MAX_ROWS players
+    at most (read with bounded work, see `tournament.xlsx`)."""
     try:
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        sheet = workbook.worksheets[0]
-        values = itertools.islice(sheet.iter_rows(values_only=True), MAX_SHEET_ROWS + 1)
-        rows = [(number, list(cells)) for number, cells in enumerate(values, start=1)]
-        workbook.close()
-    except Exception:  # openpyxl raises many kinds of errors for damaged or foreign ZIP files
+        return xlsx.read_first_sheet(io.BytesIO(data), max_rows=MAX_ROWS + 2)
+    except xlsx.Unreadable:
         _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
-    if len(rows) > MAX_SHEET_ROWS:
-        _refuse(_("The file has more than %(count)s players.") % {"count": MAX_ROWS})
-    return rows
+    except xlsx.TooLarge:
+        _refuse(
+            _("“%(file)s” holds far more cells than a player list. Copy the name and organisation columns into a new file and try again.")
+            % {"file": filename}
+        )
 
 
 def _column(header, names):

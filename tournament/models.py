@@ -233,6 +233,10 @@ class Round(models.Model):
         """Seating is fixed once the round has started."""
         return self.state in (self.State.STARTED, self.State.COMPLETED)
 
+    def games_per_table(self, seat_count):
+        """Games a table of `seat_count` players plays: the final's setting, else one per seat."""
+        return self.tournament.final_games if self.is_final else seat_count
+
 
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")

@@ -26,12 +26,12 @@ from tournament import seating
 from tournament.importers import PlayerRow, Problem
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 from tournament.text import sorted_polish
+from tournament.validation import FORBIDDEN_MESSAGE, MAX_NAME, forbidden_character, name_key
 
 RANDOM = "random"
 FINAL_METHOD = "final"
 METHOD_CHOICES = (RANDOM, *Tournament.SeatingMethod.values)
 FINAL_SIZE = 4
-MAX_NAME = 200
 SCORING_FIELDS = (
     "joker_penalty", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
     "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit",
@@ -512,18 +512,14 @@ def seating_warnings(round_, seated_players):
 
 # ------------------------------------------------------------------ players
 
-def _key(text):
-    return " ".join(text.split()).casefold()
-
-
 def registration_problems(tournament, entries, *, ignore=None):
     """Problems with registering `entries` (PlayerRows) on top of the tournament's players
     (except `ignore`): empty or long names, duplicates in one organisation, the quota."""
     existing = Player.objects.filter(tournament=tournament).select_related("organisation")
     if ignore is not None:
         existing = existing.exclude(pk=ignore.pk)
-    taken = {(_key(p.organisation.name), _key(p.name)) for p in existing}
-    per_organisation = Counter(_key(p.organisation.name) for p in existing)
+    taken = {(name_key(p.organisation.name), name_key(p.name)) for p in existing}
+    per_organisation = Counter(name_key(p.organisation.name) for p in existing)
     problems, seen, new_lines, display = [], {}, defaultdict(list), {}
     for entry in entries:
         if not entry.name:
@@ -532,9 +528,13 @@ def registration_problems(tournament, entries, *, ignore=None):
             problems.append(Problem(_("the organisation is empty."), entry.line, "organisation"))
         if len(entry.name) > MAX_NAME or len(entry.organisation) > MAX_NAME:
             problems.append(Problem(_("a name is longer than %(count)s characters.") % {"count": MAX_NAME}, entry.line))
-        if not entry.name or not entry.organisation:
+        hidden = {name: forbidden_character(text) for name, text in (("name", entry.name), ("organisation", entry.organisation))}
+        for column, code in hidden.items():
+            if code:
+                problems.append(Problem(FORBIDDEN_MESSAGE % {"code": code}, entry.line, column))
+        if not entry.name or not entry.organisation or any(hidden.values()):
             continue
-        organisation, name = _key(entry.organisation), _key(entry.name)
+        organisation, name = name_key(entry.organisation), name_key(entry.name)
         display.setdefault(organisation, entry.organisation)
         if (organisation, name) in taken:
             problems.append(Problem(
@@ -571,7 +571,7 @@ def registration_problems(tournament, entries, *, ignore=None):
 def _organisation(tournament, name):
     """The tournament's organisation of that name (any case), created when new."""
     for organisation in Organisation.objects.filter(tournament=tournament):
-        if _key(organisation.name) == _key(name):
+        if name_key(organisation.name) == name_key(name):
             return organisation
     return Organisation.objects.create(tournament=tournament, name=" ".join(name.split()))
 

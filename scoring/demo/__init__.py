@@ -46,7 +46,7 @@ def random_tournament(n_players, n_rounds, *, slug="bench", seed=2026):
         rounds.append({"number": number, "state": "completed", "tables": tables})
     return {
         "format": "rummikub-tournament/1",
-        "tournament": {"name": "Benchmark", "slug": slug, "date": "2026-02-10", "settings": {"final": False}},
+        "tournament": {"name": "Benchmark", "slug": slug, "date": "2026-02-10", "settings": {"final": False, "rounds_planned": max(n_rounds, 1)}},
         "players": [{"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, n_players + 1)],
         "rounds": rounds,
     }

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from scoring.interchange import InterchangeError, import_json_text
 
@@ -11,6 +11,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="the JSON file, or - for standard input")
 
+    @no_translations  # the file's messages name JSON paths: English, like the format
     def handle(self, *args, file, **options):
         try:
             text = self.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
