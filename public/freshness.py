@@ -1,25 +1,20 @@
-"""Conditional GET and a small fragment cache for the public pages, both keyed by the data.
+"""Conditional GET and a fragment cache for the public pages, both keyed by the data.
 
-One query reads the tournament row and a fingerprint of everything the public pages show,
-from small, indexed aggregates:
+One indexed query reads the tournament row (visibility, frozen round, ceremony step,
+settings) together with its public version, which database triggers raise whenever a row the
+public pages show changes (`public.versions`). Their digest identifies what every public page
+of the tournament shows.
 
-- the tournament row itself (visibility, frozen round, ceremony step, settings, created_at),
-- rounds (count, newest id, Σ number × state), seats of rounds not completed (count,
-  Σ player × position: a swap changes it),
-- score sheets (count, Σ version, verified count: every save of a sheet raises its version),
-- cards and tie decisions (count, newest id), players (count, Σ id × status),
-- the newest audit entry (every result change is audited),
-- the current minute, so that anything the marks miss (a corrected name) shows within a minute.
-
-The ETag is a digest of that fingerprint, the page's full path, the language, whether htmx
-asked (fragment or page) and who is signed in. A verification, correction, card or
-visibility change alters the fingerprint, so the next request sees a new ETag and a new cache
-key at once: nothing stale is served, and an unchanged poll costs that one query and a 304.
+The ETag is a digest of that, the page's full path, the language, whether htmx asked
+(fragment or page) and who is signed in (a signed-in page also changes every minute, as
+roles are not part of the version). A verification, correction, card or visibility change
+alters the digest, so the next request sees a new ETag and a new cache key at once: nothing
+stale is served, and an unchanged poll costs that one query and a 304.
 """
 
+import functools
 import hashlib
 import time
-from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
@@ -29,65 +24,54 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
-from scoring.models import AuditEntry, Card, ScoreSheet, TieDecision
-from tournament.models import SEAT_LETTERS, Player, Round, Seat, Table, Tournament
+from public.models import PublicVersion
+from tournament.models import Tournament
 
-STALE_AFTER_SECONDS = 60  # bound for changes the marks do not see (see the module docstring)
+SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
 CACHE_SECONDS = 600
+TOURNAMENT_FIELDS = [field.attname for field in Tournament._meta.concrete_fields]
 
 
-def _rank(column, values):
-    """SQL giving 1, 2, 3 … for the values of a text column (the values are model constants)."""
-    cases = " ".join(f"WHEN '{value}' THEN {i}" for i, value in enumerate(values, start=1))
-    return f"CASE {column} {cases} ELSE 0 END"
+def _state_sql():
+    """The tournament row and its public version, by slug; plain SQL (compiling it with the ORM
+    on every poll cost more than running it)."""
+    columns = ", ".join(f"t.{connection.ops.quote_name(Tournament._meta.get_field(name).column)}" for name in TOURNAMENT_FIELDS)
+    return (
+        f"SELECT {columns}, v.version FROM {Tournament._meta.db_table} t "
+        f"JOIN {PublicVersion._meta.db_table} v ON v.tournament_id = t.id WHERE t.slug = %s"
+    )
 
 
-def _fingerprint_sql():
-    """The tournament row and one text mark per kind of data, in plain SQL that SQLite and
-    PostgreSQL both run (compiling it with the ORM on every poll cost more than running it).
-    A mark is NULL when there are no rows of its kind."""
-    table = {model.__name__: model._meta.db_table for model in (
-        Tournament, Round, Table, Seat, ScoreSheet, Card, TieDecision, Player, AuditEntry,
-    )}
-    position = f"(s.table_id * {len(SEAT_LETTERS)} + {_rank('s.letter', SEAT_LETTERS)})"
-    verified = f"CASE WHEN h.state = '{ScoreSheet.State.VERIFIED}' THEN 1 ELSE 0 END"
-    marks = [
-        f"SELECT COUNT(*) || ':' || MAX(r.id) || ':' || SUM(r.number * {_rank('r.state', Round.State.values)}) "
-        f"FROM {table['Round']} r WHERE r.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || SUM(s.player_id * {position}) "
-        f"FROM {table['Seat']} s JOIN {table['Round']} r ON r.id = s.round_id "
-        f"WHERE r.tournament_id = t.id AND r.state <> '{Round.State.COMPLETED}'",
-        f"SELECT COUNT(*) || ':' || SUM(h.version) || ':' || SUM({verified}) "
-        f"FROM {table['ScoreSheet']} h JOIN {table['Table']} b ON b.id = h.table_id "
-        f"JOIN {table['Round']} r ON r.id = b.round_id WHERE r.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || MAX(c.id) FROM {table['Card']} c WHERE c.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || MAX(d.id) FROM {table['TieDecision']} d WHERE d.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || SUM(p.id * {_rank('p.status', Player.Status.values)}) "
-        f"FROM {table['Player']} p WHERE p.tournament_id = t.id",
-        f"SELECT MAX(a.id) FROM {table['AuditEntry']} a WHERE a.tournament_id = t.id",
-    ]
-    columns = ", ".join(f"({sql})" for sql in marks)
-    return f"SELECT t.id, t.*, {columns} FROM {table['Tournament']} t WHERE t.slug = %s"
+STATE_SQL = _state_sql()
 
 
-FINGERPRINT_SQL = _fingerprint_sql()
-TOURNAMENT_SQL = f"SELECT * FROM {Tournament._meta.db_table} WHERE id = %s"  # raw: no ORM compiling per poll
+@functools.cache
+def _converters(vendor):
+    """[(column index, converters, column)] turning the raw row into field values, as the ORM would."""
+    columns = [Tournament._meta.get_field(name).get_col(Tournament._meta.db_table) for name in TOURNAMENT_FIELDS]
+    pairs = [(i, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col) for i, col in enumerate(columns)]
+    return [(i, converters, col) for i, converters, col in pairs if converters]
 
 
-def fingerprint(slug):
-    """(tournament id, digest of what its public pages show); 404 for an unknown tournament."""
+def public_state(slug):
+    """(the Tournament, digest of what its public pages show); 404 for an unknown tournament."""
     with connection.cursor() as cursor:
-        cursor.execute(FINGERPRINT_SQL, [slug])
+        cursor.execute(STATE_SQL, [slug])
         row = cursor.fetchone()
     if row is None:
         raise Http404("no such tournament")
-    minute = int(time.time() // STALE_AFTER_SECONDS)
-    return row[0], hashlib.sha256(repr((row, minute)).encode()).hexdigest()[:32]
+    values = list(row[:-1])
+    for i, converters, column in _converters(connection.vendor):
+        for convert in converters:
+            values[i] = convert(values[i], column, connection)
+    tournament = Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
+    return tournament, hashlib.sha256(repr(row).encode()).hexdigest()[:32]
 
 
 def public_etag(request, digest):
     signed_in = settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
-    variant = (digest, request.get_full_path(), get_language(), bool(request.htmx), request.user.pk if signed_in else 0)
+    viewer = (request.user.pk, int(time.time() // SIGNED_IN_STALE_AFTER_SECONDS)) if signed_in else None
+    variant = (digest, request.get_full_path(), get_language(), bool(request.htmx), viewer)
     return quote_etag(hashlib.sha256(repr(variant).encode()).hexdigest()[:32])
 
 
@@ -101,13 +85,13 @@ def revalidate(response):
 def public_page(view):
     """Decorator for public views taking a slug: the view gets the tournament, with `.digest`.
 
-    A GET whose If-None-Match holds the current ETag gets 304 from the fingerprint query
-    alone; a successful response carries the ETag. Every response asks browsers to revalidate.
+    A GET whose If-None-Match holds the current ETag gets 304 from that one query; a
+    successful response carries the ETag. Every response asks browsers to revalidate.
     """
 
-    @wraps(view)
+    @functools.wraps(view)
     def wrapper(request, slug, *args, **kwargs):
-        tournament_id, digest = fingerprint(slug)
+        tournament, digest = public_state(slug)
         etag = public_etag(request, digest)
         if request.method in ("GET", "HEAD"):
             not_modified = get_conditional_response(request, etag=etag)
@@ -115,10 +99,6 @@ def public_page(view):
                 if not_modified.status_code == 304:
                     not_modified["ETag"] = etag
                 return revalidate(not_modified)
-        # Read after the fingerprint: what the view shows is never older than its ETag.
-        tournament = next(iter(Tournament.objects.raw(TOURNAMENT_SQL, [tournament_id])), None)
-        if tournament is None:
-            raise Http404("no such tournament")
         tournament.digest = digest
         response = view(request, tournament, *args, **kwargs)
         if response.status_code == 200:
@@ -129,7 +109,7 @@ def public_page(view):
 
 
 def cached(tournament, name, compute):
-    """`compute()` once per fingerprint and language; the key changes whenever the data does.
+    """`compute()` once per digest and language; the key changes whenever the data does.
 
     Only for values the same for every visitor (no CSRF token, no signed-in user).
     """
