@@ -106,10 +106,11 @@ def standings_json_view(request, tournament):
 def player_page(request, tournament, ext_id):
     player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
     rows = visible_standings(tournament)
-    standing = next((row for row in rows if row.player.pk == player.pk), None) if counts_any_game(rows) else None
+    own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
     context = {
-        **results_context(tournament), "player": player, "standing": standing,
-        "history": player_rounds(tournament, player),
+        **results_context(tournament), "player": player, "history": player_rounds(tournament, player),
+        "standing": own_row if counts_any_game(rows) else None,
+        "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
     }
     return render(request, "public/player.html", context)
 
