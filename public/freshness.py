@@ -1,15 +1,16 @@
-"""Conditional GET and a fragment cache for the public pages, both keyed by the data.
+"""Conditional GET and caches for the public pages, all keyed by the tournament's public version.
 
-One indexed query reads the tournament row (visibility, frozen round, ceremony step,
-settings) together with its public version, which database triggers raise whenever a row the
-public pages show changes (`public.versions`). Their digest identifies what every public page
-of the tournament shows.
+Database triggers raise the public version whenever anything a public page shows changes
+(`public.versions`). One indexed query reads it; the ETag is a digest of it, the page's full
+path, the language, whether htmx asked (fragment or page) and who is signed in (a signed-in
+page also renews every minute, as roles are not part of the version). A verification,
+correction, card or visibility change raises the version, so the next request sees a new ETag
+and new cache keys at once: nothing stale is served, and an unchanged poll costs that one
+query and a 304.
 
-The ETag is a digest of that, the page's full path, the language, whether htmx asked
-(fragment or page) and who is signed in (a signed-in page also changes every minute, as
-roles are not part of the version). A verification, correction, card or visibility change
-alters the digest, so the next request sees a new ETag and a new cache key at once: nothing
-stale is served, and an unchanged poll costs that one query and a 304.
+Whatever is the same for every visitor is computed once per version and language (`cached`):
+the standings, the leaderboard fragment, and whole pages for visitors who are not signed in,
+whose only personal part, the CSRF token, is filled in per request (`shared_page`).
 """
 
 import functools
@@ -17,9 +18,12 @@ import hashlib
 import time
 
 from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
@@ -30,47 +34,56 @@ from tournament.models import Tournament
 SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
 CACHE_SECONDS = 600
 TOURNAMENT_FIELDS = [field.attname for field in Tournament._meta.concrete_fields]
+CSRF_PLACEHOLDER = "csrf-token-of-this-visitor"  # stands for the token in a shared page (no character to escape)
+
+# Plain SQL: compiling these with the ORM on every request cost more than running them.
+VERSION_SQL = (
+    f"SELECT t.id, v.version FROM {Tournament._meta.db_table} t "
+    f"JOIN {PublicVersion._meta.db_table} v ON v.tournament_id = t.id WHERE t.slug = %s"
+)
+TOURNAMENT_SQL = (
+    f"SELECT {', '.join(Tournament._meta.get_field(name).column for name in TOURNAMENT_FIELDS)} "
+    f"FROM {Tournament._meta.db_table} WHERE id = %s"
+)
 
 
-def _state_sql():
-    """The tournament row and its public version, by slug; plain SQL (compiling it with the ORM
-    on every poll cost more than running it)."""
-    columns = ", ".join(f"t.{connection.ops.quote_name(Tournament._meta.get_field(name).column)}" for name in TOURNAMENT_FIELDS)
-    return (
-        f"SELECT {columns}, v.version FROM {Tournament._meta.db_table} t "
-        f"JOIN {PublicVersion._meta.db_table} v ON v.tournament_id = t.id WHERE t.slug = %s"
-    )
-
-
-STATE_SQL = _state_sql()
+def public_version(slug):
+    """(tournament id, public version); 404 for an unknown tournament. One indexed query."""
+    with connection.cursor() as cursor:
+        cursor.execute(VERSION_SQL, [slug])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("no such tournament")
+    return row
 
 
 @functools.cache
 def _converters(vendor):
-    """[(column index, converters, column)] turning the raw row into field values, as the ORM would."""
+    """[(column index, converters, column)] turning a raw tournament row into field values, as the ORM would."""
     columns = [Tournament._meta.get_field(name).get_col(Tournament._meta.db_table) for name in TOURNAMENT_FIELDS]
     pairs = [(i, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col) for i, col in enumerate(columns)]
     return [(i, converters, col) for i, converters, col in pairs if converters]
 
 
-def public_state(slug):
-    """(the Tournament, digest of what its public pages show); 404 for an unknown tournament."""
+def load_tournament(tournament_id):
     with connection.cursor() as cursor:
-        cursor.execute(STATE_SQL, [slug])
+        cursor.execute(TOURNAMENT_SQL, [tournament_id])
         row = cursor.fetchone()
-    if row is None:
+    if row is None:  # deleted since its version was read
         raise Http404("no such tournament")
-    values = list(row[:-1])
+    values = list(row)
     for i, converters, column in _converters(connection.vendor):
         for convert in converters:
             values[i] = convert(values[i], column, connection)
-    tournament = Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
-    return tournament, hashlib.sha256(repr(row).encode()).hexdigest()[:32]
+    return Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
+
+
+def signed_in(request):
+    return settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
 
 
 def public_etag(request, digest):
-    signed_in = settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
-    viewer = (request.user.pk, int(time.time() // SIGNED_IN_STALE_AFTER_SECONDS)) if signed_in else None
+    viewer = (request.user.pk, int(time.time() // SIGNED_IN_STALE_AFTER_SECONDS)) if signed_in(request) else None
     variant = (digest, request.get_full_path(), get_language(), bool(request.htmx), viewer)
     return quote_etag(hashlib.sha256(repr(variant).encode()).hexdigest()[:32])
 
@@ -85,13 +98,14 @@ def revalidate(response):
 def public_page(view):
     """Decorator for public views taking a slug: the view gets the tournament, with `.digest`.
 
-    A GET whose If-None-Match holds the current ETag gets 304 from that one query; a
-    successful response carries the ETag. Every response asks browsers to revalidate.
+    A GET whose If-None-Match holds the current ETag gets 304 from the version query alone;
+    a successful response carries the ETag. Every response asks browsers to revalidate.
     """
 
     @functools.wraps(view)
     def wrapper(request, slug, *args, **kwargs):
-        tournament, digest = public_state(slug)
+        tournament_id, version = public_version(slug)
+        digest = f"{tournament_id}.{version}"
         etag = public_etag(request, digest)
         if request.method in ("GET", "HEAD"):
             not_modified = get_conditional_response(request, etag=etag)
@@ -99,6 +113,8 @@ def public_page(view):
                 if not_modified.status_code == 304:
                     not_modified["ETag"] = etag
                 return revalidate(not_modified)
+        # Read after the version: what the view shows is never older than its ETag.
+        tournament = load_tournament(tournament_id)
         tournament.digest = digest
         response = view(request, tournament, *args, **kwargs)
         if response.status_code == 200:
@@ -109,13 +125,30 @@ def public_page(view):
 
 
 def cached(tournament, name, compute):
-    """`compute()` once per digest and language; the key changes whenever the data does.
+    """`compute()` once per public version and language; the key changes whenever the data does.
 
     Only for values the same for every visitor (no CSRF token, no signed-in user).
     """
-    key = f"public:{tournament.pk}:{tournament.digest}:{get_language()}:{name}"
+    key = f"public:{tournament.digest}:{get_language()}:{name}"
     stored = cache.get(key)
     if stored is None:
         stored = (compute(),)  # a tuple, so that a computed None is cached too
         cache.set(key, stored, CACHE_SECONDS)
     return stored[0]
+
+
+def shared_page(request, tournament, template, context):
+    """Render `template` with the dict `context()` returns.
+
+    For a visitor who is not signed in and has no message waiting, the page is rendered once
+    per public version, language and path, with a placeholder for the CSRF token; each such
+    visitor gets it with their own token filled in.
+    """
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or CookieStorage.cookie_name in request.COOKIES:
+        return HttpResponse(render_to_string(template, context(), request))
+    page_key = hashlib.sha256(f"{template} {request.get_full_path()}".encode()).hexdigest()
+    page = cached(
+        tournament, f"page:{page_key}",
+        lambda: render_to_string(template, {**context(), "csrf_token": CSRF_PLACEHOLDER}, request).encode(),
+    )
+    return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))

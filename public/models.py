@@ -11,7 +11,7 @@ class PublicVersion(models.Model):
     changes. Written only by the triggers of `public.versions`, never by Python code."""
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="public_version")
-    version = models.BigIntegerField(default=1)
+    version = models.BigIntegerField()
 
     class Meta:
         verbose_name = _("public version")

@@ -1,11 +1,10 @@
 """The public version of a tournament: it changes whenever anything its public pages show changes.
 
 Database triggers raise `PublicVersion.version` on every insert, update and delete of the
-rows the public pages read, whichever door made the change: referee and organiser screens,
-the admin, imports, management commands or plain SQL. Together with the tournament row itself
-(visibility, frozen round, ceremony step, settings, which the public pages read alongside the
-version), the version says whether a public page can have changed: an ETag and a cache key
-built from them are never stale.
+rows the public pages read, and on every update of the tournament row itself (visibility,
+frozen round, ceremony step, settings), whichever door made the change: referee and organiser
+screens, the admin, imports, management commands or plain SQL. So the version says whether a
+public page can have changed: an ETag and a cache key built from it are never stale.
 
 Score sheets that are not verified, and their games, show nothing in public, so their rows
 raise nothing: entering games on the tablets (the busiest writes) never touches the version.
@@ -61,14 +60,27 @@ def _bump(tournament_ids):
     return f"UPDATE {_table(PublicVersion)} SET version = version + 1 WHERE tournament_id IN ({', '.join(tournament_ids)})"
 
 
-def _create_version_row(new_id):
-    return f"INSERT INTO {_table(PublicVersion)} (tournament_id, version) VALUES ({new_id}, 1) ON CONFLICT DO NOTHING"
+# A version row starts at a random number, so that a tournament deleted and created again
+# (SQLite may give it the same id) never meets the ETags and cache keys of its predecessor.
+RANDOM_START = {
+    "sqlite": "abs(random() % 1000000000000000)",
+    "postgresql": "floor(random() * 1000000000000000)::bigint",
+}
+
+
+def _create_version_row(vendor, new_id):
+    return (
+        f"INSERT INTO {_table(PublicVersion)} (tournament_id, version) "
+        f"VALUES ({new_id}, {RANDOM_START[vendor]}) ON CONFLICT DO NOTHING"
+    )
 
 
 def _sqlite_statements():
+    tournaments = _table(Tournament)
     statements = [
-        f"CREATE TRIGGER {PREFIX}{_table(Tournament)} AFTER INSERT ON {_table(Tournament)} "
-        f"BEGIN {_create_version_row('NEW.id')}; END"
+        f"CREATE TRIGGER {PREFIX}{tournaments}_insert AFTER INSERT ON {tournaments} "
+        f"BEGIN {_create_version_row('sqlite', 'NEW.id')}; END",
+        f"CREATE TRIGGER {PREFIX}{tournaments}_update AFTER UPDATE ON {tournaments} BEGIN {_bump(['NEW.id'])}; END",
     ]
     for model, source in watched_sources().items():
         old, new = source.format(row="OLD"), source.format(row="NEW")
@@ -91,9 +103,10 @@ def _postgresql_function(name, body):
 
 def _postgresql_statements():
     name = f"{PREFIX}{_table(Tournament)}"
+    body = f"IF TG_OP = 'INSERT' THEN {_create_version_row('postgresql', 'NEW.id')}; ELSE {_bump(['NEW.id'])}; END IF;"
     statements = [
-        _postgresql_function(name, f"{_create_version_row('NEW.id')};"),
-        f"CREATE TRIGGER {name} AFTER INSERT ON {_table(Tournament)} FOR EACH ROW EXECUTE FUNCTION {name}()",
+        _postgresql_function(name, body),
+        f"CREATE TRIGGER {name} AFTER INSERT OR UPDATE ON {_table(Tournament)} FOR EACH ROW EXECUTE FUNCTION {name}()",
     ]
     for model, source in watched_sources().items():
         old, new = source.format(row="OLD"), source.format(row="NEW")
@@ -142,7 +155,7 @@ def install_triggers(connection=default_connection):
             cursor.execute(statement)
         cursor.execute(
             f"INSERT INTO {_table(PublicVersion)} (tournament_id, version) "
-            f"SELECT t.id, 1 FROM {_table(Tournament)} t WHERE NOT EXISTS "
+            f"SELECT t.id, {RANDOM_START[connection.vendor]} FROM {_table(Tournament)} t WHERE NOT EXISTS "
             f"(SELECT 1 FROM {_table(PublicVersion)} v WHERE v.tournament_id = t.id)"
         )
 

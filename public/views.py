@@ -5,12 +5,10 @@ see, and render. `public_page` answers unchanged polls with 304 (see `public.fre
 """
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -33,7 +31,7 @@ from scoring.visibility import (
 )
 from tournament.models import Player, Tournament
 
-from public.freshness import cached, public_page, revalidate
+from public.freshness import cached, public_page, revalidate, shared_page
 from public.results import find_players, player_rounds, public_round, public_rounds, round_tables
 
 PROJECTOR_ROWS = 10
@@ -41,7 +39,7 @@ SEATING_ONLY = Scope(visible=False, up_to_round=None)
 
 
 def visible_standings(tournament):
-    """The public standings rows (None when hidden), computed once per fingerprint."""
+    """The public standings rows (None when hidden), computed once per public version."""
     return cached(tournament, "standings", lambda: public_standings(tournament))
 
 
@@ -59,36 +57,35 @@ def home(request):
 @public_page
 def tournament_page(request, tournament):
     """The current round's seating and "find my table" (`?q=`; htmx gets the answer only)."""
-    rounds = public_rounds(tournament)
-    current = rounds[-1] if rounds else None
-    query = request.GET.get("q", "")
-    matches, more = find_players(tournament, query, current)
-    context = {
-        **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current, "query": query[:100],
-        "matches": matches, "more": more,
-    }
-    if request.htmx:
-        return render(request, "public/tournament.html#find-results", context)
-    context["tables"] = round_tables(tournament, current, SEATING_ONLY) if current else []
-    return render(request, "public/tournament.html", context)
+
+    def context():
+        rounds = public_rounds(tournament)
+        current = rounds[-1] if rounds else None
+        query = request.GET.get("q", "")
+        matches, more = find_players(tournament, query, current)
+        found = {
+            **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current,
+            "query": query[:100], "matches": matches, "more": more,
+        }
+        if not request.htmx:
+            found["tables"] = round_tables(tournament, current, SEATING_ONLY) if current else []
+        return found
+
+    template = "public/tournament.html#find-results" if request.htmx else "public/tournament.html"
+    return shared_page(request, tournament, template, context)
 
 
 @require_GET
 @public_page
 def standings_page(request, tournament):
     """The leaderboard (SPEC §4); htmx polls get the table only."""
-    context = results_context(tournament)
 
-    def leaderboard():
+    def context():
         rows = visible_standings(tournament)
-        return render_to_string(
-            "public/standings.html#leaderboard", {**context, "rows": rows, "has_results": counts_any_game(rows)}
-        )
+        return {**results_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
 
-    html = mark_safe(cached(tournament, "leaderboard", leaderboard))
-    if request.htmx:
-        return HttpResponse(html)
-    return render(request, "public/standings.html", {**context, "nav": "standings", "leaderboard": html})
+    template = "public/standings.html#leaderboard" if request.htmx else "public/standings.html"
+    return shared_page(request, tournament, template, context)
 
 
 @require_GET
@@ -105,14 +102,17 @@ def standings_json_view(request, tournament):
 @public_page
 def player_page(request, tournament, ext_id):
     player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
-    rows = visible_standings(tournament)
-    own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
-    context = {
-        **results_context(tournament), "player": player, "history": player_rounds(tournament, player),
-        "standing": own_row if counts_any_game(rows) else None,
-        "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
-    }
-    return render(request, "public/player.html", context)
+
+    def context():
+        rows = visible_standings(tournament)
+        own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
+        return {
+            **results_context(tournament), "player": player, "history": player_rounds(tournament, player),
+            "standing": own_row if counts_any_game(rows) else None,
+            "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
+        }
+
+    return shared_page(request, tournament, "public/player.html", context)
 
 
 @require_GET
@@ -121,12 +121,15 @@ def round_page(request, tournament, number):
     round_ = public_round(tournament, number)
     if round_ is None:
         raise Http404("no such public round")
-    context = {
-        **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
-        "tables": round_tables(tournament, round_, public_scope(tournament)),
-    }
-    context["results_shown"] = context["scope"].shows_round(round_.number)
-    return render(request, "public/round.html", context)
+
+    def context():
+        scope = public_scope(tournament)
+        return {
+            **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
+            "tables": round_tables(tournament, round_, scope), "results_shown": scope.shows_round(round_.number),
+        }
+
+    return shared_page(request, tournament, "public/round.html", context)
 
 
 def page_number(value):
@@ -140,22 +143,19 @@ def page_number(value):
 @public_page
 def projector_page(request, tournament):
     """Full-screen leaderboard; the board polls every 15 s for the next page (`?page=k`)."""
-    rows = visible_standings(tournament) or []
-    pages = max((len(rows) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
-    page = (page_number(request.GET.get("page")) - 1) % pages + 1  # past the last page: wrap around
 
-    def board():
-        context = {
+    def context():
+        rows = visible_standings(tournament) or []
+        pages = max((len(rows) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
+        page = (page_number(request.GET.get("page")) - 1) % pages + 1  # past the last page: wrap around
+        return {
             **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "pages": pages,
             "rows": rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS],
             "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % pages + 1}",
         }
-        return render_to_string("public/projector.html#board", context)
 
-    html = mark_safe(cached(tournament, f"projector:{page}", board))
-    if request.htmx:
-        return HttpResponse(html)
-    return render(request, "public/projector.html", {"tournament": tournament, "board": html})
+    template = "public/projector.html#board" if request.htmx else "public/projector.html"
+    return shared_page(request, tournament, template, context)
 
 
 def ceremony_context(request, tournament):
@@ -172,9 +172,8 @@ def ceremony_context(request, tournament):
 @public_page
 def ceremony_page(request, tournament):
     """The projector's podium: only the places revealed so far ever reach the page."""
-    context = ceremony_context(request, tournament)
     template = "public/ceremony.html#stage" if request.htmx else "public/ceremony.html"
-    return render(request, template, context)
+    return shared_page(request, tournament, template, lambda: ceremony_context(request, tournament))
 
 
 VISIBILITY_MESSAGES = {

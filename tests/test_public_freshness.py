@@ -1,9 +1,16 @@
 """Conditional GET (ETag → 304) and the fragment cache: unchanged polls are cheap, and a
 verification, correction, card or visibility change shows at once."""
 
-import pytest
-from django.db.models import F
+import re
 
+import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.db.models import F
+from django.http import HttpResponse
+from django.test import Client
+
+from public.freshness import CSRF_PLACEHOLDER
 from scoring.models import Card, ScoreSheet, SeatResult
 from scoring.visibility import set_visibility
 from tests.public_builders import build_hall
@@ -95,3 +102,36 @@ def test_hiding_the_results_drops_the_numbers_from_every_cached_fragment(client)
     set_visibility(tournament, Tournament.Visibility.HIDDEN)
     for url in (LEADERBOARD, "/t/test/projector/?page=1", "/t/test/standings.json"):
         assert "8084" not in client.get(url, **HX).content.decode()
+
+
+def csrf_token_in(html):
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+
+def test_visitors_share_a_page_rendered_once_but_each_gets_a_working_csrf_token(django_assert_max_num_queries):
+    build_hall()
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    page = first.get(LEADERBOARD).content.decode()
+    with django_assert_max_num_queries(2):  # the version and the tournament row: the page comes from the cache
+        again = second.get(LEADERBOARD).content.decode()
+    assert CSRF_PLACEHOLDER not in page + again
+    assert csrf_token_in(page) != csrf_token_in(again)
+    assert re.sub(r'[A-Za-z0-9]{64}', "T", page) == re.sub(r'[A-Za-z0-9]{64}', "T", again)
+    switched = second.post("/i18n/setlang/", {"language": "en", "next": LEADERBOARD, "csrfmiddlewaretoken": csrf_token_in(again)})
+    assert switched.status_code == 302  # the token of the shared page passes the CSRF check
+    assert "Standings" in second.get(LEADERBOARD).content.decode()
+
+
+def test_signed_in_staff_and_visitors_with_a_message_get_a_page_of_their_own(client, head_referee):
+    build_hall()
+    client.get(LEADERBOARD)  # an anonymous visitor fills the shared cache
+    client.force_login(head_referee)
+    assert "Sign out" in client.get(LEADERBOARD).content.decode()
+    visitor = Client()
+    request = visitor.get(LEADERBOARD).wsgi_request
+    storage = CookieStorage(request)
+    response = HttpResponse()
+    storage.add(messages.INFO, "A message for this visitor only")
+    storage.update(response)
+    visitor.cookies[CookieStorage.cookie_name] = response.cookies[CookieStorage.cookie_name].value
+    assert "A message for this visitor only" in visitor.get(LEADERBOARD).content.decode()
