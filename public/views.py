@@ -32,9 +32,9 @@ from scoring.visibility import (
 from tournament.models import Player, Tournament
 
 from public.freshness import cached, public_page, revalidate, shared_page
+from public.projector import projector_layout
 from public.results import find_players, player_rounds, public_round, public_rounds, round_tables
 
-PROJECTOR_ROWS = 10
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
 
 
@@ -142,16 +142,17 @@ def page_number(value):
 @require_GET
 @public_page
 def projector_page(request, tournament):
-    """Full-screen leaderboard; the board polls every 15 s for the next page (`?page=k`)."""
+    """Full-screen leaderboard; the board fetches the next page (`?page=k`) when its time is up,
+    so that every row is back on screen within 30 s (`public.projector`)."""
 
     def context():
         rows = visible_standings(tournament) or []
-        pages = max((len(rows) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
-        page = (page_number(request.GET.get("page")) - 1) % pages + 1  # past the last page: wrap around
+        layout = projector_layout(len(rows))
+        page = (page_number(request.GET.get("page")) - 1) % layout.pages + 1  # past the last page: wrap around
         return {
-            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "pages": pages,
-            "rows": rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS],
-            "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % pages + 1}",
+            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "layout": layout,
+            "columns": layout.page_columns(rows, page),
+            "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % layout.pages + 1}",
         }
 
     template = "public/projector.html#board" if request.htmx else "public/projector.html"
