@@ -97,7 +97,8 @@ def _results_sql(verified_only, up_to_round):
     """Plain SQL for the counted seat results (the ORM's per-row conversions cost more than the query)."""
     tables = {model: model._meta.db_table for model in (SeatResult, Game, ScoreSheet, Table, Round)}
     sql = (
-        f"SELECT h.table_id, s.game_id, s.letter, s.score, s.override_score, s.is_winner FROM {tables[SeatResult]} s "
+        f"SELECT h.table_id, s.game_id, s.letter, COALESCE(s.override_score, s.score), s.is_winner "
+        f"FROM {tables[SeatResult]} s "
         f"JOIN {tables[Game]} g ON g.id = s.game_id JOIN {tables[ScoreSheet]} h ON h.id = g.sheet_id "
         f"JOIN {tables[Table]} b ON b.id = h.table_id JOIN {tables[Round]} r ON r.id = b.round_id "
         f"WHERE r.tournament_id = %s"
@@ -116,11 +117,11 @@ def _load_results(tournament, verified_only, up_to_round):
         cursor.execute(_results_sql(verified_only, up_to_round), params)
         rows = cursor.fetchall()
     by_table = defaultdict(dict)
-    for table_id, game_id, letter, score, override, is_winner in rows:
+    for table_id, game_id, letter, score, is_winner in rows:  # the score set by the referee, else the computed one
         game = by_table[table_id].get(game_id)
         if game is None:
             game = by_table[table_id][game_id] = ({}, [])
-        game[0][letter] = score if override is None else override
+        game[0][letter] = score
         if is_winner:
             game[1].append(letter)
     return by_table
