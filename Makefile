@@ -30,8 +30,10 @@ messages: install
 	$(DEV) $(PY) manage.py makemessages -l pl -l en --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --ignore='bench/*'
 	$(DEV) $(PY) manage.py compilemessages --ignore='.venv/*'
 
+# Benchmarks print their figures and budgets; BENCH_ARGS=--smoke runs the smallest setting,
+# `make bench-entry BENCH_ARGS=--postgres` saves games on a throwaway PostgreSQL cluster.
 bench-standings: install
-	TESTING=1 $(PY) bench/bench_standings.py
+	$(PY) bench/bench_standings.py $(BENCH_ARGS)
 
 bench-seating: install
 	$(PY) bench/bench_seating.py
@@ -40,10 +42,10 @@ clean:
 	rm -rf var/db.sqlite3* var/test.sqlite3*
 
 bench-entry: install
-	TESTING=1 $(PY) bench/bench_entry.py
+	$(PY) bench/bench_entry.py $(BENCH_ARGS)
 
 bench-public: install
-	$(PY) bench/bench_public.py
+	$(PY) bench/bench_public.py $(BENCH_ARGS)
 
 bench-pdf: install
-	TESTING=1 $(PY) bench/bench_pdf.py
+	$(PY) bench/bench_pdf.py $(BENCH_ARGS)
