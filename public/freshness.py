@@ -10,7 +10,7 @@ query and a 304.
 
 Whatever is the same for every visitor is computed once per version and language (`cached`):
 the standings, the leaderboard fragment, and whole pages for visitors who are not signed in,
-whose only personal part, the CSRF token, is filled in per request (`shared_page`).
+which post nothing and so carry no CSRF token (`shared_page`).
 """
 
 import functools
@@ -22,7 +22,6 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
@@ -34,27 +33,14 @@ from tournament.models import Tournament
 SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
 CACHE_SECONDS = 600
 TOURNAMENT_FIELDS = [field.attname for field in Tournament._meta.concrete_fields]
-CSRF_PLACEHOLDER = "csrf-token-of-this-visitor"  # stands for the token in a shared page (no character to escape)
 
 # Plain SQL: compiling these with the ORM on every request cost more than running them.
-VERSION_SQL = (
-    f"SELECT t.id, v.version FROM {Tournament._meta.db_table} t "
-    f"JOIN {PublicVersion._meta.db_table} v ON v.tournament_id = t.id WHERE t.slug = %s"
+_FROM = (
+    f"FROM {Tournament._meta.db_table} t JOIN {PublicVersion._meta.db_table} v ON v.tournament_id = t.id "
+    f"WHERE t.slug = %s"
 )
-TOURNAMENT_SQL = (
-    f"SELECT {', '.join(Tournament._meta.get_field(name).column for name in TOURNAMENT_FIELDS)} "
-    f"FROM {Tournament._meta.db_table} WHERE id = %s"
-)
-
-
-def public_version(slug):
-    """(tournament id, public version); 404 for an unknown tournament. One indexed query."""
-    with connection.cursor() as cursor:
-        cursor.execute(VERSION_SQL, [slug])
-        row = cursor.fetchone()
-    if row is None:
-        raise Http404("no such tournament")
-    return row
+VERSION_SQL = f"SELECT t.id, v.version {_FROM}"
+STATE_SQL = f"SELECT t.id, v.version, {', '.join('t.' + Tournament._meta.get_field(name).column for name in TOURNAMENT_FIELDS)} {_FROM}"
 
 
 @functools.cache
@@ -65,17 +51,24 @@ def _converters(vendor):
     return [(i, converters, col) for i, converters, col in pairs if converters]
 
 
-def load_tournament(tournament_id):
+def public_state(slug, *, with_tournament):
+    """(tournament id, public version, the Tournament or None); 404 for an unknown tournament.
+
+    One indexed query; the tournament row is read only when asked for (a poll that will
+    probably get a 304 does not need it).
+    """
     with connection.cursor() as cursor:
-        cursor.execute(TOURNAMENT_SQL, [tournament_id])
+        cursor.execute(STATE_SQL if with_tournament else VERSION_SQL, [slug])
         row = cursor.fetchone()
-    if row is None:  # deleted since its version was read
+    if row is None:
         raise Http404("no such tournament")
-    values = list(row)
+    if not with_tournament:
+        return row[0], row[1], None
+    values = list(row[2:])
     for i, converters, column in _converters(connection.vendor):
         for convert in converters:
             values[i] = convert(values[i], column, connection)
-    return Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
+    return row[0], row[1], Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
 
 
 def signed_in(request):
@@ -98,13 +91,14 @@ def revalidate(response):
 def public_page(view):
     """Decorator for public views taking a slug: the view gets the tournament, with `.digest`.
 
-    A GET whose If-None-Match holds the current ETag gets 304 from the version query alone;
+    A GET whose If-None-Match holds the current ETag gets 304 from one query;
     a successful response carries the ETag. Every response asks browsers to revalidate.
     """
 
     @functools.wraps(view)
     def wrapper(request, slug, *args, **kwargs):
-        tournament_id, version = public_version(slug)
+        polling = "HTTP_IF_NONE_MATCH" in request.META
+        tournament_id, version, tournament = public_state(slug, with_tournament=not polling)
         digest = f"{tournament_id}.{version}"
         etag = public_etag(request, digest)
         if request.method in ("GET", "HEAD"):
@@ -113,8 +107,8 @@ def public_page(view):
                 if not_modified.status_code == 304:
                     not_modified["ETag"] = etag
                 return revalidate(not_modified)
-        # Read after the version: what the view shows is never older than its ETag.
-        tournament = load_tournament(tournament_id)
+        if tournament is None:  # a poll that missed: read the tournament (after its version, so never older)
+            tournament = public_state(slug, with_tournament=True)[2]
         tournament.digest = digest
         response = view(request, tournament, *args, **kwargs)
         if response.status_code == 200:
@@ -140,15 +134,16 @@ def cached(tournament, name, compute):
 def shared_page(request, tournament, template, context):
     """Render `template` with the dict `context()` returns.
 
-    For a visitor who is not signed in and has no message waiting, the page is rendered once
-    per public version, language and path, with a placeholder for the CSRF token; each such
-    visitor gets it with their own token filled in.
+    For a visitor who is not signed in and has no message waiting, the page is the same for
+    everyone: it is rendered once per public version, language and path. Such pages carry no
+    CSRF token (the public pages post nothing: their language switch is a GET link), so no
+    token is made for each new visitor either.
     """
     if settings.SESSION_COOKIE_NAME in request.COOKIES or CookieStorage.cookie_name in request.COOKIES:
         return HttpResponse(render_to_string(template, context(), request))
     page_key = hashlib.sha256(f"{template} {request.get_full_path()}".encode()).hexdigest()
     page = cached(
         tournament, f"page:{page_key}",
-        lambda: render_to_string(template, {**context(), "csrf_token": CSRF_PLACEHOLDER}, request).encode(),
+        lambda: render_to_string(template, {**context(), "csrf_token": ""}, request).encode(),
     )
-    return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
+    return HttpResponse(page)

@@ -4,6 +4,7 @@ Views parse the request, ask `public.results` / `scoring.visibility` for what th
 see, and render. `public_page` answers unchanged polls with 304 (see `public.freshness`).
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -46,6 +47,25 @@ def visible_standings(tournament):
 def results_context(tournament):
     scope = public_scope(tournament)
     return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
+
+
+@require_GET
+def switch_language(request):
+    """The public pages' language switch: a plain link (GET), so that those pages post nothing
+    and need no CSRF token. Sets the language cookie as Django's `set_language` does."""
+    back = request.GET.get("next", "")
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    language = request.GET.get("language", "")
+    if language in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
 
 
 @require_GET
@@ -101,9 +121,8 @@ def standings_json_view(request, tournament):
 @require_GET
 @public_page
 def player_page(request, tournament, ext_id):
-    player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
-
-    def context():
+    def context():  # an unknown player raises 404 here: nothing is cached then
+        player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
         rows = visible_standings(tournament)
         own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
         return {
@@ -118,11 +137,10 @@ def player_page(request, tournament, ext_id):
 @require_GET
 @public_page
 def round_page(request, tournament, number):
-    round_ = public_round(tournament, number)
-    if round_ is None:
-        raise Http404("no such public round")
-
     def context():
+        round_ = public_round(tournament, number)
+        if round_ is None:  # nothing is cached then
+            raise Http404("no such public round")
         scope = public_scope(tournament)
         return {
             **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
