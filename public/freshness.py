@@ -24,6 +24,7 @@ from django.db import connection
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
@@ -52,7 +53,7 @@ def _converters(vendor):
 
 
 def public_state(slug, *, with_tournament):
-    """(tournament id, public version, the Tournament or None); 404 for an unknown tournament.
+    """(tournament id, public version, the tournament's row or None); 404 for an unknown tournament.
 
     One indexed query; the tournament row is read only when asked for (a poll that will
     probably get a 304 does not need it).
@@ -62,13 +63,17 @@ def public_state(slug, *, with_tournament):
         row = cursor.fetchone()
     if row is None:
         raise Http404("no such tournament")
-    if not with_tournament:
-        return row[0], row[1], None
-    values = list(row[2:])
+    return row[0], row[1], row[2:] if with_tournament else None
+
+
+def tournament_from_row(row, digest):
+    values = list(row)
     for i, converters, column in _converters(connection.vendor):
         for convert in converters:
             values[i] = convert(values[i], column, connection)
-    return row[0], row[1], Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
+    tournament = Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
+    tournament.digest = digest
+    return tournament
 
 
 def signed_in(request):
@@ -77,7 +82,8 @@ def signed_in(request):
 
 def public_etag(request, digest):
     viewer = (request.user.pk, int(time.time() // SIGNED_IN_STALE_AFTER_SECONDS)) if signed_in(request) else None
-    variant = (digest, request.get_full_path(), get_language(), bool(request.htmx), viewer)
+    htmx = request.META.get("HTTP_HX_REQUEST") == "true"  # as request.htmx says, without building request.headers
+    variant = (digest, request.get_full_path(), get_language(), htmx, viewer)
     return quote_etag(hashlib.sha256(repr(variant).encode()).hexdigest()[:32])
 
 
@@ -93,12 +99,13 @@ def public_page(view):
 
     A GET whose If-None-Match holds the current ETag gets 304 from one query;
     a successful response carries the ETag. Every response asks browsers to revalidate.
+    The tournament is built from its row only when the view uses it (not for a cached page).
     """
 
     @functools.wraps(view)
     def wrapper(request, slug, *args, **kwargs):
         polling = "HTTP_IF_NONE_MATCH" in request.META
-        tournament_id, version, tournament = public_state(slug, with_tournament=not polling)
+        tournament_id, version, row = public_state(slug, with_tournament=not polling)
         digest = f"{tournament_id}.{version}"
         etag = public_etag(request, digest)
         if request.method in ("GET", "HEAD"):
@@ -107,9 +114,10 @@ def public_page(view):
                 if not_modified.status_code == 304:
                     not_modified["ETag"] = etag
                 return revalidate(not_modified)
-        if tournament is None:  # a poll that missed: read the tournament (after its version, so never older)
-            tournament = public_state(slug, with_tournament=True)[2]
-        tournament.digest = digest
+        if row is None:  # a poll that missed: read the tournament (after its version, so never older)
+            row = public_state(slug, with_tournament=True)[2]
+        request.public_digest = digest
+        tournament = SimpleLazyObject(functools.partial(tournament_from_row, row, digest))
         response = view(request, tournament, *args, **kwargs)
         if response.status_code == 200:
             response["ETag"] = etag
@@ -123,7 +131,11 @@ def cached(tournament, name, compute):
 
     Only for values the same for every visitor (no CSRF token, no signed-in user).
     """
-    key = f"public:{tournament.digest}:{get_language()}:{name}"
+    return _cached(tournament.digest, name, compute)
+
+
+def _cached(digest, name, compute):
+    key = f"public:{digest}:{get_language()}:{name}"
     stored = cache.get(key)
     if stored is None:
         stored = (compute(),)  # a tuple, so that a computed None is cached too
@@ -131,7 +143,7 @@ def cached(tournament, name, compute):
     return stored[0]
 
 
-def shared_page(request, tournament, template, context):
+def shared_page(request, template, context):
     """Render `template` with the dict `context()` returns.
 
     For a visitor who is not signed in and has no message waiting, the page is the same for
@@ -142,8 +154,8 @@ def shared_page(request, tournament, template, context):
     if settings.SESSION_COOKIE_NAME in request.COOKIES or CookieStorage.cookie_name in request.COOKIES:
         return HttpResponse(render_to_string(template, context(), request))
     page_key = hashlib.sha256(f"{template} {request.get_full_path()}".encode()).hexdigest()
-    page = cached(
-        tournament, f"page:{page_key}",
+    page = _cached(
+        request.public_digest, f"page:{page_key}",
         lambda: render_to_string(template, {**context(), "csrf_token": ""}, request).encode(),
     )
     return HttpResponse(page)

@@ -92,7 +92,7 @@ def tournament_page(request, tournament):
         return found
 
     template = "public/tournament.html#find-results" if request.htmx else "public/tournament.html"
-    return shared_page(request, tournament, template, context)
+    return shared_page(request, template, context)
 
 
 @require_GET
@@ -105,7 +105,7 @@ def standings_page(request, tournament):
         return {**results_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
 
     template = "public/standings.html#leaderboard" if request.htmx else "public/standings.html"
-    return shared_page(request, tournament, template, context)
+    return shared_page(request, template, context)
 
 
 @require_GET
@@ -131,7 +131,7 @@ def player_page(request, tournament, ext_id):
             "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
         }
 
-    return shared_page(request, tournament, "public/player.html", context)
+    return shared_page(request, "public/player.html", context)
 
 
 @require_GET
@@ -147,7 +147,7 @@ def round_page(request, tournament, number):
             "tables": round_tables(tournament, round_, scope), "results_shown": scope.shows_round(round_.number),
         }
 
-    return shared_page(request, tournament, "public/round.html", context)
+    return shared_page(request, "public/round.html", context)
 
 
 def page_number(value):
@@ -174,7 +174,7 @@ def projector_page(request, tournament):
         }
 
     template = "public/projector.html#board" if request.htmx else "public/projector.html"
-    return shared_page(request, tournament, template, context)
+    return shared_page(request, template, context)
 
 
 def ceremony_context(request, tournament):
@@ -192,7 +192,7 @@ def ceremony_context(request, tournament):
 def ceremony_page(request, tournament):
     """The projector's podium: only the places revealed so far ever reach the page."""
     template = "public/ceremony.html#stage" if request.htmx else "public/ceremony.html"
-    return shared_page(request, tournament, template, lambda: ceremony_context(request, tournament))
+    return shared_page(request, template, lambda: ceremony_context(request, tournament))
 
 
 VISIBILITY_MESSAGES = {
