@@ -1,19 +1,23 @@
 """Benchmark: score sheets for 50 tables and diplomas for 100 players, seconds each (budget: 3 s).
 
-Run with `make bench-pdf`. Builds a throwaway test database, renders each document twice
+Run with `make bench-pdf` (`--smoke`: 4 tables and 4 players). Builds a throwaway test database, renders each document twice
 (cold, then from the PDF cache) and prints the figures; it checks no budget. One blank score
 sheet is printed first, as a running server would have done: the first request of a process
 imports the PDF libraries and loads the fonts (about a second). The QR codes stay cold.
 """
 
+import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("TESTING", "1")
+if "DATABASE_URL" not in os.environ:
+    os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-pdf-")
 
 import django  # noqa: E402
 
@@ -44,7 +48,7 @@ def timed(label, render, pages_expected):
           f"{len(pdf) / 1024:5.0f} KiB  {verdict} the {BUDGET_SECONDS:.0f} s budget")
 
 
-def main():
+def main(tables, diplomas):
     from django.contrib.auth.models import User
     from django.test import Client
 
@@ -57,8 +61,8 @@ def main():
         rounds = [{"number": 1, "state": round_state, "tables": tables}]
         import_tournament(tournament_data(players, rounds, slug, settings={"rounds_planned": 1, "final": False}))
 
-    seated("sheets", 200, "published")  # 50 four-tables
-    seated("diplomas", 100, "completed", "verified")  # final results: certificates for 100 players
+    seated("sheets", 4 * tables, "published")  # four-tables
+    seated("diplomas", diplomas, "completed", "verified")  # final results: a certificate for each player
     client = Client()
     client.force_login(User.objects.create_superuser("bench", "bench@example.org", "bench-pass-123"))
 
@@ -71,15 +75,18 @@ def main():
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     get("/print/sheets/blank-score-sheet.pdf")()
-    timed("score sheets, 50 tables", get("/print/sheets/round/1/score-sheets.pdf"), 50)
-    timed("certificates, 100 players", get("/print/diplomas/certificates.pdf"), 100)
+    timed(f"score sheets, {tables} tables", get("/print/sheets/round/1/score-sheets.pdf"), tables)
+    timed(f"certificates, {diplomas} players", get("/print/diplomas/certificates.pdf"), diplomas)
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
+    smoke = parser.parse_args().smoke
     setup_test_environment()
     runner = DiscoverRunner(verbosity=0)
     databases = runner.setup_databases()
     try:
-        main()
+        main(*((4, 4) if smoke else (50, 100)))
     finally:
         runner.teardown_databases(databases)

@@ -1,93 +1,89 @@
-"""Conditional GET and a small fragment cache for the public pages, both keyed by the data.
+"""Conditional GET and caches for the public pages, all keyed by the tournament's public version.
 
-One query reads the tournament row and a fingerprint of everything the public pages show,
-from small, indexed aggregates:
+Database triggers raise the public version whenever anything a public page shows changes
+(`public.versions`). One indexed query reads it; the ETag is a digest of it, the page's full
+path, the language, whether htmx asked (fragment or page) and who is signed in (a signed-in
+page also renews every minute, as roles are not part of the version). A verification,
+correction, card or visibility change raises the version, so the next request sees a new ETag
+and new cache keys at once: nothing stale is served, and an unchanged poll costs that one
+query and a 304.
 
-- the tournament row itself (visibility, frozen round, ceremony step, settings, created_at),
-- rounds (count, newest id, Σ number × state), seats of rounds not completed (count,
-  Σ player × position: a swap changes it),
-- score sheets (count, Σ version, verified count: every save of a sheet raises its version),
-- cards and tie decisions (count, newest id), players (count, Σ id × status),
-- the newest audit entry (every result change is audited),
-- the current minute, so that anything the marks miss (a corrected name) shows within a minute.
-
-The ETag is a digest of that fingerprint, the page's full path, the language, whether htmx
-asked (fragment or page) and who is signed in. A verification, correction, card or
-visibility change alters the fingerprint, so the next request sees a new ETag and a new cache
-key at once: nothing stale is served, and an unchanged poll costs that one query and a 304.
+Whatever is the same for every visitor is computed once per version and language (`cached`):
+the standings, the leaderboard fragment, and whole pages for visitors who are not signed in,
+which post nothing and so carry no CSRF token (`shared_page`).
 """
 
+import functools
 import hashlib
 import time
-from functools import wraps
 
 from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
-from scoring.models import AuditEntry, Card, ScoreSheet, TieDecision
-from tournament.models import SEAT_LETTERS, Player, Round, Seat, Table, Tournament
+from public.models import PublicVersion
+from tournament.models import Tournament
 
-STALE_AFTER_SECONDS = 60  # bound for changes the marks do not see (see the module docstring)
+SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
 CACHE_SECONDS = 600
+TOURNAMENT_FIELDS = [field.attname for field in Tournament._meta.concrete_fields]
+
+# Plain SQL: compiling these with the ORM on every request cost more than running them.
+_FROM = (
+    f"FROM {Tournament._meta.db_table} t JOIN {PublicVersion._meta.db_table} v ON v.tournament_id = t.id "
+    f"WHERE t.slug = %s"
+)
+VERSION_SQL = f"SELECT t.id, v.version {_FROM}"
+STATE_SQL = f"SELECT t.id, v.version, {', '.join('t.' + Tournament._meta.get_field(name).column for name in TOURNAMENT_FIELDS)} {_FROM}"
 
 
-def _rank(column, values):
-    """SQL giving 1, 2, 3 … for the values of a text column (the values are model constants)."""
-    cases = " ".join(f"WHEN '{value}' THEN {i}" for i, value in enumerate(values, start=1))
-    return f"CASE {column} {cases} ELSE 0 END"
+@functools.cache
+def _converters(vendor):
+    """[(column index, converters, column)] turning a raw tournament row into field values, as the ORM would."""
+    columns = [Tournament._meta.get_field(name).get_col(Tournament._meta.db_table) for name in TOURNAMENT_FIELDS]
+    pairs = [(i, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col) for i, col in enumerate(columns)]
+    return [(i, converters, col) for i, converters, col in pairs if converters]
 
 
-def _fingerprint_sql():
-    """The tournament row and one text mark per kind of data, in plain SQL that SQLite and
-    PostgreSQL both run (compiling it with the ORM on every poll cost more than running it).
-    A mark is NULL when there are no rows of its kind."""
-    table = {model.__name__: model._meta.db_table for model in (
-        Tournament, Round, Table, Seat, ScoreSheet, Card, TieDecision, Player, AuditEntry,
-    )}
-    position = f"(s.table_id * {len(SEAT_LETTERS)} + {_rank('s.letter', SEAT_LETTERS)})"
-    verified = f"CASE WHEN h.state = '{ScoreSheet.State.VERIFIED}' THEN 1 ELSE 0 END"
-    marks = [
-        f"SELECT COUNT(*) || ':' || MAX(r.id) || ':' || SUM(r.number * {_rank('r.state', Round.State.values)}) "
-        f"FROM {table['Round']} r WHERE r.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || SUM(s.player_id * {position}) "
-        f"FROM {table['Seat']} s JOIN {table['Round']} r ON r.id = s.round_id "
-        f"WHERE r.tournament_id = t.id AND r.state <> '{Round.State.COMPLETED}'",
-        f"SELECT COUNT(*) || ':' || SUM(h.version) || ':' || SUM({verified}) "
-        f"FROM {table['ScoreSheet']} h JOIN {table['Table']} b ON b.id = h.table_id "
-        f"JOIN {table['Round']} r ON r.id = b.round_id WHERE r.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || MAX(c.id) FROM {table['Card']} c WHERE c.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || MAX(d.id) FROM {table['TieDecision']} d WHERE d.tournament_id = t.id",
-        f"SELECT COUNT(*) || ':' || SUM(p.id * {_rank('p.status', Player.Status.values)}) "
-        f"FROM {table['Player']} p WHERE p.tournament_id = t.id",
-        f"SELECT MAX(a.id) FROM {table['AuditEntry']} a WHERE a.tournament_id = t.id",
-    ]
-    columns = ", ".join(f"({sql})" for sql in marks)
-    return f"SELECT t.id, t.*, {columns} FROM {table['Tournament']} t WHERE t.slug = %s"
+def public_state(slug, *, with_tournament):
+    """(tournament id, public version, the tournament's row or None); 404 for an unknown tournament.
 
-
-FINGERPRINT_SQL = _fingerprint_sql()
-TOURNAMENT_SQL = f"SELECT * FROM {Tournament._meta.db_table} WHERE id = %s"  # raw: no ORM compiling per poll
-
-
-def fingerprint(slug):
-    """(tournament id, digest of what its public pages show); 404 for an unknown tournament."""
+    One indexed query; the tournament row is read only when asked for (a poll that will
+    probably get a 304 does not need it).
+    """
     with connection.cursor() as cursor:
-        cursor.execute(FINGERPRINT_SQL, [slug])
+        cursor.execute(STATE_SQL if with_tournament else VERSION_SQL, [slug])
         row = cursor.fetchone()
     if row is None:
         raise Http404("no such tournament")
-    minute = int(time.time() // STALE_AFTER_SECONDS)
-    return row[0], hashlib.sha256(repr((row, minute)).encode()).hexdigest()[:32]
+    return row[0], row[1], row[2:] if with_tournament else None
+
+
+def tournament_from_row(row, digest):
+    values = list(row)
+    for i, converters, column in _converters(connection.vendor):
+        for convert in converters:
+            values[i] = convert(values[i], column, connection)
+    tournament = Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
+    tournament.digest = digest
+    return tournament
+
+
+def signed_in(request):
+    return settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
 
 
 def public_etag(request, digest):
-    signed_in = settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
-    variant = (digest, request.get_full_path(), get_language(), bool(request.htmx), request.user.pk if signed_in else 0)
+    viewer = (request.user.pk, int(time.time() // SIGNED_IN_STALE_AFTER_SECONDS)) if signed_in(request) else None
+    htmx = request.META.get("HTTP_HX_REQUEST") == "true"  # as request.htmx says, without building request.headers
+    variant = (digest, request.get_full_path(), get_language(), htmx, viewer)
     return quote_etag(hashlib.sha256(repr(variant).encode()).hexdigest()[:32])
 
 
@@ -101,13 +97,16 @@ def revalidate(response):
 def public_page(view):
     """Decorator for public views taking a slug: the view gets the tournament, with `.digest`.
 
-    A GET whose If-None-Match holds the current ETag gets 304 from the fingerprint query
-    alone; a successful response carries the ETag. Every response asks browsers to revalidate.
+    A GET whose If-None-Match holds the current ETag gets 304 from one query;
+    a successful response carries the ETag. Every response asks browsers to revalidate.
+    The tournament is built from its row only when the view uses it (not for a cached page).
     """
 
-    @wraps(view)
+    @functools.wraps(view)
     def wrapper(request, slug, *args, **kwargs):
-        tournament_id, digest = fingerprint(slug)
+        polling = "HTTP_IF_NONE_MATCH" in request.META
+        tournament_id, version, row = public_state(slug, with_tournament=not polling)
+        digest = f"{tournament_id}.{version}"
         etag = public_etag(request, digest)
         if request.method in ("GET", "HEAD"):
             not_modified = get_conditional_response(request, etag=etag)
@@ -115,11 +114,10 @@ def public_page(view):
                 if not_modified.status_code == 304:
                     not_modified["ETag"] = etag
                 return revalidate(not_modified)
-        # Read after the fingerprint: what the view shows is never older than its ETag.
-        tournament = next(iter(Tournament.objects.raw(TOURNAMENT_SQL, [tournament_id])), None)
-        if tournament is None:
-            raise Http404("no such tournament")
-        tournament.digest = digest
+        if row is None:  # a poll that missed: read the tournament (after its version, so never older)
+            row = public_state(slug, with_tournament=True)[2]
+        request.public_digest = digest
+        tournament = SimpleLazyObject(functools.partial(tournament_from_row, row, digest))
         response = view(request, tournament, *args, **kwargs)
         if response.status_code == 200:
             response["ETag"] = etag
@@ -129,13 +127,35 @@ def public_page(view):
 
 
 def cached(tournament, name, compute):
-    """`compute()` once per fingerprint and language; the key changes whenever the data does.
+    """`compute()` once per public version and language; the key changes whenever the data does.
 
     Only for values the same for every visitor (no CSRF token, no signed-in user).
     """
-    key = f"public:{tournament.pk}:{tournament.digest}:{get_language()}:{name}"
+    return _cached(tournament.digest, name, compute)
+
+
+def _cached(digest, name, compute):
+    key = f"public:{digest}:{get_language()}:{name}"
     stored = cache.get(key)
     if stored is None:
         stored = (compute(),)  # a tuple, so that a computed None is cached too
         cache.set(key, stored, CACHE_SECONDS)
     return stored[0]
+
+
+def shared_page(request, template, context):
+    """Render `template` with the dict `context()` returns.
+
+    For a visitor who is not signed in and has no message waiting, the page is the same for
+    everyone: it is rendered once per public version, language and path. Such pages carry no
+    CSRF token (the public pages post nothing: their language switch is a GET link), so no
+    token is made for each new visitor either.
+    """
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or CookieStorage.cookie_name in request.COOKIES:
+        return HttpResponse(render_to_string(template, context(), request))
+    page_key = hashlib.sha256(f"{template} {request.get_full_path()}".encode()).hexdigest()
+    page = _cached(
+        request.public_digest, f"page:{page_key}",
+        lambda: render_to_string(template, {**context(), "csrf_token": ""}, request).encode(),
+    )
+    return HttpResponse(page)

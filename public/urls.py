@@ -6,6 +6,7 @@ from scoring.views import move_timer
 app_name = "public"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("language/", views.switch_language, name="language"),
     path("t/<slug:slug>/", views.tournament_page, name="tournament"),
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings.json", views.standings_json_view, name="standings_json"),

@@ -4,13 +4,12 @@ Views parse the request, ask `public.results` / `scoring.visibility` for what th
 see, and render. `public_page` answers unchanged polls with 304 (see `public.freshness`).
 """
 
+from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -34,21 +33,40 @@ from scoring.visibility import (
 )
 from tournament.models import Player, Tournament
 
-from public.freshness import cached, public_page, revalidate
+from public.freshness import cached, public_page, revalidate, shared_page
+from public.projector import projector_layout
 from public.results import find_players, player_rounds, public_round, public_rounds, round_tables
 
-PROJECTOR_ROWS = 10
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
 
 
 def visible_standings(tournament):
-    """The public standings rows (None when hidden), computed once per fingerprint."""
+    """The public standings rows (None when hidden), computed once per public version."""
     return cached(tournament, "standings", lambda: public_standings(tournament))
 
 
 def results_context(tournament):
     scope = public_scope(tournament)
     return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
+
+
+@require_GET
+def switch_language(request):
+    """The public pages' language switch: a plain link (GET), so that those pages post nothing
+    and need no CSRF token. Sets the language cookie as Django's `set_language` does."""
+    back = request.GET.get("next", "")
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    language = request.GET.get("language", "")
+    if language in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
 
 
 @require_GET
@@ -60,36 +78,35 @@ def home(request):
 @public_page
 def tournament_page(request, tournament):
     """The current round's seating and "find my table" (`?q=`; htmx gets the answer only)."""
-    rounds = public_rounds(tournament)
-    current = rounds[-1] if rounds else None
-    query = request.GET.get("q", "")
-    matches, more = find_players(tournament, query, current)
-    context = {
-        **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current, "query": query[:100],
-        "matches": matches, "more": more,
-    }
-    if request.htmx:
-        return render(request, "public/tournament.html#find-results", context)
-    context["tables"] = round_tables(tournament, current, SEATING_ONLY) if current else []
-    return render(request, "public/tournament.html", context)
+
+    def context():
+        rounds = public_rounds(tournament)
+        current = rounds[-1] if rounds else None
+        query = request.GET.get("q", "")
+        matches, more = find_players(tournament, query, current)
+        found = {
+            **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current,
+            "query": query[:100], "matches": matches, "more": more,
+        }
+        if not request.htmx:
+            found["tables"] = round_tables(tournament, current, SEATING_ONLY) if current else []
+        return found
+
+    template = "public/tournament.html#find-results" if request.htmx else "public/tournament.html"
+    return shared_page(request, template, context)
 
 
 @require_GET
 @public_page
 def standings_page(request, tournament):
     """The leaderboard (SPEC §4); htmx polls get the table only."""
-    context = results_context(tournament)
 
-    def leaderboard():
+    def context():
         rows = visible_standings(tournament)
-        return render_to_string(
-            "public/standings.html#leaderboard", {**context, "rows": rows, "has_results": counts_any_game(rows)}
-        )
+        return {**results_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
 
-    html = mark_safe(cached(tournament, "leaderboard", leaderboard))
-    if request.htmx:
-        return HttpResponse(html)
-    return render(request, "public/standings.html", {**context, "nav": "standings", "leaderboard": html})
+    template = "public/standings.html#leaderboard" if request.htmx else "public/standings.html"
+    return shared_page(request, template, context)
 
 
 @require_GET
@@ -105,28 +122,33 @@ def standings_json_view(request, tournament):
 @require_GET
 @public_page
 def player_page(request, tournament, ext_id):
-    player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
-    rows = visible_standings(tournament)
-    standing = next((row for row in rows if row.player.pk == player.pk), None) if counts_any_game(rows) else None
-    context = {
-        **results_context(tournament), "player": player, "standing": standing,
-        "history": player_rounds(tournament, player),
-    }
-    return render(request, "public/player.html", context)
+    def context():  # an unknown player raises 404 here: nothing is cached then
+        player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
+        rows = visible_standings(tournament)
+        own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
+        return {
+            **results_context(tournament), "player": player, "history": player_rounds(tournament, player),
+            "standing": own_row if counts_any_game(rows) else None,
+            "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
+        }
+
+    return shared_page(request, "public/player.html", context)
 
 
 @require_GET
 @public_page
 def round_page(request, tournament, number):
-    round_ = public_round(tournament, number)
-    if round_ is None:
-        raise Http404("no such public round")
-    context = {
-        **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
-        "tables": round_tables(tournament, round_, public_scope(tournament)),
-    }
-    context["results_shown"] = context["scope"].shows_round(round_.number)
-    return render(request, "public/round.html", context)
+    def context():
+        round_ = public_round(tournament, number)
+        if round_ is None:  # nothing is cached then
+            raise Http404("no such public round")
+        scope = public_scope(tournament)
+        return {
+            **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
+            "tables": round_tables(tournament, round_, scope), "results_shown": scope.shows_round(round_.number),
+        }
+
+    return shared_page(request, "public/round.html", context)
 
 
 def page_number(value):
@@ -139,23 +161,21 @@ def page_number(value):
 @require_GET
 @public_page
 def projector_page(request, tournament):
-    """Full-screen leaderboard; the board polls every 15 s for the next page (`?page=k`)."""
-    rows = visible_standings(tournament) or []
-    pages = max((len(rows) + PROJECTOR_ROWS - 1) // PROJECTOR_ROWS, 1)
-    page = (page_number(request.GET.get("page")) - 1) % pages + 1  # past the last page: wrap around
+    """Full-screen leaderboard; the board fetches the next page (`?page=k`) when its time is up,
+    so that every row is back on screen within 30 s (`public.projector`)."""
 
-    def board():
-        context = {
-            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "pages": pages,
-            "rows": rows[(page - 1) * PROJECTOR_ROWS : page * PROJECTOR_ROWS],
-            "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % pages + 1}",
+    def context():
+        rows = visible_standings(tournament) or []
+        layout = projector_layout(len(rows))
+        page = (page_number(request.GET.get("page")) - 1) % layout.pages + 1  # past the last page: wrap around
+        return {
+            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "layout": layout,
+            "columns": layout.page_columns(rows, page),
+            "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % layout.pages + 1}",
         }
-        return render_to_string("public/projector.html#board", context)
 
-    html = mark_safe(cached(tournament, f"projector:{page}", board))
-    if request.htmx:
-        return HttpResponse(html)
-    return render(request, "public/projector.html", {"tournament": tournament, "board": html})
+    template = "public/projector.html#board" if request.htmx else "public/projector.html"
+    return shared_page(request, template, context)
 
 
 def ceremony_context(request, tournament):
@@ -175,9 +195,8 @@ def ceremony_context(request, tournament):
 @public_page
 def ceremony_page(request, tournament):
     """The projector's podium: only the places revealed so far ever reach the page."""
-    context = ceremony_context(request, tournament)
     template = "public/ceremony.html#stage" if request.htmx else "public/ceremony.html"
-    return render(request, template, context)
+    return shared_page(request, template, lambda: ceremony_context(request, tournament))
 
 
 VISIBILITY_MESSAGES = {

@@ -30,7 +30,7 @@ def ensure_sheet(table):
     return sheet
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # nothing is written before every check has passed
 def store_game(sheet, number, game, *, keypad=None, overrides=None):
     """Score `game` (a rules.Game) with the tournament's settings and store it as game `number`.
 

@@ -6,12 +6,16 @@ with the number of players) and does the rest in Python with the rules engine.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from django.db import connection
+from django.db.models import Min
+
 from scoring import rules
-from scoring.models import ScoreSheet, SeatResult, TieDecision
-from tournament.models import Player, Round, Seat
+from scoring.interchange import derived_status
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
+from tournament.models import Player, Round, Seat, Table
 
 MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
 
@@ -31,6 +35,7 @@ class Totals:
 @dataclass
 class StandingRow:
     player: Player
+    status: str  # the player's status in these standings (frozen standings: as of the frozen round)
     qualifying: Totals = field(default_factory=Totals)
     final: Totals | None = None  # set for the players seated at the final table
     rank: int | None = None
@@ -50,7 +55,7 @@ class StandingRow:
 
     @property
     def is_disqualified(self):
-        return self.player.status == Player.Status.DISQUALIFIED
+        return self.status == Player.Status.DISQUALIFIED
 
     @property
     def rank_label(self):
@@ -74,7 +79,7 @@ class StandingRow:
             "big_points": total.big_points,
             "small_points": total.small_points,
             "games_won": total.games_won,
-            "status": self.player.status,
+            "status": self.status,
         }
 
 
@@ -88,20 +93,35 @@ def _table_totals(results_by_table, settings):
     return totals
 
 
+def _results_sql(verified_only, up_to_round):
+    """Plain SQL for the counted seat results (the ORM's per-row conversions cost more than the query)."""
+    tables = {model: model._meta.db_table for model in (SeatResult, Game, ScoreSheet, Table, Round)}
+    sql = (
+        f"SELECT h.table_id, s.game_id, s.letter, COALESCE(s.override_score, s.score), s.is_winner "
+        f"FROM {tables[SeatResult]} s "
+        f"JOIN {tables[Game]} g ON g.id = s.game_id JOIN {tables[ScoreSheet]} h ON h.id = g.sheet_id "
+        f"JOIN {tables[Table]} b ON b.id = h.table_id JOIN {tables[Round]} r ON r.id = b.round_id "
+        f"WHERE r.tournament_id = %s"
+    )
+    if verified_only:
+        sql += f" AND h.state = '{ScoreSheet.State.VERIFIED.value}'"
+    if up_to_round is not None:
+        sql += " AND r.number <= %s"
+    return sql
+
+
 def _load_results(tournament, verified_only, up_to_round):
     """{table_id: {game_id: (scores by letter, winner letters)}} of the counted sheets."""
-    results = SeatResult.objects.filter(game__sheet__table__round__tournament=tournament)
-    if verified_only:
-        results = results.filter(game__sheet__state=ScoreSheet.State.VERIFIED)
-    if up_to_round is not None:
-        results = results.filter(game__sheet__table__round__number__lte=up_to_round)
+    params = [tournament.pk] if up_to_round is None else [tournament.pk, up_to_round]
+    with connection.cursor() as cursor:
+        cursor.execute(_results_sql(verified_only, up_to_round), params)
+        rows = cursor.fetchall()
     by_table = defaultdict(dict)
-    rows = results.values_list("game_id", "game__sheet__table_id", "letter", "score", "override_score", "is_winner")
-    for game_id, table_id, letter, score, override, is_winner in rows:
+    for table_id, game_id, letter, score, is_winner in rows:  # the score set by the referee, else the computed one
         game = by_table[table_id].get(game_id)
         if game is None:
             game = by_table[table_id][game_id] = ({}, [])
-        game[0][letter] = score if override is None else override
+        game[0][letter] = score
         if is_winner:
             game[1].append(letter)
     return by_table
@@ -141,15 +161,47 @@ def _apply_tie_decisions(rows, decisions):
                 row.decided_tie = True
 
 
+def _as_of(tournament, up_to_round):
+    """When the rounds after `up_to_round` began: the first start time recorded, else None."""
+    later = Round.objects.filter(tournament=tournament, number__gt=up_to_round, started_at__isnull=False)
+    return later.aggregate(first=Min("started_at"))["first"]
+
+
+def statuses_as_of(tournament, players, up_to_round, later_start):
+    """{player id: status} as it was after round `up_to_round` (frozen public standings).
+
+    Cards count when given in a round up to it; a card without a round counts when it was given
+    before `later_start`. A disqualification that only later cards explain is not shown yet (the
+    player was active); any other stored status stands.
+    """
+    then, ever = defaultdict(Counter), defaultdict(Counter)
+    cards = Card.objects.filter(tournament=tournament).values_list("player_id", "colour", "round__number", "created_at")
+    for player_id, colour, number, created_at in cards:
+        ever[player_id][colour] += 1
+        if number <= up_to_round if number is not None else (later_start is None or created_at < later_start):
+            then[player_id][colour] += 1
+    active, disqualified = Player.Status.ACTIVE, Player.Status.DISQUALIFIED
+    statuses = {}
+    for pk, player in players.items():
+        status = player.status
+        if derived_status(active, then[pk]) == disqualified:
+            status = disqualified
+        elif status == disqualified and derived_status(active, ever[pk]) == disqualified:
+            status = active
+        statuses[pk] = status
+    return statuses
+
+
 def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     """The standings rows in order (SPEC §4).
 
     verified_only: count only verified sheets (the public view); staff may pass False.
-    up_to_round: count only rounds up to this number (frozen public results).
+    up_to_round: the standings as they were after this round (frozen public results): results,
+    cards and tie decisions of later rounds do not count.
     """
     settings = tournament.rules_settings()
     players = {p.pk: p for p in Player.objects.filter(tournament=tournament).select_related("organisation")}
-    seat_rows = Seat.objects.filter(round__tournament=tournament).values_list(
+    seat_rows = Seat.objects.filter(round__tournament=tournament).order_by().values_list(
         "table_id", "letter", "player_id", "round__kind", "round__number"
     )
     seat_player = {}
@@ -159,7 +211,14 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
         if kind == Round.Kind.FINAL and (up_to_round is None or number <= up_to_round):
             final_table_players.add(player_id)
 
-    rows = {pk: StandingRow(player=p) for pk, p in players.items()}
+    decisions = TieDecision.objects.filter(tournament=tournament)
+    statuses = {pk: player.status for pk, player in players.items()}
+    if up_to_round is not None:
+        later_start = _as_of(tournament, up_to_round)
+        statuses = statuses_as_of(tournament, players, up_to_round, later_start)
+        if later_start is not None:
+            decisions = decisions.filter(created_at__lt=later_start)
+    rows = {pk: StandingRow(player=p, status=statuses[pk]) for pk, p in players.items()}
     for row in rows.values():
         if row.player.pk in final_table_players:
             row.final = Totals()
@@ -179,7 +238,7 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
 
     ranked.sort(key=lambda r: (qualifying_key(r), r.player.start_number))
     _competition_ranks(ranked, qualifying_key)
-    decisions = [d.order for d in TieDecision.objects.filter(tournament=tournament)]
+    decisions = [d.order for d in decisions]
     _apply_tie_decisions(ranked, decisions)
 
     finalists = [r for r in ranked if r.final is not None]

@@ -131,8 +131,8 @@ def crawled_kinds(texts, slug):
 
 @pytest.fixture
 def tournament(db):
-    # 24 players: the projector has three pages, so its paging is crawled too.
-    return build_hall(players=24)
+    # 42 players: the projector has two pages, so its paging is crawled too.
+    return build_hall(players=42)
 
 
 def test_live_mode_shows_the_verified_scores_so_the_crawl_can_see_them(client, tournament):

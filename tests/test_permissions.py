@@ -115,6 +115,7 @@ EXPECTED = {
     "printing:public_seating_alphabetical": Expect(),
     # Public pages.
     "public:home": Expect(),
+    "public:language": Expect(get=302),
     "public:tournament": Expect(),
     "public:standings": Expect(),
     "public:standings_json": Expect(),

@@ -2,8 +2,13 @@
 verification, correction, card or visibility change shows at once."""
 
 import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.db.models import F
+from django.http import HttpResponse
+from django.test import Client
 
+from public.freshness import public_state, tournament_from_row
 from scoring.models import Card, ScoreSheet, SeatResult
 from scoring.visibility import set_visibility
 from tests.public_builders import build_hall
@@ -95,3 +100,56 @@ def test_hiding_the_results_drops_the_numbers_from_every_cached_fragment(client)
     set_visibility(tournament, Tournament.Visibility.HIDDEN)
     for url in (LEADERBOARD, "/t/test/projector/?page=1", "/t/test/standings.json"):
         assert "8084" not in client.get(url, **HX).content.decode()
+
+
+PUBLIC_PAGES = (LEADERBOARD, "/t/test/", "/t/test/player/p1/", "/t/test/round/3/", "/t/test/projector/", "/t/test/ceremony/")
+
+
+@pytest.mark.parametrize("url", PUBLIC_PAGES)
+def test_visitors_share_one_rendering_of_a_page_that_posts_nothing(url, django_assert_max_num_queries):
+    build_hall()
+    page = Client().get(url)
+    with django_assert_max_num_queries(1):  # the version with the tournament row: the page comes from the cache
+        again = Client().get(url)
+    assert page.content == again.content
+    html = page.content.decode()
+    assert 'method="post"' not in html and "csrfmiddlewaretoken" not in html and "X-CSRFToken" not in html
+    assert "csrftoken" not in page.cookies  # no token is made for a visitor
+
+
+def test_the_public_language_switch_is_a_link_that_sets_the_language_cookie():
+    build_hall()
+    visitor = Client()
+    html = visitor.get(LEADERBOARD, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert 'action="/language/" method="get"' in html and "Klasyfikacja" in html
+    switched = visitor.get("/language/", {"language": "en", "next": LEADERBOARD})
+    assert switched.status_code == 302 and switched["Location"] == LEADERBOARD
+    assert "Standings" in visitor.get(LEADERBOARD).content.decode()
+    for odd in ({"language": "xx", "next": LEADERBOARD}, {"language": "pl", "next": "https://example.org/"}, {}):
+        response = Client().get("/language/", odd)
+        assert response.status_code == 302 and response["Location"] in (LEADERBOARD, "/")
+
+
+def test_signed_in_staff_and_visitors_with_a_message_get_a_page_of_their_own(client, head_referee):
+    build_hall()
+    client.get(LEADERBOARD)  # an anonymous visitor fills the shared cache
+    client.force_login(head_referee)
+    assert "Sign out" in client.get(LEADERBOARD).content.decode()
+    visitor = Client()
+    request = visitor.get(LEADERBOARD).wsgi_request
+    storage = CookieStorage(request)
+    response = HttpResponse()
+    storage.add(messages.INFO, "A message for this visitor only")
+    storage.update(response)
+    visitor.cookies[CookieStorage.cookie_name] = response.cookies[CookieStorage.cookie_name].value
+    assert "A message for this visitor only" in visitor.get(LEADERBOARD).content.decode()
+
+
+def test_the_tournament_read_with_its_version_is_the_one_the_orm_reads():
+    tournament = build_hall("frozen", frozen_round=2)
+    _, _, row = public_state("test", with_tournament=True)
+    read = tournament_from_row(row, "digest")
+    stored = Tournament.objects.get(pk=tournament.pk)
+    assert [getattr(read, f.attname) for f in Tournament._meta.concrete_fields] == [
+        getattr(stored, f.attname) for f in Tournament._meta.concrete_fields
+    ]

@@ -1,0 +1,49 @@
+"""Every benchmark still runs: each `bench/bench_*.py` at its smallest setting (`--smoke`).
+
+The budgets live in the benchmarks and are not checked here: a smoke run only has to finish
+(exit 0) and print a figure. A new benchmark is picked up by its file name. Each runs in a
+process of its own, on its own throwaway database, and may start servers on 127.0.0.1.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+SMOKE_SECONDS = 300  # a smoke run takes seconds; this only stops a hung one
+FIGURE = re.compile(r"\d\s*(ms|s|req/s|saves/s|s/round)\b")
+RUNS = [[script.name, "--smoke"] for script in sorted(BENCH.glob("bench_*.py"))]
+RUNS.append(["bench_entry.py", "--smoke", "--postgres"])  # the PostgreSQL mode starts its own cluster
+# The seating benchmark gains `--smoke` in its rewrite on another branch; until that is merged
+# its smoke run is expected to fail (strict: the mark must go once the option is there).
+AWAITING_SMOKE = {"bench_seating.py"}
+
+
+def marks(script):
+    if script in AWAITING_SMOKE and "--smoke" not in (BENCH / script).read_text():
+        return [pytest.mark.xfail(reason=f"{script} has no --smoke yet", strict=True)]
+    return []
+
+pytestmark = pytest.mark.server
+
+
+def smoke_environment():
+    """This process's environment without what points at the suite's own database."""
+    return {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "VAR_DIR")}
+
+
+@pytest.mark.parametrize("command", [pytest.param(run, id=" ".join(run), marks=marks(run[0])) for run in RUNS])
+def test_the_benchmark_runs_at_its_smallest_setting_and_prints_its_figures(command):
+    script, *arguments = command
+    assert (BENCH / script).exists()
+    finished = subprocess.run(
+        [sys.executable, str(BENCH / script), *arguments], cwd=BENCH.parent, env=smoke_environment(),
+        capture_output=True, text=True, timeout=SMOKE_SECONDS,
+    )
+    output = finished.stdout + finished.stderr
+    assert finished.returncode == 0, output[-3000:]
+    assert FIGURE.search(finished.stdout), finished.stdout[-3000:]
