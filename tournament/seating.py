@@ -798,11 +798,12 @@ def _design_size(n):
 
 
 @functools.lru_cache(maxsize=32)
-def _labelled_design(round1, organisations):
+def _labelled_design(round1, organisations, rounds):
     """The built-in schedule laid over the players of round 1, or None.
 
     ``round1``: round 1's tables (tuples of player ids); ``organisations``: sorted
-    (player, organisation) pairs or None.  Returns ``(label, classes, order)``:
+    (player, organisation) pairs or None; ``rounds``: how many rounds after round 1
+    the organisations are kept apart in (the first ones of ``order``).  Returns ``(label, classes, order)``:
     ``label[point]`` is a player id or None (a virtual player), ``classes`` the
     schedule's rounds (lists of point blocks) and ``order`` the classes in the order
     to play them, round 1's class first.  Round 1's 3-tables are the blocks of its
@@ -843,18 +844,22 @@ def _labelled_design(round1, organisations):
     order = [c for c in range(len(classes)) if c not in (first, skip)]
     rng.shuffle(order)
     if organisations:
-        _separate_organisations(label, classes, classes[first], dict(organisations))
+        played = [classes[c] for c in order[:rounds]]
+        _separate_organisations(label, played, classes[first], dict(organisations))
     return label, classes, [first] + order
 
 
 def _separate_organisations(label, classes, first_blocks, organisations):
     """Exchange labels within round 1's blocks while that lowers the number of
-    same-organisation pairs at a table in the other rounds (round 1 unchanged)."""
-    others = [block for rnd in classes for block in rnd if rnd is not first_blocks]
+    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn)."""
+    others = [block for rnd in classes for block in rnd]
     where = {}
     for block in others:
         for p in block:
             where.setdefault(p, []).append(block)
+    for block in first_blocks:
+        for p in block:
+            where.setdefault(p, [])
 
     def clashes(p):
         org = organisations.get(label[p]) if label[p] is not None else None
@@ -899,7 +904,7 @@ def _design_round(ids, history, total, organisations, effort):
     orgs = None
     if organisations:
         orgs = tuple(sorted(((p, o) for p, o in organisations.items() if o is not None), key=lambda item: _sort_key(item[0])))
-    labelled = _labelled_design(round1, orgs)
+    labelled = _labelled_design(round1, orgs, total - 1 if orgs else 0)
     if labelled is None:
         return None
     label, classes, order = labelled
@@ -947,18 +952,20 @@ def _design_round(ids, history, total, organisations, effort):
         needed = max(needed, 1)
         choices = [[fitting[t] for t in _fair_order(fitting, sizes, base_k3)[:needed]]]
         if 3 not in sizes and len(fitting) > needed:
-            # Any of the rounds will do: try a few sets for the best seat letters.
+            # Any of the rounds will do: try a few sets for organisations and letters.
             rng = random.Random(_plan_seed(history, ids, total))
             choices += [rng.sample(fitting, needed) for _ in range(_LETTER_TRIES)]
+        org_w = _org_matrix(ids, organisations)
         best, best_key = None, None
         for ahead in choices:
             plan = _Plan(n, sizes, base_m, base_k3, base_lc, None, random.Random(len(ahead)))
             plan.load(ahead)
             plan.balance_letters()
-            key = plan.letter_key()
+            clashes = sum(org_w[p][q] for t in ahead for tbl in t for p in tbl for q in tbl) if org_w else 0
+            key = (clashes, *plan.letter_key())
             if best is None or key < best_key:
                 best, best_key = plan, key
-            if not key[0]:
+            if key[:2] == (0, 0):
                 break
         return _to_seating([[ids[p] for p in tbl] for tbl in best.members[0]])
     initial = [_fit_sizes(r, sizes) for r in rounds[: max(needed, 1)]]
