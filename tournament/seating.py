@@ -1173,6 +1173,12 @@ def draw_round(
     return _plan_rounds(ids, history, ahead, rng, organisations, effort)[0]
 
 
+# Plans recomputed at every later draw of a field are kept (per process) for the
+# next draws: the same inputs give the same plan, so this only saves time.
+_PLANS = {}
+_PLANS_KEPT = 16
+
+
 def _continue_plan(ids, history, total, organisations, effort):
     """This round of the plan made when the current field started, if still followed.
 
@@ -1192,7 +1198,13 @@ def _continue_plan(ids, history, total, organisations, effort):
     if done >= n_rounds:
         return None
     rng = random.Random(_plan_seed(prefix, ids, total))
-    planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
+    key = repr((ids, prefix, total, sorted((organisations or {}).items(), key=repr), effort))
+    planned = _PLANS.get(key)
+    if planned is None:
+        planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
+        _PLANS[key] = planned
+        while len(_PLANS) > _PLANS_KEPT:
+            _PLANS.pop(next(iter(_PLANS)))
     for i in range(done):
         if _grouping(planned[i]) != _grouping(history[len(prefix) + i]):
             return None
