@@ -24,7 +24,8 @@ asking the base round to be invariant under ``tau: (a, x) -> (eps*a, x+1)`` with
 parameters ``(m, f, eps, seed)`` of each size below are ones for which the search ends
 quickly; ``verify`` checks every result, and the tests check every size.
 
-This gives 5 rounds for 16 players (the affine plane of order 4 has this shape), 5 for 20,
+16 and 64 players use the affine plane and space over GF(4) instead (``_affine_rounds``).
+This gives 5 rounds for 16 players, 5 for 20,
 7 for 24, 9 for 28 and 13 for 40 (resolvable 2-(28,4,1) and 2-(40,4,1) designs: everyone
 meets everyone), 11 for 36, 14 for 44, 15 for 48, 17 for 52, 18 for 56, 19 for 60 and 21
 for 64 players: each as many as counting allows ((n-1)/3 rounds, rounded down).

@@ -1119,7 +1119,9 @@ def draw_round(
     them, and later calls continue that plan as long as the field is unchanged
     and earlier rounds were seated as planned (the plan's seed then comes from
     the history, not from ``seed``); ``continue_plan=False`` forces a fresh
-    plan from ``seed`` (e.g. to redraw a round).
+    plan from ``seed`` (e.g. to redraw a round).  While the rounds planned fit a
+    built-in zero-repeat schedule (``tournament.designs``) for the field of round 1,
+    "mixed" follows it instead (see ``_design_round``).
     ``effort``: scales the search work (1.0 = default).
     """
     if method not in METHODS:
