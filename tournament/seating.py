@@ -24,9 +24,12 @@ work counters, never by the clock.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import random
+
+from tournament import designs
 
 LETTERS = ("A", "B", "C", "D")
 _LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
@@ -47,6 +50,8 @@ _BASE_BUDGET = 600_000
 _MAX_LOOKAHEAD = 12
 # At most this many seeded attempts per plan.
 _MAX_ATTEMPTS = 12
+# Other sets of schedule rounds tried for balanced seat letters.
+_LETTER_TRIES = 6
 
 
 class SeatingError(ValueError):
@@ -552,6 +557,45 @@ class _Plan:
             if not changed:
                 break
 
+    def balance_letters(self, tries=40):
+        """``letters``, retried from shaken letters while a player's letters differ by 2+.
+
+        A retry shuffles the letters of an unbalanced player's table in one planned
+        round and balances again; the best outcome (fewest unbalanced players, then
+        the smallest sum of squares of letter counts) is kept.
+        """
+        self.letters()
+        best_key, best = self.letter_key(), self.snapshot()
+        rng = self.rng
+        for _ in range(tries):
+            unbalanced = self.unbalanced()
+            if not unbalanced:
+                break
+            p = rng.choice(unbalanced)
+            t = rng.randrange(self.R)
+            tbl = self.members[t][self.tab[t][p]]
+            for q in rng.sample(tbl, len(tbl)):
+                if q != p:
+                    self.apply(t, p, q)
+            self.letters()
+            key = self.letter_key()
+            if key < best_key:
+                best_key, best = key, self.snapshot()
+        if self.letter_key() != best_key:
+            self.load(best)
+
+    def unbalanced(self):
+        """Players whose letter counts differ by 2 or more (A-C only if never at a 4-table)."""
+        out = []
+        for p, (row, k3) in enumerate(zip(self.LC, self.K3)):
+            vals = row if sum(row) > k3 else row[:3]
+            if max(vals) - min(vals) > 1:
+                out.append(p)
+        return out
+
+    def letter_key(self):
+        return (len(self.unbalanced()), sum(c * c for row in self.LC for c in row))
+
     def _letter_chain(self, p):
         """Even out player p's letters with a chain of letter exchanges.
 
@@ -741,67 +785,217 @@ def _lookahead(n, total_rounds, max_seat):
     return _MAX_LOOKAHEAD
 
 
-def _design_24():
-    """7 rounds for 24 players at 4-tables in which no pair meets twice.
+# ---------------------------------------------------------------------------
+# Known zero-repeat schedules (tournament/designs.py)
+# ---------------------------------------------------------------------------
 
-    Points (i, x), i in Z7, x in {0, 1, 2} (numbered 7x + i) and three fixed
-    points 21..23; round r is the base round below shifted by r in Z7.
-    Players (i, 0), (i, 1), (i, 2) never meet, nor do 21..23.
+
+def _design_size(n):
+    """Points of the built-in schedule that seats ``n`` players (their 3-tables filled
+    up with absent "virtual" players), or None."""
+    size = n + table_sizes(n).count(3)
+    return size if designs.rounds_available(size) else None
+
+
+@functools.lru_cache(maxsize=32)
+def _labelled_design(round1, organisations, rounds):
+    """The built-in schedule laid over the players of round 1, or None.
+
+    ``round1``: round 1's tables (tuples of player ids); ``organisations``: sorted
+    (player, organisation) pairs or None; ``rounds``: how many rounds after round 1
+    the organisations are kept apart in (the first ones of ``order``).  Returns ``(label, classes, order)``:
+    ``label[point]`` is a player id or None (a virtual player), ``classes`` the
+    schedule's rounds (lists of point blocks) and ``order`` the classes in the order
+    to play them, round 1's class first.  Round 1's 3-tables are the blocks of its
+    class that hold a virtual point; with two or three virtual points these lie in one
+    block, whose class is left out (it would need a 2- or 1-table).  The relabelling is
+    random but seeded by round 1, so it is the same at every later draw and unknown
+    before round 1 is drawn; it keeps players of one organisation apart where it can.
     """
-    base = [
-        [(0, 0), (1, 0), (3, 0), (6, 1)],
-        [(0, 1), (1, 1), (3, 1), (6, 2)],
-        [(0, 2), (1, 2), (3, 2), (6, 0)],
-        [21, (2, 0), (4, 1), (5, 2)],
-        [22, (4, 0), (5, 1), (2, 2)],
-        [23, (5, 0), (2, 1), (4, 2)],
-    ]
-    rounds = []
-    for r in range(7):
-        rounds.append(
-            [
-                [pt if isinstance(pt, int) else 7 * pt[1] + (pt[0] + r) % 7 for pt in block]
-                for block in base
-            ]
+    players = [p for table in round1 for p in table]
+    n = len(players)
+    size = _design_size(n)
+    if size is None or sorted(map(len, round1), reverse=True) != table_sizes(n):
+        return None
+    classes = designs.schedule(size)
+    rng = random.Random(_plan_seed([_to_seating(round1)], players, "design"))
+    virtual_count = size - n
+    skip = None
+    if virtual_count <= 1:
+        first = rng.randrange(len(classes))
+        virtual_points = [rng.choice(rng.choice(classes[first]))] if virtual_count else []
+    else:
+        skip = rng.randrange(len(classes))
+        block = rng.choice(classes[skip])
+        virtual_points = rng.sample(block, virtual_count)
+        first = rng.choice([c for c in range(len(classes)) if c != skip])
+    virtual = set(virtual_points)
+    threes = [b for b in classes[first] if virtual.intersection(b)]
+    fours = [b for b in classes[first] if not virtual.intersection(b)]
+    rng.shuffle(threes)
+    rng.shuffle(fours)
+    label = [None] * size
+    tables = sorted(round1, key=len)  # 3-tables first
+    for table, block in zip(tables, threes + fours):
+        points = [p for p in block if p not in virtual]
+        rng.shuffle(points)
+        for pid, point in zip(table, points):
+            label[point] = pid
+    order = [c for c in range(len(classes)) if c not in (first, skip)]
+    rng.shuffle(order)
+    if organisations:
+        played = [classes[c] for c in order[:rounds]]
+        _separate_organisations(label, played, classes[first], dict(organisations))
+    return label, classes, [first] + order
+
+
+def _separate_organisations(label, classes, first_blocks, organisations):
+    """Exchange labels within round 1's blocks while that lowers the number of
+    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn)."""
+    others = [block for rnd in classes for block in rnd]
+    where = {}
+    for block in others:
+        for p in block:
+            where.setdefault(p, []).append(block)
+    for block in first_blocks:
+        for p in block:
+            where.setdefault(p, [])
+
+    def clashes(p):
+        org = organisations.get(label[p]) if label[p] is not None else None
+        if org is None:
+            return 0
+        return sum(
+            1
+            for block in where[p]
+            for q in block
+            if q != p and label[q] is not None and organisations.get(label[q]) == org
         )
-    return rounds
+
+    improved = True
+    while improved:
+        improved = False
+        for block in first_blocks:
+            for i, p in enumerate(block):
+                for q in block[i + 1 :]:
+                    before = clashes(p) + clashes(q)
+                    if before == 0:
+                        continue
+                    label[p], label[q] = label[q], label[p]
+                    if clashes(p) + clashes(q) < before:
+                        improved = True
+                    else:
+                        label[p], label[q] = label[q], label[p]
 
 
-# Known zero-repeat schedules (all 4-tables), by number of players.
-_DESIGNS = {24: _design_24}
+def _design_round(ids, history, total, organisations, effort):
+    """This round from the built-in schedule laid over round 1, or None.
 
-
-def _from_design(n, first, n_rounds, rng):
-    """Later rounds of a stored design, relabelled so that its round 1 is ``first``.
-
-    ``first``: the tables (lists of player indices) of the round already played.
-    Returns ``n_rounds`` rounds of tables, or None when no design fits.
+    Used while the tournament fits the schedule (rounds planned at most the rounds it
+    has) and round 1 was seated as a random draw of the schedule's size.  Rounds already
+    played are matched to the schedule's rounds by the pairs they share; the next round
+    is the unplayed schedule round, restricted to the players now active (withdrawn
+    players leave a 3-table; late arrivals take the place of a virtual player), that is
+    fair to 3-table players and meets nobody again.  When the restricted rounds no longer
+    fit the table sizes (several players gone, or more arrived than there are virtual
+    places) they are the starting point of the usual search.
     """
-    make = _DESIGNS.get(n)
-    if make is None or any(len(tbl) != 4 for tbl in first):
+    round1 = tuple(tuple(table.values()) for table in history[0])
+    orgs = None
+    if organisations:
+        orgs = tuple(sorted(((p, o) for p, o in organisations.items() if o is not None), key=lambda item: _sort_key(item[0])))
+    labelled = _labelled_design(round1, orgs, total - 1 if orgs else 0)
+    if labelled is None:
         return None
-    design = make()
-    if len(design) - 1 < n_rounds:
+    label, classes, order = labelled
+    label = list(label)
+    free_points = [p for p, pid in enumerate(label) if pid is None]
+    known = set(label)
+    for pid in ids:
+        if pid not in known:
+            if not free_points:
+                return None
+            label[free_points.pop(0)] = pid
+    if total > len(order):
         return None
-    label = {}
-    blocks = design[0][:]
-    rng.shuffle(blocks)
-    for tbl, block in zip(first, blocks):
-        pts = block[:]
-        rng.shuffle(pts)
-        for p, pt in zip(tbl, pts):
-            label[pt] = p
-    later = design[1:]
-    rng.shuffle(later)
-    out = []
-    for rnd in later[:n_rounds]:
-        tables = [[label[pt] for pt in block] for block in rnd]
-        rng.shuffle(tables)
-        out.append(tables)
+    point_of = {pid: p for p, pid in enumerate(label) if pid is not None}
+    played = set()
+    for rnd in history[1:]:
+        pairs = {
+            frozenset((point_of[a], point_of[b]))
+            for table in rnd
+            for a, b in itertools.combinations(table.values(), 2)
+            if a in point_of and b in point_of
+        }
+        shared = {
+            c: sum(1 for block in classes[c] for pair in itertools.combinations(block, 2) if frozenset(pair) in pairs)
+            for c in order
+        }
+        best = max(order, key=lambda c: shared[c])
+        if 2 * shared[best] >= len(pairs):
+            played.add(best)
+    left = [c for c in order if c not in played]
+    if not left:
+        return None
+    n = len(ids)
+    sizes = table_sizes(n)
+    index = {pid: i for i, pid in enumerate(ids)}
+    rounds = []
+    for c in left:
+        tables = [[index[label[p]] for p in block if label[p] in index] for block in classes[c]]
+        rounds.append(sorted((t for t in tables if t), key=len, reverse=True))
+    base_m, base_k3, base_lc, _ = _history_counts(ids, history)
+    fitting = [r for r in rounds if [len(t) for t in r] == sizes]
+    fitting = [r for r in fitting if not any(base_m[p][q] for t in r for p in t for q in t if p != q)]
+    needed = total - len(history)
+    if len(fitting) >= needed:
+        needed = max(needed, 1)
+        choices = [[fitting[t] for t in _fair_order(fitting, sizes, base_k3)[:needed]]]
+        if 3 not in sizes and len(fitting) > needed:
+            # Any of the rounds will do: try a few sets for organisations and letters.
+            rng = random.Random(_plan_seed(history, ids, total))
+            choices += [rng.sample(fitting, needed) for _ in range(_LETTER_TRIES)]
+        org_w = _org_matrix(ids, organisations)
+        best, best_key = None, None
+        for ahead in choices:
+            plan = _Plan(n, sizes, base_m, base_k3, base_lc, None, random.Random(len(ahead)))
+            plan.load(ahead)
+            plan.balance_letters()
+            clashes = sum(org_w[p][q] for t in ahead for tbl in t for p in tbl for q in tbl) if org_w else 0
+            key = (clashes, *plan.letter_key())
+            if best is None or key < best_key:
+                best, best_key = plan, key
+            if key[:2] == (0, 0):
+                break
+        return _to_seating([[ids[p] for p in tbl] for tbl in best.members[0]])
+    initial = [_fit_sizes(r, sizes) for r in rounds[: max(needed, 1)]]
+    rng = random.Random(_plan_seed(history, ids, total))
+    return _plan_rounds(ids, history, len(initial), rng, organisations, effort, initial=initial)[0]
+
+
+def _fit_sizes(tables, sizes):
+    """Tables (lists of player indices) made to the given sizes with few moves.
+
+    Tables are matched to sizes largest first; players over a table's size are moved to
+    the tables short of players.
+    """
+    tables = sorted((t[:] for t in tables), key=len, reverse=True)
+    while len(tables) < len(sizes):
+        tables.append([])
+    spare = []
+    for t, s in zip(tables, sizes):
+        while len(t) > s:
+            spare.append(t.pop())
+    for t in tables[len(sizes):]:
+        spare.extend(t)
+    out = tables[: len(sizes)]
+    for t, s in zip(out, sizes):
+        while len(t) < s:
+            t.append(spare.pop())
     return out
 
 
-def _plan_rounds(ids, history, n_rounds, rng, organisations, effort):
+def _plan_rounds(ids, history, n_rounds, rng, organisations, effort, initial=None):
     """Plan ``n_rounds`` rounds after ``history`` for players ``ids`` (mixed method).
 
     Several seeded attempts (alternately putting 3-table rotation before or
@@ -809,16 +1003,14 @@ def _plan_rounds(ids, history, n_rounds, rng, organisations, effort):
     the attempts stop as soon as one has no repeat, fair 3-tables and balanced
     letters.  Returns a list of seatings (lists of table dicts); the first is
     the round to play, the others keep it from blocking later rounds.
+    ``initial``: rounds (lists of tables of player indices) to start the first
+    attempt from instead of a greedy draw.
     """
     n = len(ids)
     sizes = table_sizes(n)
     base_m, base_k3, base_lc, _ = _history_counts(ids, history)
     org_w = _org_matrix(ids, organisations)
     budget = int(_BASE_BUDGET * effort)
-    index = {pid: i for i, pid in enumerate(ids)}
-    first = None
-    if len(history) == 1 and _round_players(history[0]) == set(ids):
-        first = [[index[pid] for pid in table.values()] for table in history[0]]
     mixed_sizes = 3 in sizes and 4 in sizes
     used = 0
     best, best_key = None, None
@@ -826,9 +1018,8 @@ def _plan_rounds(ids, history, n_rounds, rng, organisations, effort):
         plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, random.Random(rng.random()))
         if mixed_sizes and attempt % 2 == 1:
             plan.w_three = 3 * _W_PAIR  # fair 3-tables first, then repeats
-        rounds = _from_design(n, first, n_rounds, plan.rng) if first else None
-        if rounds is not None:
-            rounds = [sorted(tables, key=len, reverse=True) for tables in rounds]
+        if initial is not None and attempt == 0:
+            rounds = [[t[:] for t in tables] for tables in initial]
         else:
             plan.load([])
             rounds = []
@@ -845,7 +1036,7 @@ def _plan_rounds(ids, history, n_rounds, rng, organisations, effort):
         key = plan.quality_key()
         if best is None or key < best_key:
             best, best_key = plan, key
-        if (not plan.conflicts() and _letters_balanced(plan)) or used >= budget:
+        if (not plan.conflicts() and not plan.unbalanced()) or used >= budget:
             break
     order = _fair_order(best.members, sizes, base_k3)
     return [_to_seating([[ids[p] for p in tbl] for tbl in best.members[t]]) for t in order]
@@ -879,15 +1070,6 @@ def _fair_order(rounds, sizes, prior):
                 for p in tbl:
                     prior[p] += 1
     return order
-
-
-def _letters_balanced(plan):
-    """True if every player's letter counts differ by at most 1."""
-    for row, k3 in zip(plan.LC, plan.K3):
-        vals = row if sum(row) > k3 else row[:3]
-        if max(vals) - min(vals) > 1:
-            return False
-    return True
 
 
 def _round_players(rnd):
@@ -937,7 +1119,9 @@ def draw_round(
     them, and later calls continue that plan as long as the field is unchanged
     and earlier rounds were seated as planned (the plan's seed then comes from
     the history, not from ``seed``); ``continue_plan=False`` forces a fresh
-    plan from ``seed`` (e.g. to redraw a round).
+    plan from ``seed`` (e.g. to redraw a round).  While the rounds planned fit a
+    built-in zero-repeat schedule (``tournament.designs``) for the field of round 1,
+    "mixed" follows it instead (see ``_design_round``).
     ``effort``: scales the search work (1.0 = default).
     """
     if method not in METHODS:
@@ -979,12 +1163,22 @@ def draw_round(
         return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
 
     total = len(history) + 1 + max(0, remaining_rounds)
+    if continue_plan:
+        designed = _design_round(ids, history, total, organisations, effort)
+        if designed is not None:
+            return designed
     ahead = min(_lookahead(n, total, max(sizes)), 1 + max(0, remaining_rounds))
     if _lookahead(n, total, max(sizes)) > 1 and continue_plan:
         continued = _continue_plan(ids, history, total, organisations, effort)
         if continued is not None:
             return continued
     return _plan_rounds(ids, history, ahead, rng, organisations, effort)[0]
+
+
+# Plans recomputed at every later draw of a field are kept (per process) for the
+# next draws: the same inputs give the same plan, so this only saves time.
+_PLANS = {}
+_PLANS_KEPT = 16
 
 
 def _continue_plan(ids, history, total, organisations, effort):
@@ -1006,7 +1200,13 @@ def _continue_plan(ids, history, total, organisations, effort):
     if done >= n_rounds:
         return None
     rng = random.Random(_plan_seed(prefix, ids, total))
-    planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
+    key = repr((ids, prefix, total, sorted((organisations or {}).items(), key=repr), effort))
+    planned = _PLANS.get(key)
+    if planned is None:
+        planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
+        _PLANS[key] = planned
+        while len(_PLANS) > _PLANS_KEPT:
+            _PLANS.pop(next(iter(_PLANS)))
     for i in range(done):
         if _grouping(planned[i]) != _grouping(history[len(prefix) + i]):
             return None
