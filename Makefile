@@ -47,7 +47,7 @@ bench-standings: install
 	$(PY) bench/bench_standings.py $(BENCH_ARGS)
 
 bench-seating: install
-	$(PY) bench/bench_seating.py
+	$(PY) bench/bench_seating.py $(BENCH_ARGS)
 
 clean:
 	rm -rf var/db.sqlite3* var/test.sqlite3*

@@ -18,15 +18,6 @@ SMOKE_SECONDS = 300  # a smoke run takes seconds; this only stops a hung one
 FIGURE = re.compile(r"\d\s*(ms|s|req/s|saves/s|s/round)\b")
 RUNS = [[script.name, "--smoke"] for script in sorted(BENCH.glob("bench_*.py"))]
 RUNS.append(["bench_entry.py", "--smoke", "--postgres"])  # the PostgreSQL mode starts its own cluster
-# The seating benchmark gains `--smoke` in its rewrite on another branch; until that is merged
-# its smoke run is expected to fail (strict: the mark must go once the option is there).
-AWAITING_SMOKE = {"bench_seating.py"}
-
-
-def marks(script):
-    if script in AWAITING_SMOKE and "--smoke" not in (BENCH / script).read_text():
-        return [pytest.mark.xfail(reason=f"{script} has no --smoke yet", strict=True)]
-    return []
 
 pytestmark = pytest.mark.server
 
@@ -36,7 +27,7 @@ def smoke_environment():
     return {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "VAR_DIR")}
 
 
-@pytest.mark.parametrize("command", [pytest.param(run, id=" ".join(run), marks=marks(run[0])) for run in RUNS])
+@pytest.mark.parametrize("command", [pytest.param(run, id=" ".join(run)) for run in RUNS])
 def test_the_benchmark_runs_at_its_smallest_setting_and_prints_its_figures(command):
     script, *arguments = command
     assert (BENCH / script).exists()
