@@ -124,7 +124,7 @@ def test_a_save_whose_reply_is_lost_is_retried_without_a_conflict(sheet_page):
     enter_and_wait_for_the_scores(page)
     page.route(SAVE_GAME_1, lambda route: route.fetch())  # reaches the server; the reply is dropped
     page.click("#game-1 .save-button")
-    expect(page.locator("#g1-status")).to_have_text("not saved — will retry")
+    expect(page.locator("#g1-status")).to_have_text("not saved — will retry", timeout=20_000)  # after the 8 s timeout
     assert "the server did not answer in time" in page.locator("#game-1 [data-send-state]").inner_text()
     assert Game.objects.count() == 1
     page.unroute(SAVE_GAME_1)
