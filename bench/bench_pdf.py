@@ -8,24 +8,13 @@ imports the PDF libraries and loads the fonts (about a second). The QR codes sta
 
 import argparse
 import os
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("TESTING", "1")
-if "DATABASE_URL" not in os.environ:
-    os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-pdf-")
+import throwaway_database
 
-import django  # noqa: E402
-
-django.setup()
+throwaway_database.prepare("bench-pdf-")
 
 from django.core.cache import cache  # noqa: E402
-from django.test.runner import DiscoverRunner  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 
 BUDGET_SECONDS = 3.0
 
@@ -83,10 +72,4 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
     smoke = parser.parse_args().smoke
-    setup_test_environment()
-    runner = DiscoverRunner(verbosity=0)
-    databases = runner.setup_databases()
-    try:
-        main(*((4, 4) if smoke else (50, 100)))
-    finally:
-        runner.teardown_databases(databases)
+    throwaway_database.run(main, *((4, 4) if smoke else (50, 100)))

@@ -13,24 +13,14 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("TESTING", "1")
-if "DATABASE_URL" not in os.environ:
-    os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-standings-")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import throwaway_database
 
-import django  # noqa: E402
-
-django.setup()
+throwaway_database.prepare("bench-standings-")
 
 from django.db import connection  # noqa: E402
-from django.test.runner import DiscoverRunner  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from scoring.demo import random_tournament  # noqa: E402
 from scoring.interchange import import_tournament  # noqa: E402
@@ -69,11 +59,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
     smoke = parser.parse_args().smoke
-    setup_test_environment()
-    runner = DiscoverRunner(verbosity=0)
-    databases = runner.setup_databases()
-    try:
-        passed = main(*((40, 2) if smoke else (500, 8)))
-    finally:
-        runner.teardown_databases(databases)
+    passed = throwaway_database.run(main, *((40, 2) if smoke else (500, 8)))
     sys.exit(0 if passed or smoke else 1)
