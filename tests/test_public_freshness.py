@@ -1,8 +1,14 @@
 """Conditional GET (ETag → 304) and the fragment cache: unchanged polls are cheap, and a
 verification, correction, card or visibility change shows at once."""
 
+import contextlib
+from unittest import mock
+
 import pytest
+from django.conf import settings as django_settings
 from django.contrib import messages
+from django.contrib.auth.models import User
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.db.models import F
 from django.http import HttpResponse
@@ -153,3 +159,52 @@ def test_the_tournament_read_with_its_version_is_the_one_the_orm_reads():
     assert [getattr(read, f.attname) for f in Tournament._meta.concrete_fields] == [
         getattr(stored, f.attname) for f in Tournament._meta.concrete_fields
     ]
+
+
+
+WITHOUT_THE_SHORTCUT = [m for m in django_settings.MIDDLEWARE if not m.endswith("NotModifiedMiddleware")]
+
+
+@contextlib.contextmanager
+def session_middleware_calls():
+    """Counts the requests that got as far as the session middleware (past the shortcut)."""
+    with mock.patch.object(SessionMiddleware, "process_request", autospec=True,
+                           side_effect=SessionMiddleware.process_request) as spy:
+        yield spy
+
+
+@pytest.mark.parametrize("language", ["pl", "en"])
+@pytest.mark.parametrize("url, headers", [(LEADERBOARD, HX), (LEADERBOARD, {}), ("/t/test/", {}), ("/t/test/standings.json", {})])
+def test_an_unchanged_poll_answered_before_the_middleware_matches_the_whole_stacks_answer(
+    client, settings, django_assert_num_queries, url, headers, language
+):
+    """The shortcut for visitors not signed in gives the 304 the view would give, from one query."""
+    build_hall()
+    headers = {**headers, "HTTP_ACCEPT_LANGUAGE": language}
+    etag = client.get(url, **headers)["ETag"]
+    with django_assert_num_queries(1), session_middleware_calls() as spy:
+        quick = client.get(url, HTTP_IF_NONE_MATCH=etag, **headers)
+    assert spy.call_count == 0  # answered by the shortcut
+    settings.MIDDLEWARE = WITHOUT_THE_SHORTCUT
+    with session_middleware_calls() as spy:
+        whole = Client().get(url, HTTP_IF_NONE_MATCH=etag, **headers)  # a new client loads the middleware anew
+    assert spy.call_count == 1
+    assert quick.status_code == whole.status_code == 304
+    assert dict(quick.headers) == dict(whole.headers)
+
+
+def test_the_shortcut_leaves_signed_in_visitors_changed_pages_and_other_urls_to_the_whole_stack(client):
+    tournament = build_hall()
+    etag = poll(client, LEADERBOARD)["ETag"]
+    change_verify(tournament)
+    with session_middleware_calls() as spy:
+        assert poll(client, LEADERBOARD, etag).status_code == 200  # changed: the view answers
+        assert client.get("/t/nope/standings/", HTTP_IF_NONE_MATCH=etag).status_code == 404
+        assert client.get("/t/test/timer", HTTP_IF_NONE_MATCH='"x"').status_code == 200  # not a public page
+    assert spy.call_count == 3
+    staff = Client()
+    staff.force_login(User.objects.create_user("organiser-x"))
+    etag = poll(staff, LEADERBOARD)["ETag"]
+    with session_middleware_calls() as spy:
+        assert poll(staff, LEADERBOARD, etag).status_code == 304  # from the view, which knows the viewer
+    assert spy.call_count == 1
