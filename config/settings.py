@@ -81,8 +81,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Unchanged public polls: a 304 from one query, before sessions, users and messages.
-    "public.freshness.NotModifiedMiddleware",
+    # Public pages for visitors not signed in: a 304 or the stored answer, before sessions and users.
+    "public.freshness.PublicAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -12,9 +12,10 @@ Whatever is the same for every visitor is computed once per version and language
 the standings, the leaderboard fragment, and whole pages for visitors who are not signed in,
 which post nothing and so carry no CSRF token (`shared_page`).
 
-A poll from a visitor who is not signed in is answered before most of the middleware runs
-(`NotModifiedMiddleware`): sessions, users, messages and the view are not needed to say
-"unchanged", so such a 304 costs about what a bare view does.
+A visitor who is not signed in is answered before most of the middleware runs
+(`PublicAnswerMiddleware`): sessions, users, messages and the view are not needed to say
+"unchanged" or to repeat the answer already given in this version, so such a request costs
+about what a bare view does.
 """
 
 import functools
@@ -115,13 +116,15 @@ def conditional_answer(request, etag):
     return revalidate(answer)
 
 
-class NotModifiedMiddleware:
-    """Answers an unchanged poll of a public page with 304 before sessions, users and messages.
+class PublicAnswerMiddleware:
+    """Answers a public page for a visitor who is not signed in before sessions, users and messages.
 
-    Only for a conditional GET (or HEAD) of a `public_page` view from a visitor with no session
-    and no message waiting: the ETag is then the one the view would make (no viewer; the
-    language is already chosen, as this runs inside LocaleMiddleware), so the answer is the
-    same, only cheaper. Anything else goes on down the stack unchanged.
+    Such a visitor (no session cookie, no message waiting) sees what every other such visitor
+    sees, so the ETag is the one the view would make (no viewer; the language is already
+    chosen, as this runs inside LocaleMiddleware) and the answer depends on nothing else:
+    an unchanged poll gets its 304 here, and a GET of a page already answered in this
+    version is served the stored answer of the stack below (status 200, no cookie set).
+    The first request of each version, and every other request, goes down the stack.
     """
 
     def __init__(self, get_response):
@@ -129,28 +132,44 @@ class NotModifiedMiddleware:
 
     def __call__(self, request):
         if (
-            request.method in ("GET", "HEAD") and "HTTP_IF_NONE_MATCH" in request.META
-            and settings.SESSION_COOKIE_NAME not in request.COOKIES
-            and CookieStorage.cookie_name not in request.COOKIES
+            request.method not in ("GET", "HEAD")
+            or settings.SESSION_COOKIE_NAME in request.COOKIES
+            or CookieStorage.cookie_name in request.COOKIES
         ):
-            slug = self._public_page_slug(request)
-            if slug is not None:
-                try:
-                    tournament_id, version, _row = public_state(slug, with_tournament=False)
-                except Http404:
-                    return self.get_response(request)
-                answer = conditional_answer(request, public_etag(request, f"{tournament_id}.{version}"))
-                if answer is not None and answer.status_code == 304:
-                    return answer
-        return self.get_response(request)
-
-    @staticmethod
-    def _public_page_slug(request):
+            return self.get_response(request)
+        slug = public_page_slug(settings.ROOT_URLCONF, request.path_info)
+        if slug is None:
+            return self.get_response(request)
         try:
-            match = resolve(request.path_info)
-        except Resolver404:
-            return None
-        return match.kwargs.get("slug") if getattr(match.func, "public_page", False) else None
+            tournament_id, version, _row = public_state(slug, with_tournament=False)
+        except Http404:
+            return self.get_response(request)
+        etag = public_etag(request, f"{tournament_id}.{version}")
+        answer = conditional_answer(request, etag)
+        if answer is not None and answer.status_code == 304:
+            return answer
+        key = f"public:answer:{etag}"
+        stored = cache.get(key)
+        if stored is not None:
+            content, headers = stored
+            return HttpResponse(content, headers=headers)
+        response = self.get_response(request)
+        if (
+            request.method == "GET" and response.status_code == 200 and response.get("ETag") == etag
+            and not response.streaming and not response.cookies
+        ):
+            cache.set(key, (response.content, dict(response.items())), CACHE_SECONDS)
+        return response
+
+
+@functools.lru_cache(maxsize=1024)
+def public_page_slug(urlconf, path):
+    """The slug if `path` is a `public_page` view, else None (resolved once per path)."""
+    try:
+        match = resolve(path, urlconf)
+    except Resolver404:
+        return None
+    return match.kwargs.get("slug") if getattr(match.func, "public_page", False) else None
 
 
 def public_page(view):
@@ -179,7 +198,7 @@ def public_page(view):
             response["ETag"] = etag
         return revalidate(response)
 
-    wrapper.public_page = True  # NotModifiedMiddleware answers its unchanged polls
+    wrapper.public_page = True  # PublicAnswerMiddleware may answer it for visitors not signed in
     return wrapper
 
 

@@ -162,7 +162,7 @@ def test_the_tournament_read_with_its_version_is_the_one_the_orm_reads():
 
 
 
-WITHOUT_THE_SHORTCUT = [m for m in django_settings.MIDDLEWARE if not m.endswith("NotModifiedMiddleware")]
+WITHOUT_THE_SHORTCUT = [m for m in django_settings.MIDDLEWARE if not m.endswith("PublicAnswerMiddleware")]
 
 
 @contextlib.contextmanager
@@ -208,3 +208,35 @@ def test_the_shortcut_leaves_signed_in_visitors_changed_pages_and_other_urls_to_
     with session_middleware_calls() as spy:
         assert poll(staff, LEADERBOARD, etag).status_code == 304  # from the view, which knows the viewer
     assert spy.call_count == 1
+
+
+@pytest.mark.parametrize("url, headers", [(LEADERBOARD, HX), (LEADERBOARD, {}), ("/t/test/", {}), ("/t/test/standings.json", {})])
+def test_a_page_already_answered_in_this_version_is_served_again_from_one_query(
+    client, settings, django_assert_num_queries, url, headers
+):
+    """The second visitor of a version gets the first one's answer, byte for byte, past no other middleware."""
+    build_hall()
+    first = client.get(url, **headers)
+    with django_assert_num_queries(1), session_middleware_calls() as spy:
+        again = Client().get(url, **headers)
+    assert spy.call_count == 0
+    settings.MIDDLEWARE = WITHOUT_THE_SHORTCUT
+    whole = Client().get(url, **headers)
+    assert first.status_code == again.status_code == whole.status_code == 200
+    assert again.content == first.content == whole.content
+    assert dict(again.headers) == dict(first.headers)
+
+
+def test_a_stored_answer_is_never_served_after_a_change_nor_to_a_signed_in_visitor(client):
+    tournament = build_hall()
+    before = client.get(LEADERBOARD, **HX)
+    change_verify(tournament)
+    with session_middleware_calls() as spy:
+        after = Client().get(LEADERBOARD, **HX)
+    assert spy.call_count == 1  # a new version: the view answers
+    assert after["ETag"] != before["ETag"] and after.content != before.content
+    staff = Client()
+    staff.force_login(User.objects.create_user("organiser-y"))
+    with session_middleware_calls() as spy:
+        signed_in_answer = staff.get(LEADERBOARD, **HX)
+    assert spy.call_count == 1 and signed_in_answer["ETag"] != after["ETag"]
