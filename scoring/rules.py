@@ -233,16 +233,20 @@ def _places(values: Mapping[str, int], ahead: Sized = ()) -> dict[str, int]:
     Tied seats share the best place they tie on (competition ranking).
     """
     offset = len(ahead)
-    scores = list(values.values())
+    scores = values.values()
     return {seat: offset + sum(other > value for other in scores) for seat, value in values.items()}
 
 
 def game_big_points(result: GameResult, settings: Settings = Settings()) -> dict[str, int]:
     """Big points of one game (unit `game`): winners take place 1, the rest by game score."""
-    others = {seat: score for seat, score in result.scores.items() if seat not in result.winners}
-    places = {seat: 0 for seat in result.winners}
-    places.update(_places(others, ahead=result.winners))
-    return {seat: settings.place_points(place) for seat, place in places.items()}
+    winners, place_points = result.winners, settings.place_points
+    others = sorted((score for seat, score in result.scores.items() if seat not in winners), reverse=True)
+    offset = len(winners)
+    # a loser's place: the winners and the losers with a higher score are ahead (ties share the best place)
+    return {
+        seat: place_points(0 if seat in winners else offset + others.index(score))
+        for seat, score in result.scores.items()
+    }
 
 
 def round_big_points(totals: Mapping[str, int], settings: Settings = Settings()) -> dict[str, int]:
@@ -256,15 +260,18 @@ def table_round(games: Sequence[GameResult], settings: Settings = Settings()) ->
     `games` are the scored games of the round so far; games won count shared wins.
     """
     seats = sorted({seat for result in games for seat in result.scores})
-    small = {seat: sum(r.scores.get(seat, 0) for r in games) for seat in seats}
-    won = {seat: sum(1 for r in games if seat in r.winners) for seat in seats}
-    if settings.big_point_unit == UNIT_ROUND:
-        big = round_big_points(small, settings) if games else {seat: 0 for seat in seats}
-    else:
-        big = {seat: 0 for seat in seats}
-        for result in games:
+    small, big, won = dict.fromkeys(seats, 0), dict.fromkeys(seats, 0), dict.fromkeys(seats, 0)
+    per_game = settings.big_point_unit != UNIT_ROUND
+    for result in games:
+        for seat, score in result.scores.items():
+            small[seat] += score
+            if seat in result.winners:
+                won[seat] += 1
+        if per_game:
             for seat, points in game_big_points(result, settings).items():
                 big[seat] += points
+    if not per_game and games:
+        big = round_big_points(small, settings)
     return {seat: {"small_points": small[seat], "big_points": big[seat], "games_won": won[seat]} for seat in seats}
 
 
