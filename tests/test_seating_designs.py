@@ -51,6 +51,18 @@ def test_resolvable_designs_let_everyone_meet_everyone_once(n):
     assert set(counts.values()) == {1}
 
 
+def test_32_players_meet_everyone_but_their_partner_and_translations_keep_the_schedule():
+    rounds = designs.schedule(32)
+    counts = pair_counts(rounds)
+    never = {pair for pair in itertools.combinations(range(32), 2) if pair not in counts}
+    # the 16 pairs that never meet: 8*i + v and 8*i + (v XOR 1), v even
+    assert never == {(p, p + 1) for p in range(0, 32, 2)}
+    as_sets = {frozenset(frozenset(block) for block in rnd) for rnd in rounds}
+    for g in range(8):
+        moved = {frozenset(frozenset(p ^ g for p in block) for block in rnd) for rnd in rounds}
+        assert moved == as_sets
+
+
 def test_verify_counts_repeats_and_rejects_a_bad_round():
     assert designs.verify([[[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 1, 4, 5], [2, 3, 6, 7]]], 8) == 4
     with pytest.raises(ValueError):
@@ -59,7 +71,9 @@ def test_verify_counts_repeats_and_rejects_a_bad_round():
     assert designs.rounds_available(12) == 0
 
 
-@pytest.mark.parametrize("n, rounds", [(28, 8), (28, 9), (36, 11), (40, 13), (44, 14), (16, 5), (24, 7)])
+@pytest.mark.parametrize(
+    "n, rounds", [(28, 8), (28, 9), (32, 10), (36, 11), (40, 13), (44, 14), (16, 5), (24, 7)]
+)
 def test_known_optima_reached_round_by_round(n, rounds):
     plan, report = plan_tournament(n, rounds, seed=3)
     assert report["repeat_pairs"] == 0
@@ -68,7 +82,9 @@ def test_known_optima_reached_round_by_round(n, rounds):
         assert [len(t) for t in seating] == table_sizes(n)
 
 
-@pytest.mark.parametrize("n, rounds", [(27, 9), (15, 5), (43, 14), (26, 8), (25, 8)])
+@pytest.mark.parametrize(
+    "n, rounds", [(27, 9), (15, 5), (43, 14), (26, 8), (25, 8), (31, 10), (30, 9), (29, 9)]
+)
 def test_fields_with_three_tables_use_the_schedule_of_the_next_size(n, rounds):
     # The 3-tables are the blocks of absent players.  One absent player (27 = 28 - 1)
     # keeps every round, and his partners, all different, take the 3-tables in turn.

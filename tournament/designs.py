@@ -24,11 +24,14 @@ asking the base round to be invariant under ``tau: (a, x) -> (eps*a, x+1)`` with
 parameters ``(m, f, eps, seed)`` of each size below are ones for which the search ends
 quickly; ``verify`` checks every result, and the tests check every size.
 
-16 and 64 players use the affine plane and space over GF(4) instead (``_affine_rounds``).
-This gives 5 rounds for 16 players, 5 for 20,
-7 for 24, 9 for 28 and 13 for 40 (resolvable 2-(28,4,1) and 2-(40,4,1) designs: everyone
-meets everyone), 11 for 36, 14 for 44, 15 for 48, 17 for 52, 18 for 56, 19 for 60 and 21
-for 64 players: each as many as counting allows ((n-1)/3 rounds, rounded down).
+16 and 64 players use the affine plane and space over GF(4) instead (``_affine_rounds``),
+and 32 players a schedule that has the translations of GF(2)^3 as symmetries
+(``_binary_rounds``; the search above finds no base round for 32 in reasonable time).
+This gives 5 rounds for 16 players, 5 for 20, 7 for 24, 9 for 28 and 13 for 40 (resolvable
+2-(28,4,1) and 2-(40,4,1) designs: everyone meets everyone), 10 for 32 (a resolvable 4-GDD
+of type 2^16: everyone meets everyone but one partner), 11 for 36, 14 for 44, 15 for 48,
+17 for 52, 18 for 56, 19 for 60 and 21 for 64 players: each as many as counting allows
+((n-1)/3 rounds, rounded down).
 """
 
 from __future__ import annotations
@@ -38,6 +41,20 @@ import random
 
 # Affine spaces over GF(4): n -> dimension.
 _AFFINE = {16: 2, 64: 3}
+
+# Schedules with GF(2)^3 as symmetries: n -> per orbit of rounds, the mask of the round
+# action and the base blocks (point 8*i + v, v in GF(2)^3, i in 0..3; see ``_binary_rounds``).
+_BINARY = {
+    32: (
+        (0, ((0, 5, 26, 31), (8, 12, 19, 23))),
+        (0, ((0, 3, 4, 7), (8, 15, 26, 29), (16, 18, 21, 23))),
+        (0, ((0, 6, 17, 23), (8, 11, 13, 14), (24, 26, 28, 30))),
+        (0, ((0, 14, 20, 30),)),
+        (2, ((0, 12, 21, 29), (2, 15, 18, 27))),
+        (2, ((0, 10, 18, 28), (2, 13, 17, 26))),
+        (4, ((0, 2, 9, 11), (4, 12, 18, 31), (20, 23, 24, 27))),
+    ),
+}
 
 # n -> (m, f, eps, seed): n = 3m + f players, m rounds.  eps None: no symmetry asked.
 _CYCLIC = {
@@ -56,12 +73,12 @@ _CYCLIC = {
 
 def sizes():
     """Numbers of players with a built-in schedule, ascending."""
-    return sorted(set(_AFFINE) | set(_CYCLIC))
+    return sorted(set(_AFFINE) | set(_BINARY) | set(_CYCLIC))
 
 
 def rounds_available(n):
     """Rounds of the built-in schedule for exactly ``n`` players (0 if none)."""
-    if n in _AFFINE:
+    if n in _AFFINE or n in _BINARY:
         return (n - 1) // 3
     params = _CYCLIC.get(n)
     return params[0] if params else 0
@@ -71,16 +88,17 @@ def rounds_available(n):
 def _schedule(n):
     if n in _AFFINE:
         rounds = _affine_rounds(_AFFINE[n])
-        if verify(rounds, n) != 0:  # pragma: no cover
-            raise RuntimeError(f"the schedule for {n} players has repeat meetings")
-        return rounds
-    m, f, eps, seed = _CYCLIC[n]
-    base = _base_round(m, f, eps, seed)
-    if base is None:  # pragma: no cover - the parameters above are tested
-        raise RuntimeError(f"no base round for {n} players")
-    rounds = tuple(
-        tuple(tuple(_translate(p, t, m) for p in block) for block in base) for t in range(m)
-    )
+    elif n in _BINARY:
+        rounds = _binary_rounds(_BINARY[n])
+    else:
+        m, f, eps, seed = _CYCLIC[n]
+        base = _base_round(m, f, eps, seed)
+        if base is None:  # pragma: no cover - the parameters above are tested
+            raise RuntimeError(f"no base round for {n} players")
+        rounds = tuple(
+            tuple(tuple(_translate(p, t, m) for p in block) for block in base)
+            for t in range(m)
+        )
     if verify(rounds, n) != 0:  # pragma: no cover - a broken construction must not seat anyone
         raise RuntimeError(f"the schedule for {n} players has repeat meetings")
     return rounds
@@ -154,6 +172,35 @@ def _affine_rounds(k):
             seen.update(line)
             lines.append(tuple(line))
         rounds.append(tuple(lines))
+    return tuple(rounds)
+
+
+def _binary_rounds(orbits):
+    """The rounds developed from ``orbits`` by the translations of GF(2)^3.
+
+    Points are ``(v, i)``, numbered ``8*i + v``, with ``v`` in GF(2)^3 (a 3-bit number)
+    and ``i`` in 0..3; translation by ``g`` maps ``8*i + v`` to ``8*i + (v XOR g)``.  Each
+    entry of ``orbits`` is ``(mask, base_blocks)``: an orbit of rounds under the
+    translations, of 1 round (mask 0) or 2 rounds ``(k, 0)``, ``(k, 1)`` that a
+    translation ``g`` swaps when ``g AND mask`` has an odd number of bits.  The base
+    blocks lie in round ``(k, 0)``; their translate by ``g`` lies in round ``(k, c)``
+    with ``c`` that parity.  So a round is a union of orbits of blocks, and the schedule
+    has every translation as a symmetry.
+
+    The 16 base blocks for 32 players were found by a computer search (a SAT model of
+    the 32 x 10 problem restricted to schedules with this symmetry, the symmetry found
+    in the published 10-round solution); 10 rounds of 8 blocks each, in which the 16
+    pairs ``v, v XOR 1`` (same ``i``) never meet and every other pair meets once: a
+    resolvable 4-GDD of type 2^16.  ``verify`` checks it, and the tests check it.
+    """
+    rounds = []
+    for mask, base_blocks in orbits:
+        halves = ({}, {}) if mask else ({},)
+        for block in base_blocks:
+            for g in range(8):
+                moved = tuple(sorted(p ^ g for p in block))
+                halves[bin(g & mask).count("1") % 2][moved] = None
+        rounds.extend(tuple(half) for half in halves)
     return tuple(rounds)
 
 
