@@ -368,13 +368,52 @@ def _greedy(rounds, counts, four_seats, rng):
     return out
 
 
+def _polish(rounds, counts, four_seats):
+    """Improve letters in place, one table at a time: each table of each round takes
+    the letter order that lowers its players' excess summed over the rounds, while
+    one does."""
+    seats = {}
+    for t, rnd in enumerate(rounds):
+        for tbl in rnd:
+            for p in tbl:
+                seats.setdefault(p, []).append((t, tbl))
+    n_rounds = len(rounds)
+
+    def player_excess(p):
+        c, f = list(counts[p]), four_seats[p]
+        total = 0
+        places = seats[p]
+        for i, (t, tbl) in enumerate(places):
+            c[tbl.index(p)] += 1
+            f += len(tbl) == 4
+            until = places[i + 1][0] if i + 1 < len(places) else n_rounds
+            total += excess(c, f) * (until - t)
+        return total
+
+    improved = True
+    while improved:
+        improved = False
+        for rnd in rounds:
+            for tbl in rnd:
+                cost = sum(player_excess(p) for p in tbl)
+                if not cost:
+                    continue
+                best = tbl[:]
+                for perm in itertools.permutations(best):
+                    tbl[:] = perm
+                    now = sum(player_excess(p) for p in tbl)
+                    if now < cost:
+                        cost, best, improved = now, list(perm), True
+                tbl[:] = best
+
+
 def assign(rounds, counts, four_seats, rng, tries=8):
     """Letters for planned ``rounds`` after earlier ones, as balanced as can be found.
 
     Up to ``tries`` colourings (``colour_rounds``, each from other random choices) and a
     round-by-round greedy assignment; the first with every player balanced after every
-    round is taken, else the one with the least total excess.  Returns ``(rounds in
-    letter order, total excess)``.
+    round is taken, else the one with the least total excess, improved table by table
+    (``_polish``).  Returns ``(rounds in letter order, total excess)``.
     """
     best, best_excess = None, None
     for _ in range(tries):
@@ -390,4 +429,5 @@ def assign(rounds, counts, four_seats, rng, tries=8):
     e = total_excess(out, counts, four_seats)
     if best is None or e < best_excess:
         best, best_excess = out, e
-    return best, best_excess
+    _polish(best, counts, four_seats)
+    return best, total_excess(best, counts, four_seats)
