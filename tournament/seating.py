@@ -51,7 +51,8 @@ _BASE_BUDGET = 600_000
 _MAX_LOOKAHEAD = 12
 # At most this many seeded attempts per plan.
 _MAX_ATTEMPTS = 12
-# Other sets of schedule rounds tried for organisations kept apart.
+# Other sets of schedule rounds (or letterings of a schedule) tried for organisations
+# kept apart with balanced letters.
 _ORG_TRIES = 6
 
 
@@ -707,7 +708,7 @@ def _design_plan(round1, organisations, total):
     player id or None (a virtual player), ``classes`` the schedule's rounds (lists of
     point blocks), ``order`` the classes in the order to play them (round 1's class
     first, the others fair to 3-table players, see ``_fair_order``) and ``seatings``
-    rounds 2..``total`` with their letters (None with organisations).  None when the
+    rounds 2..``total`` with their letters.  None when the
     tournament does not fit the schedule.
 
     Round 1's 3-tables are the blocks of its class that hold a virtual point; with two
@@ -717,9 +718,9 @@ def _design_plan(round1, organisations, total):
     Within a block, a player takes the point whose letter in round 1 is his: the
     letters of the rounds to play are chosen first, on the points, all together
     (``seat_letters.colour_rounds``), so everyone's letters stay balanced.  With
-    organisations the players go to the points of their block at random instead,
-    exchanged to keep players of one organisation apart where that helps, and the
-    letters follow each draw.
+    organisations, players of a block then exchange points where that keeps players
+    of one organisation apart (organisations come first), and the rounds to play are
+    lettered again after round 1 (``seat_letters.assign``).
     """
     players = [p for table in round1 for p in table]
     n = len(players)
@@ -746,14 +747,7 @@ def _design_plan(round1, organisations, total):
     fours = [b for b in classes[first] if not virtual.intersection(b)]
     rng.shuffle(threes)
     rng.shuffle(fours)
-    label = [None] * size
     tables = sorted(round1, key=len)  # 3-tables first
-    if organisations:
-        for table, block in zip(tables, threes + fours):
-            points = [p for p in block if p not in virtual]
-            rng.shuffle(points)
-            for pid, point in zip(table, points):
-                label[point] = pid
     rng.shuffle(order)
     sizes = table_sizes(n)
 
@@ -766,23 +760,50 @@ def _design_plan(round1, organisations, total):
         for p in block:
             prior[p] = 1
     order = [order[i] for i in _fair_order([tables_of(c) for c in order], sizes, prior)]
-    if organisations:
+    best, best_key = None, None
+    for attempt in range(_ORG_TRIES if organisations else 1):
+        if attempt and 3 not in sizes:
+            # Any of the rounds will do: try other sets for organisations and letters.
+            order = rng.sample(order, len(order))
+        planned = [tables_of(first)] + [tables_of(c) for c in order[: total - 1]]
         played = [classes[c] for c in order[: total - 1]]
-        _separate_organisations(label, played, classes[first], dict(organisations))
-        return label, classes, [first] + order, None
-    coloured = seat_letters.colour_rounds([tables_of(first)] + [tables_of(c) for c in order[: total - 1]], rng)
-    at_block = {frozenset(tbl): tbl for tbl in coloured[0]}
-    for table, block in zip(tables, threes + fours):
-        points = at_block[frozenset(p for p in block if p not in virtual)]
-        for pid, point in zip(table, points):
-            label[point] = pid
-    seatings = [_to_seating([[label[p] for p in tbl] for tbl in rnd]) for rnd in coloured[1:]]
-    return label, classes, [first] + order, seatings
+        coloured = seat_letters.colour_rounds(planned, rng)
+        at_block = {frozenset(tbl): tbl for tbl in coloured[0]}
+        label = [None] * size
+        for table, block in zip(tables, threes + fours):
+            points = at_block[frozenset(p for p in block if p not in virtual)]
+            for pid, point in zip(table, points):
+                label[point] = pid
+        if not organisations:
+            best = label, order, [[[label[p] for p in tbl] for tbl in rnd] for rnd in coloured[1:]]
+            break
+        clashes = _separate_organisations(label, played, classes[first], dict(organisations))
+        rounds = [[[label[p] for p in tbl] for tbl in rnd] for rnd in coloured[1:]]
+        rounds, excess = _reletter_after_round1(round1, rounds, rng)
+        if best is None or (clashes, excess) < best_key:
+            best, best_key = (label, order, rounds), (clashes, excess)
+        if not any(best_key):
+            break
+    label, order, rounds = best
+    return label, classes, [first] + order, [_to_seating(rnd) for rnd in rounds]
+
+
+def _reletter_after_round1(round1, rounds, rng):
+    """Letters for ``rounds`` (tables of player ids) after ``round1`` (tables of player
+    ids in letter order), as balanced as ``seat_letters.assign`` finds them, and
+    their total excess."""
+    counts, fours = {}, {}
+    for table in round1:
+        for letter, pid in enumerate(table):
+            counts[pid] = [int(letter == i) for i in range(seat_letters.LETTER_COUNT)]
+            fours[pid] = int(len(table) == 4)
+    return seat_letters.assign(rounds, counts, fours, rng)
 
 
 def _separate_organisations(label, classes, first_blocks, organisations):
     """Exchange labels within round 1's blocks while that lowers the number of
-    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn)."""
+    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
+    Returns the number of such pairs left."""
     others = [block for rnd in classes for block in rnd]
     where = {}
     for block in others:
@@ -817,6 +838,7 @@ def _separate_organisations(label, classes, first_blocks, organisations):
                         improved = True
                     else:
                         label[p], label[q] = label[q], label[p]
+    return sum(clashes(p) for block in first_blocks for p in block) // 2
 
 
 def _design_round(ids, history, total, organisations, effort):
