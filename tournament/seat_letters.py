@@ -41,6 +41,8 @@ import itertools
 
 LETTER_COUNT = 4
 D = 3
+# Tables ``refine`` tries other letter orders for (about a millisecond each).
+_REFINE_TABLES = 150
 
 
 def balanced(counts, four_seats):
@@ -368,10 +370,11 @@ def _greedy(rounds, counts, four_seats, rng):
     return out
 
 
-def _polish(rounds, counts, four_seats):
-    """Improve letters in place, one table at a time: each table of each round takes
-    the letter order that lowers its players' excess summed over the rounds, while
-    one does."""
+def refine(rounds, counts, four_seats, tables=_REFINE_TABLES):
+    """Improve letters in place, one table at a time: each table of each round (in
+    round order, at most ``tables`` of them where someone is unbalanced) takes the
+    letter order that lowers its players' excess summed over the rounds.  Returns the
+    total excess (``total_excess``)."""
     seats = {}
     for t, rnd in enumerate(rounds):
         for tbl in rnd:
@@ -391,13 +394,14 @@ def _polish(rounds, counts, four_seats):
         return total
 
     improved = True
-    while improved:
+    while improved and tables > 0:
         improved = False
         for rnd in rounds:
             for tbl in rnd:
                 cost = sum(player_excess(p) for p in tbl)
-                if not cost:
+                if not cost or tables <= 0:
                     continue
+                tables -= 1
                 best = tbl[:]
                 for perm in itertools.permutations(best):
                     tbl[:] = perm
@@ -405,15 +409,17 @@ def _polish(rounds, counts, four_seats):
                     if now < cost:
                         cost, best, improved = now, list(perm), True
                 tbl[:] = best
+    return total_excess(rounds, counts, four_seats)
 
 
-def assign(rounds, counts, four_seats, rng, tries=8):
+def assign(rounds, counts, four_seats, rng, tries=8, refined=True):
     """Letters for planned ``rounds`` after earlier ones, as balanced as can be found.
 
     Up to ``tries`` colourings (``colour_rounds``, each from other random choices) and a
     round-by-round greedy assignment; the first with every player balanced after every
     round is taken, else the one with the least total excess, improved table by table
-    (``_polish``).  Returns ``(rounds in letter order, total excess)``.
+    (``refine``, unless ``refined`` is false).  Returns ``(rounds in letter order,
+    total excess)``.
     """
     best, best_excess = None, None
     for _ in range(tries):
@@ -429,5 +435,6 @@ def assign(rounds, counts, four_seats, rng, tries=8):
     e = total_excess(out, counts, four_seats)
     if best is None or e < best_excess:
         best, best_excess = out, e
-    _polish(best, counts, four_seats)
-    return best, total_excess(best, counts, four_seats)
+    if refined:
+        best_excess = refine(best, counts, four_seats)
+    return best, best_excess

@@ -1024,6 +1024,8 @@ def _plan_rounds(ids, history, n_rounds, rng, organisations, effort, initial=Non
             best, best_key = lettered, key
         if (not plan.conflicts() and not excess) or used >= budget:
             break
+    if best_key[-1]:
+        seat_letters.refine(best, base_lc, four)
     return [_to_seating([[ids[p] for p in tbl] for tbl in rnd]) for rnd in best]
 
 
@@ -1054,7 +1056,7 @@ def _letters(rounds, first, base_lc, four, rng):
     is theirs.  Otherwise ``seat_letters.assign`` continues from the letters so far.
     """
     if first is None:
-        return seat_letters.assign(rounds, base_lc, four, rng)
+        return seat_letters.assign(rounds, base_lc, four, rng, refined=False)
     coloured = seat_letters.colour_rounds([first] + rounds, rng)
     place = {}
     for slots, table in zip(coloured[0], first):
