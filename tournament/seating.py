@@ -17,7 +17,8 @@ Public API:
 Quality, in this order of priority: no pair meets twice where possible; the
 worst pair's meeting count as low as possible; no player at a 3-table twice
 before everyone has had one; players of one organisation kept apart; seat
-letters balanced.  Everything is deterministic for a given seed: all
+letters balanced after every round (``tournament.seat_letters`` says what
+balanced means with 3-tables).  Everything is deterministic for a given seed: all
 randomness comes from ``random.Random(seed)`` and the search is bounded by
 work counters, never by the clock.
 """
