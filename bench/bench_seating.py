@@ -144,7 +144,8 @@ def main():
 
     print()
     print("Speed and quality against the best of plain random draws")
-    print(f"{'N':>4} {'R':>2} | {'rep':>4} {'worst':>5} {'spread':>6} {'3rep':>4} {'s/round':>8}"
+    print("  unb = players whose seat letters are not balanced (tournament.seat_letters)")
+    print(f"{'N':>4} {'R':>2} | {'rep':>4} {'worst':>5} {'spread':>6} {'unb':>4} {'3rep':>4} {'s/round':>8}"
           f" | {'random':>7} {'rep':>4} {'worst':>5} {'spread':>6}")
     for n in speed:
         for r in rounds_speed:
@@ -152,7 +153,7 @@ def main():
             draws = max(10, min(200, 2_000_000 // (n * n * r)))
             rnd = best_random(n, r, draws, args.seed)
             print(f"{n:>4} {r:>2} | {report['repeat_pairs']:>4} {report['worst_pair']:>5}"
-                  f" {report['seat_spread']:>6} {report['three_table_repeats']:>4}"
+                  f" {report['seat_spread']:>6} {report['unbalanced']:>4} {report['three_table_repeats']:>4}"
                   f" {per_round:>8.3f} | {draws:>7} {rnd['repeat_pairs']:>4}"
                   f" {rnd['worst_pair']:>5} {rnd['seat_spread']:>6}", flush=True)
             if n == 200:

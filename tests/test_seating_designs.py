@@ -188,7 +188,9 @@ def test_every_field_size_seats_everyone_once_at_tables_of_three_and_four(n, rou
     players = list(range(1, n + 1))
     random.Random(seed).shuffle(players)
     history = draw_all([players] * rounds, rounds, seed=seed)  # checks every round
-    assert quality_report(history)["rounds"] == rounds
+    report = quality_report(history)
+    assert report["rounds"] == rounds
+    assert report["unbalanced"] == 0  # seat letters
 
 
 @settings(max_examples=15, deadline=None)
@@ -204,3 +206,4 @@ def test_schedule_plans_have_no_repeat(n, seed, data):
     report = quality_report(history)
     assert report["repeat_pairs"] == 0
     assert report["worst_pair"] == 1
+    assert report["unbalanced"] == 0

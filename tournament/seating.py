@@ -17,7 +17,8 @@ Public API:
 Quality, in this order of priority: no pair meets twice where possible; the
 worst pair's meeting count as low as possible; no player at a 3-table twice
 before everyone has had one; players of one organisation kept apart; seat
-letters balanced.  Everything is deterministic for a given seed: all
+letters balanced after every round (``tournament.seat_letters`` says what
+balanced means with 3-tables).  Everything is deterministic for a given seed: all
 randomness comes from ``random.Random(seed)`` and the search is bounded by
 work counters, never by the clock.
 """
@@ -30,6 +31,7 @@ import itertools
 import random
 
 from tournament import designs
+from tournament import seat_letters
 
 LETTERS = ("A", "B", "C", "D")
 _LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
@@ -42,7 +44,7 @@ _W_PAIR = 10**6
 _W_SWISS = 20_000  # per table a player sits away from his standings group
 _W_THREE = 2_000  # per earlier 3-table seat of a player given a 3-table seat
 _W_ORG = 300  # per pair of one organisation at one table
-_W_LETTER = 1  # per unit of the sum of squares of a player's letter counts
+_W_LETTER = 100  # per table of the round being drawn whose players cannot all keep balanced letters
 
 # Work budget of one draw, in evaluated moves (about 1-2 microseconds each).
 _BASE_BUDGET = 600_000
@@ -50,8 +52,9 @@ _BASE_BUDGET = 600_000
 _MAX_LOOKAHEAD = 12
 # At most this many seeded attempts per plan.
 _MAX_ATTEMPTS = 12
-# Other sets of schedule rounds tried for balanced seat letters.
-_LETTER_TRIES = 6
+# Other sets of schedule rounds (or letterings of a schedule) tried for organisations
+# kept apart with balanced letters.
+_ORG_TRIES = 6
 
 
 class SeatingError(ValueError):
@@ -117,19 +120,23 @@ class _Plan:
     """Seatings of the rounds being planned, with incremental cost bookkeeping.
 
     Players are indices 0..n-1.  For planned round t: ``tab[t][p]`` is p's
-    table, ``let[t][p]`` p's letter index, ``members[t][j]`` the players of
-    table j.  ``M`` counts meetings (history + planned), ``K3`` 3-table seats,
-    ``LC`` letter counts.  ``U[p][x]`` / ``D[p][x]`` are the cost changes when
-    p and x meet once more / once less.
+    table, ``let[t][p]`` his place in ``members[t][j]``, the players of table j.
+    ``M`` counts meetings (history + planned), ``K3`` 3-table seats.
+    ``U[p][x]`` / ``D[p][x]`` are the cost changes when p and x meet once more /
+    once less.  Seat letters are chosen once the tables are (``seat_letters``);
+    the search only sees, with ``letter_check`` (a ``seat_letters.TableCheck``
+    of the players' letters so far), which tables of the first planned round
+    could not keep their players' letters balanced: ``bad[j]``.
     """
 
-    def __init__(self, n, sizes, base_m, base_k3, base_lc, org_w, rng, natural=None, swiss_w=None):
+    def __init__(self, n, sizes, base_m, base_k3, org_w, rng, natural=None, swiss_w=None,
+                 letter_check=None):
         self.n = n
         self.sizes = sizes
         self.ntab = len(sizes)
         self.base_m = base_m
         self.base_k3 = base_k3
-        self.base_lc = base_lc
+        self.letter_check = letter_check
         self.org_w = org_w  # n x n matrix of org clash weights, or None
         self.rng = rng
         self.natural = natural  # swiss: standings table of each player
@@ -151,7 +158,6 @@ class _Plan:
         self.let = [[0] * n for _ in rounds]
         M = [row[:] for row in self.base_m]
         K3 = self.base_k3[:]
-        LC = [row[:] for row in self.base_lc]
         for t, rnd in enumerate(self.members):
             tab, let = self.tab[t], self.let[t]
             for j, tbl in enumerate(rnd):
@@ -159,13 +165,16 @@ class _Plan:
                 for li, p in enumerate(tbl):
                     tab[p] = j
                     let[p] = li
-                    LC[p][li] += 1
                     if three:
                         K3[p] += 1
                     for x in tbl:
                         if x != p:
                             M[p][x] += 1
-        self.M, self.K3, self.LC = M, K3, LC
+        self.M, self.K3 = M, K3
+        check = self.letter_check
+        if check is not None and self.members:
+            self.code = [check.code(tbl, s) for tbl, s in zip(self.members[0], self.sizes)]
+            self.bad = [not check.ok(c, s) for c, s in zip(self.code, self.sizes)]
         inc = self.inc
         org = self.org_w
         self.U = U = [[0] * n for _ in range(n)]
@@ -202,8 +211,8 @@ class _Plan:
                             total += self.org_w[p][x]
         for k in self.K3:
             total += self.w_three * k * (k - 1) // 2
-        for row in self.LC:
-            total += _W_LETTER * sum(c * c for c in row)
+        if self.letter_check is not None and self.members:
+            total += _W_LETTER * sum(self.bad)
         if self.natural is not None:
             nat = self.natural
             for tab in self.tab:
@@ -224,10 +233,7 @@ class _Plan:
         tab = self.tab[t]
         a, b = tab[p], tab[q]
         if a == b:
-            let = self.let[t]
-            lp, lq = let[p], let[q]
-            LCp, LCq = self.LC[p], self.LC[q]
-            return _W_LETTER * 2 * (LCp[lq] - LCp[lp] + 1 + LCq[lp] - LCq[lq] + 1)
+            return 0
         A = self.members[t][a]
         B = self.members[t][b]
         Up, Dp, Uq, Dq = self.U[p], self.D[p], self.U[q], self.D[q]
@@ -250,17 +256,25 @@ class _Plan:
                 d += self.w_three * (K3[q] - K3[p] + 1)
             else:
                 d += self.w_three * (K3[p] - K3[q] + 1)
-        let = self.let[t]
-        lp, lq = let[p], let[q]
-        if lp != lq:
-            LCp, LCq = self.LC[p], self.LC[q]
-            d += _W_LETTER * 2 * (LCp[lq] - LCp[lp] + 1 + LCq[lp] - LCq[lq] + 1)
+        if t == 0 and self.letter_check is not None:
+            d += self._letter_delta(p, q, a, b)[0]
         nat = self.natural
         if nat is not None:
             np_, nq = nat[p], nat[q]
             sw = self.swiss_w
             d += sw[p] * (abs(b - np_) - abs(a - np_)) + sw[q] * (abs(a - nq) - abs(b - nq))
         return d
+
+    def _letter_delta(self, p, q, a, b):
+        """Cost change of the letter part when p (table a) and q (table b) exchange
+        seats in the first planned round, with the two tables' new codes."""
+        check = self.letter_check
+        sa, sb = self.sizes[a], self.sizes[b]
+        term_a, term_b = check.term[sa], check.term[sb]
+        code_a = self.code[a] - term_a[p] + term_a[q]
+        code_b = self.code[b] - term_b[q] + term_b[p]
+        bad = (not check.ok(code_a, sa)) + (not check.ok(code_b, sb))
+        return _W_LETTER * (bad - self.bad[a] - self.bad[b]), code_a, code_b
 
     def allowed(self, t, p, q):
         """Swiss keeps everybody within one table of his standings group."""
@@ -278,6 +292,12 @@ class _Plan:
         a, b = tab[p], tab[q]
         lp, lq = let[p], let[q]
         if a != b:
+            if t == 0 and self.letter_check is not None:
+                _, code_a, code_b = self._letter_delta(p, q, a, b)
+                sa, sb = self.sizes[a], self.sizes[b]
+                self.code[a], self.code[b] = code_a, code_b
+                self.bad[a] = not self.letter_check.ok(code_a, sa)
+                self.bad[b] = not self.letter_check.ok(code_b, sb)
             A = self.members[t][a]
             B = self.members[t][b]
             M = self.M
@@ -313,13 +333,7 @@ class _Plan:
             tbl = self.members[t][a]
             i, k = tbl.index(p), tbl.index(q)
             tbl[i], tbl[k] = q, p
-        if lp != lq:
-            let[p], let[q] = lq, lp
-            LC = self.LC
-            LC[p][lp] -= 1
-            LC[p][lq] += 1
-            LC[q][lq] -= 1
-            LC[q][lp] += 1
+        let[p], let[q] = lq, lp
         self.cost += d
 
     # -- queries ---------------------------------------------------------------
@@ -327,14 +341,16 @@ class _Plan:
     def conflicts(self):
         """(round, player) entries the tabu search should move.
 
-        A player meeting someone at his table a second time or more, or sitting
+        A player meeting someone at his table a second time or more, sitting
         at a 3-table while a 4-table player of that round has had at least two
-        fewer 3-table seats (an exchange would even them out).
+        fewer 3-table seats (an exchange would even them out), or sitting at a
+        table of the first planned round that cannot keep letters balanced.
         """
         M = self.M
         out = []
         mixed_sizes = self.has_three and 4 in self.sizes
         K3 = self.K3
+        bad = self.bad if self.letter_check is not None else None
         for t, rnd in enumerate(self.members):
             min4 = None
             if mixed_sizes:
@@ -348,7 +364,9 @@ class _Plan:
                             out.append((t, p))
                             break
                     else:
-                        if three and min4 is not None and K3[p] >= min4 + 2:
+                        if (three and min4 is not None and K3[p] >= min4 + 2) or (
+                            t == 0 and bad is not None and bad[j]
+                        ):
                             out.append((t, p))
         return out
 
@@ -369,19 +387,12 @@ class _Plan:
         """Comparable quality of the plan: repeats, 3-table spread, then the rest."""
         return (self.pair_cost(), sum(k * (k - 1) for k in self.K3), self.cost)
 
-    def core_cost(self):
-        """The cost without the seat-letter part (what the tabu search minimises)."""
-        total = self.full_cost()
-        for row in self.LC:
-            total -= _W_LETTER * sum(c * c for c in row)
-        return total
-
     def tabu_search(self, budget, tenure=(1, 4), sample=None):
         """Conflict-directed tabu search on repeat meetings and 3-table rotation.
 
         Each step exchanges two players of one round, one of whom is in
-        ``conflicts``; the exchange that lowers the cost most (seat letters
-        aside) is taken even if it makes things worse (ties broken at random; a
+        ``conflicts``; the exchange that lowers the cost most is taken even if
+        it makes things worse (ties broken at random; a
         player may not go back to a table he just left for a few steps).  When the best plan has
         not improved for a while, a few random exchanges perturb the plan.
         Stops when no repeat is left, the work budget (evaluated moves) is spent
@@ -392,7 +403,7 @@ class _Plan:
         conf = self.conflicts()
         if not conf or ntab < 2:
             return
-        pc = self.core_cost()
+        pc = self.full_cost()
         best_pc = pc
         best_plan = self.snapshot()
         tabu = [[0] * (n * ntab) for _ in range(R)]
@@ -405,6 +416,9 @@ class _Plan:
         nat = self.natural
         sw = self.swiss_w
         sizes, K3 = self.sizes, self.K3
+        check = self.letter_check
+        if check is not None:
+            ok, code, bad = check.ok, self.code, self.bad
         lo, hi = tenure
         while conf and self.evals - start_evals < budget:
             it += 1
@@ -423,6 +437,10 @@ class _Plan:
                 for x in A:
                     leave_p += Dp[x]
                 tabu_t = tabu[t]
+                letters = check is not None and t == 0
+                if letters:
+                    term_a = check.term[sizes[a]]
+                    code_a = code[a] - term_a[p]
                 for b in range(ntab):
                     if b == a:
                         continue
@@ -435,6 +453,10 @@ class _Plan:
                     p_tabu = tabu_t[p * ntab + b] > it
                     base = join_p_all - leave_p
                     three = sizes[a] != sizes[b]
+                    if letters:
+                        term_b = check.term[sizes[b]]
+                        code_b = code[b] + term_b[p]
+                        was_bad = _W_LETTER * (bad[a] + bad[b])
                     for q in B:
                         Uq, Dq = self.U[q], self.D[q]
                         d = base - Up[q]
@@ -455,6 +477,11 @@ class _Plan:
                             d += sw[p] * (abs(b - np_) - abs(a - np_)) + sw[q] * (
                                 abs(a - nq) - abs(b - nq)
                             )
+                        if letters:
+                            now_bad = (not ok(code_a + term_a[q], sizes[a])) + (
+                                not ok(code_b - term_b[q], sizes[b])
+                            )
+                            d += _W_LETTER * now_bad - was_bad
                         if (p_tabu or tabu_t[q * ntab + a] > it) and pc + d >= best_pc:
                             continue
                         if best_d is None or d < best_d:
@@ -477,7 +504,7 @@ class _Plan:
                 best_at = self.evals
             elif it - last_best > stall_limit:
                 self._perturb(rng.randint(1, 3))
-                pc = self.core_cost()
+                pc = self.full_cost()
                 tabu = [[0] * (n * ntab) for _ in range(R)]
                 last_best = it
             if self.evals - best_at > patience:
@@ -499,8 +526,8 @@ class _Plan:
         """Steepest descent on the whole cost for players with a side problem.
 
         Candidates: players at a 3-table, players sharing a table with someone
-        of their organisation, and (for small fields) everybody, so seat
-        letters can also drive the grouping.  Only improving exchanges.
+        of their organisation or at a table that cannot keep letters balanced,
+        and (for small fields) everybody.  Only improving exchanges.
         """
         n = self.n
         start = self.evals
@@ -523,6 +550,10 @@ class _Plan:
                             for p in tbl:
                                 if any(x != p and ow[p][x] for x in tbl):
                                     cands.add(p)
+                    if t == 0 and self.letter_check is not None:
+                        for j, tbl in enumerate(members):
+                            if self.bad[j]:
+                                cands.update(tbl)
                     cands = sorted(cands)
                 for p in cands:
                     best_d, best_q = 0, None
@@ -539,144 +570,6 @@ class _Plan:
                 if self.evals - start >= budget:
                     break
 
-    def letters(self, passes=3):
-        """Balance seat letters without changing who sits together.
-
-        Alternates the best letter permutation of each table (given all other
-        seats) with exchange chains across rounds (``_letter_chain``).
-        """
-        for _ in range(passes):
-            changed = False
-            for t in range(self.R):
-                for j, tbl in enumerate(self.members[t]):
-                    changed |= self._best_letters(t, j, tbl)
-            if self.R > 1:
-                for p in range(self.n):
-                    while self._letter_chain(p):
-                        changed = True
-            if not changed:
-                break
-
-    def balance_letters(self, tries=40):
-        """``letters``, retried from shaken letters while a player's letters differ by 2+.
-
-        A retry shuffles the letters of an unbalanced player's table in one planned
-        round and balances again; the best outcome (fewest unbalanced players, then
-        the smallest sum of squares of letter counts) is kept.
-        """
-        self.letters()
-        best_key, best = self.letter_key(), self.snapshot()
-        rng = self.rng
-        for _ in range(tries):
-            unbalanced = self.unbalanced()
-            if not unbalanced:
-                break
-            p = rng.choice(unbalanced)
-            t = rng.randrange(self.R)
-            tbl = self.members[t][self.tab[t][p]]
-            for q in rng.sample(tbl, len(tbl)):
-                if q != p:
-                    self.apply(t, p, q)
-            self.letters()
-            key = self.letter_key()
-            if key < best_key:
-                best_key, best = key, self.snapshot()
-        if self.letter_key() != best_key:
-            self.load(best)
-
-    def unbalanced(self):
-        """Players whose letter counts differ by 2 or more (A-C only if never at a 4-table)."""
-        out = []
-        for p, (row, k3) in enumerate(zip(self.LC, self.K3)):
-            vals = row if sum(row) > k3 else row[:3]
-            if max(vals) - min(vals) > 1:
-                out.append(p)
-        return out
-
-    def letter_key(self):
-        return (len(self.unbalanced()), sum(c * c for row in self.LC for c in row))
-
-    def _letter_chain(self, p):
-        """Even out player p's letters with a chain of letter exchanges.
-
-        p gives up a letter he has too often (alpha) for one he lacks (beta) by
-        exchanging letters with the beta player of his table in some planned
-        round; that player gains alpha and loses beta, and either stops there
-        (if the total sum of squares drops) or passes alpha on the same way in
-        another round (an alternating path, as in bipartite edge colouring).
-        Returns True if a chain was applied.
-        """
-        LC = self.LC
-        row = LC[p]
-        k = 4 if sum(row) > self.K3[p] else 3  # A-D once he sat at a 4-table
-        order = sorted(range(k), key=lambda li: row[li])
-        beta, alpha = order[0], order[-1]
-        if row[alpha] - row[beta] < 2:
-            return False
-        gain_p = 2 * (row[beta] - row[alpha]) + 2  # negative
-        parent = {p: None}
-        frontier = [p]
-        while frontier:
-            nxt = []
-            for u in frontier:
-                for t in range(self.R):
-                    if self.let[t][u] != alpha:
-                        continue
-                    tbl = self.members[t][self.tab[t][u]]
-                    if beta >= len(tbl):
-                        continue
-                    v = tbl[beta]
-                    if v in parent:
-                        continue
-                    parent[v] = (u, t)
-                    gain_v = 2 * (LC[v][alpha] - LC[v][beta]) + 2
-                    if gain_p + gain_v < 0:
-                        chain = []
-                        x = v
-                        while parent[x] is not None:
-                            u2, t2 = parent[x]
-                            chain.append((t2, u2, x))
-                            x = u2
-                        for t2, u2, x in chain:
-                            self.apply(t2, u2, x)
-                        return True
-                    nxt.append(v)
-            frontier = nxt
-        return False
-
-    def _best_letters(self, t, j, tbl):
-        LC = self.LC
-        k = len(tbl)
-        # counts without this round's seat
-        own = [LC[p][:] for p in tbl]
-        for p, row in zip(tbl, own):
-            row[self.let[t][p]] -= 1
-        best = None
-        best_perm = None
-        current = tuple(range(k))
-        for perm in itertools.permutations(range(k)):
-            c = 0
-            for i, li in enumerate(perm):
-                c += own[i][li]  # sum of squares grows by 2*count+1
-            if best is None or c < best or (c == best and perm == current):
-                best, best_perm = c, perm
-        if best_perm == current:
-            return False
-        new_tbl = [None] * k
-        for i, li in enumerate(best_perm):
-            new_tbl[li] = tbl[i]
-        let = self.let[t]
-        delta = 0
-        for i, p in enumerate(tbl):
-            old, new = let[p], best_perm[i]
-            delta += _W_LETTER * 2 * (own[i][new] - own[i][old])
-            LC[p][old] -= 1
-            LC[p][new] += 1
-            let[p] = new
-        tbl[:] = new_tbl
-        self.cost += delta
-        return True
-
 
 # ---------------------------------------------------------------------------
 # Public functions
@@ -684,12 +577,13 @@ class _Plan:
 
 
 def _history_counts(ids, history):
+    """Meetings ``M``, 3-table seats, letter counts and 4-table seats of players ``ids``."""
     index = {pid: i for i, pid in enumerate(ids)}
     n = len(ids)
     M = [[0] * n for _ in range(n)]
     K3 = [0] * n
     LC = [[0, 0, 0, 0] for _ in range(n)]
-    played = [0] * n
+    fours = [0] * n
     for rnd in history or ():
         for table in rnd:
             here = [index[pid] for pid in table.values() if pid in index]
@@ -698,17 +592,18 @@ def _history_counts(ids, history):
                 i = index.get(pid)
                 if i is None:
                     continue
-                played[i] += 1
                 if letter in _LETTER_INDEX:
                     LC[i][_LETTER_INDEX[letter]] += 1
                 if three:
                     K3[i] += 1
+                else:
+                    fours[i] += 1
             for i in here:
                 Mi = M[i]
                 for x in here:
                     if x != i:
                         Mi[x] += 1
-    return M, K3, LC, played
+    return M, K3, LC, fours
 
 
 def _org_matrix(ids, organisations):
@@ -748,6 +643,8 @@ def _greedy_round(plan, sizes, rng):
     unplaced = order[:]
     tables = [None] * len(sizes)
     U, K3 = plan.U, plan.K3
+    # The first planned round also keeps its tables able to take balanced letters.
+    check = plan.letter_check if not plan.members else None
     for j in sorted(range(len(sizes)), key=lambda j: (sizes[j], j)):
         size = sizes[j]
         if size == 3:
@@ -758,6 +655,9 @@ def _greedy_round(plan, sizes, rng):
         tbl = [first]
         while len(tbl) < size:
             best, best_c = None, None
+            if check is not None:
+                term = check.term[size]
+                code = check.code(tbl, size)
             for q in unplaced:
                 c = 0
                 Uq = U[q]
@@ -765,6 +665,8 @@ def _greedy_round(plan, sizes, rng):
                     c += Uq[x]
                 if size == 3:
                     c += plan.w_three * K3[q]
+                if check is not None and not check.ok(code + term[q], size):
+                    c += _W_LETTER
                 if best_c is None or c < best_c:
                     best, best_c = q, c
             unplaced.remove(best)
@@ -798,19 +700,28 @@ def _design_size(n):
 
 
 @functools.lru_cache(maxsize=32)
-def _labelled_design(round1, organisations, rounds):
+def _design_plan(round1, organisations, total):
     """The built-in schedule laid over the players of round 1, or None.
 
-    ``round1``: round 1's tables (tuples of player ids); ``organisations``: sorted
-    (player, organisation) pairs or None; ``rounds``: how many rounds after round 1
-    the organisations are kept apart in (the first ones of ``order``).  Returns ``(label, classes, order)``:
-    ``label[point]`` is a player id or None (a virtual player), ``classes`` the
-    schedule's rounds (lists of point blocks) and ``order`` the classes in the order
-    to play them, round 1's class first.  Round 1's 3-tables are the blocks of its
-    class that hold a virtual point; with two or three virtual points these lie in one
-    block, whose class is left out (it would need a 2- or 1-table).  The relabelling is
-    random but seeded by round 1, so it is the same at every later draw and unknown
-    before round 1 is drawn; it keeps players of one organisation apart where it can.
+    ``round1``: round 1's tables (tuples of player ids in letter order);
+    ``organisations``: sorted (player, organisation) pairs or None; ``total``: rounds
+    planned.  Returns ``(label, classes, order, seatings)``: ``label[point]`` is a
+    player id or None (a virtual player), ``classes`` the schedule's rounds (lists of
+    point blocks), ``order`` the classes in the order to play them (round 1's class
+    first, the others fair to 3-table players, see ``_fair_order``) and ``seatings``
+    rounds 2..``total`` with their letters.  None when the
+    tournament does not fit the schedule.
+
+    Round 1's 3-tables are the blocks of its class that hold a virtual point; with two
+    or three virtual points these lie in one block, whose class is left out (it would
+    need a 2- or 1-table).  Round 1's tables go to the blocks at random, but seeded by
+    round 1, so the same at every later draw and unknown before round 1 is drawn.
+    Within a block, a player takes the point whose letter in round 1 is his: the
+    letters of the rounds to play are chosen first, on the points, all together
+    (``seat_letters.colour_rounds``), so everyone's letters stay balanced.  With
+    organisations, players of a block then exchange points where that keeps players
+    of one organisation apart (organisations come first), and the rounds to play are
+    lettered again after round 1 (``seat_letters.assign``).
     """
     players = [p for table in round1 for p in table]
     n = len(players)
@@ -829,29 +740,71 @@ def _labelled_design(round1, organisations, rounds):
         block = rng.choice(classes[skip])
         virtual_points = rng.sample(block, virtual_count)
         first = rng.choice([c for c in range(len(classes)) if c != skip])
+    order = [c for c in range(len(classes)) if c not in (first, skip)]
+    if total > len(order) + 1:
+        return None
     virtual = set(virtual_points)
     threes = [b for b in classes[first] if virtual.intersection(b)]
     fours = [b for b in classes[first] if not virtual.intersection(b)]
     rng.shuffle(threes)
     rng.shuffle(fours)
-    label = [None] * size
     tables = sorted(round1, key=len)  # 3-tables first
-    for table, block in zip(tables, threes + fours):
-        points = [p for p in block if p not in virtual]
-        rng.shuffle(points)
-        for pid, point in zip(table, points):
-            label[point] = pid
-    order = [c for c in range(len(classes)) if c not in (first, skip)]
     rng.shuffle(order)
-    if organisations:
-        played = [classes[c] for c in order[:rounds]]
-        _separate_organisations(label, played, classes[first], dict(organisations))
-    return label, classes, [first] + order
+    sizes = table_sizes(n)
+
+    def tables_of(c):
+        tables = [[p for p in block if p not in virtual] for block in classes[c]]
+        return sorted(tables, key=len, reverse=True)
+
+    prior = [0] * size
+    for block in threes:
+        for p in block:
+            prior[p] = 1
+    order = [order[i] for i in _fair_order([tables_of(c) for c in order], sizes, prior)]
+    best, best_key = None, None
+    for attempt in range(_ORG_TRIES if organisations else 1):
+        if attempt and 3 not in sizes:
+            # Any of the rounds will do: try other sets for organisations and letters.
+            order = rng.sample(order, len(order))
+        planned = [tables_of(first)] + [tables_of(c) for c in order[: total - 1]]
+        played = [classes[c] for c in order[: total - 1]]
+        coloured = seat_letters.colour_rounds(planned, rng)
+        at_block = {frozenset(tbl): tbl for tbl in coloured[0]}
+        label = [None] * size
+        for table, block in zip(tables, threes + fours):
+            points = at_block[frozenset(p for p in block if p not in virtual)]
+            for pid, point in zip(table, points):
+                label[point] = pid
+        if not organisations:
+            best = label, order, [[[label[p] for p in tbl] for tbl in rnd] for rnd in coloured[1:]]
+            break
+        clashes = _separate_organisations(label, played, classes[first], dict(organisations))
+        rounds = [[[label[p] for p in tbl] for tbl in rnd] for rnd in coloured[1:]]
+        rounds, excess = _reletter_after_round1(round1, rounds, rng)
+        if best is None or (clashes, excess) < best_key:
+            best, best_key = (label, order, rounds), (clashes, excess)
+        if not any(best_key):
+            break
+    label, order, rounds = best
+    return label, classes, [first] + order, [_to_seating(rnd) for rnd in rounds]
+
+
+def _reletter_after_round1(round1, rounds, rng):
+    """Letters for ``rounds`` (tables of player ids) after ``round1`` (tables of player
+    ids in letter order), as balanced as ``seat_letters.assign`` finds them, and
+    their total excess."""
+    counts, fours = {}, {}
+    for table in round1:
+        for letter, pid in enumerate(table):
+            counts[pid] = [int(letter == i) for i in range(seat_letters.LETTER_COUNT)]
+            fours[pid] = int(len(table) == 4)
+    return seat_letters.assign(rounds, counts, fours, rng)
 
 
 def _separate_organisations(label, classes, first_blocks, organisations):
     """Exchange labels within round 1's blocks while that lowers the number of
-    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn)."""
+    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
+    Returns the number of such pairs left."""
     others = [block for rnd in classes for block in rnd]
     where = {}
     for block in others:
@@ -886,28 +839,36 @@ def _separate_organisations(label, classes, first_blocks, organisations):
                         improved = True
                     else:
                         label[p], label[q] = label[q], label[p]
+    return sum(clashes(p) for block in first_blocks for p in block) // 2
 
 
 def _design_round(ids, history, total, organisations, effort):
     """This round from the built-in schedule laid over round 1, or None.
 
     Used while the tournament fits the schedule (rounds planned at most the rounds it
-    has) and round 1 was seated as a random draw of the schedule's size.  Rounds already
-    played are matched to the schedule's rounds by the pairs they share; the next round
-    is the unplayed schedule round, restricted to the players now active (withdrawn
-    players leave a 3-table; late arrivals take the place of a virtual player), that is
-    fair to 3-table players and meets nobody again.  When the restricted rounds no longer
-    fit the table sizes (several players gone, or more arrived than there are virtual
-    places) they are the starting point of the usual search.
+    has) and round 1 was seated as a random draw of the schedule's size.  While every
+    round so far was seated as planned, the next planned round (with its letters) is
+    the answer.  Otherwise rounds already played are matched to the schedule's rounds
+    by the pairs they share; the next round is an unplayed schedule round, restricted
+    to the players now active (withdrawn players leave a 3-table; late arrivals take
+    the place of a virtual player), that is fair to 3-table players and meets nobody
+    again, and whose letters keep everyone balanced where one can.  When the
+    restricted rounds no longer fit the table sizes (several players gone, or more
+    arrived than there are virtual places) they are the starting point of the usual
+    search.
     """
-    round1 = tuple(tuple(table.values()) for table in history[0])
+    round1 = tuple(tuple(table[letter] for letter in LETTERS if letter in table) for table in history[0])
     orgs = None
     if organisations:
         orgs = tuple(sorted(((p, o) for p, o in organisations.items() if o is not None), key=lambda item: _sort_key(item[0])))
-    labelled = _labelled_design(round1, orgs, total - 1 if orgs else 0)
-    if labelled is None:
+    designed = _design_plan(round1, orgs, total)
+    if designed is None:
         return None
-    label, classes, order = labelled
+    label, classes, order, planned = designed
+    if planned is not None and set(ids) == set(label) - {None}:
+        done = len(history) - 1
+        if done < len(planned) and list(history[1:]) == planned[:done]:
+            return planned[done]
     label = list(label)
     free_points = [p for p, pid in enumerate(label) if pid is None]
     known = set(label)
@@ -916,8 +877,6 @@ def _design_round(ids, history, total, organisations, effort):
             if not free_points:
                 return None
             label[free_points.pop(0)] = pid
-    if total > len(order):
-        return None
     point_of = {pid: p for p, pid in enumerate(label) if pid is not None}
     played = set()
     for rnd in history[1:]:
@@ -944,33 +903,56 @@ def _design_round(ids, history, total, organisations, effort):
     for c in left:
         tables = [[index[label[p]] for p in block if label[p] in index] for block in classes[c]]
         rounds.append(sorted((t for t in tables if t), key=len, reverse=True))
-    base_m, base_k3, base_lc, _ = _history_counts(ids, history)
+    base_m, base_k3, base_lc, four = _history_counts(ids, history)
     fitting = [r for r in rounds if [len(t) for t in r] == sizes]
     fitting = [r for r in fitting if not any(base_m[p][q] for t in r for p in t for q in t if p != q)]
     needed = total - len(history)
-    if len(fitting) >= needed:
-        needed = max(needed, 1)
-        choices = [[fitting[t] for t in _fair_order(fitting, sizes, base_k3)[:needed]]]
-        if 3 not in sizes and len(fitting) > needed:
-            # Any of the rounds will do: try a few sets for organisations and letters.
-            rng = random.Random(_plan_seed(history, ids, total))
-            choices += [rng.sample(fitting, needed) for _ in range(_LETTER_TRIES)]
-        org_w = _org_matrix(ids, organisations)
-        best, best_key = None, None
-        for ahead in choices:
-            plan = _Plan(n, sizes, base_m, base_k3, base_lc, None, random.Random(len(ahead)))
-            plan.load(ahead)
-            plan.balance_letters()
-            clashes = sum(org_w[p][q] for t in ahead for tbl in t for p in tbl for q in tbl) if org_w else 0
-            key = (clashes, *plan.letter_key())
-            if best is None or key < best_key:
-                best, best_key = plan, key
-            if key[:2] == (0, 0):
-                break
-        return _to_seating([[ids[p] for p in tbl] for tbl in best.members[0]])
-    initial = [_fit_sizes(r, sizes) for r in rounds[: max(needed, 1)]]
+    if len(fitting) < needed:
+        initial = [_fit_sizes(r, sizes) for r in rounds[: max(needed, 1)]]
+        rng = random.Random(_plan_seed(history, ids, total))
+        return _plan_rounds(ids, history, len(initial), rng, organisations, effort, initial=initial)[0]
+    return _index_seating(ids, _schedule_choice(fitting, max(needed, 1), sizes, history, ids, total, organisations, base_k3, base_lc, four))
+
+
+def _schedule_choice(fitting, needed, sizes, history, ids, total, organisations, base_k3, base_lc, four):
+    """The next round (tables of player indices in letter order) among unplayed
+    schedule rounds that fit: ``needed`` of them are planned, 3-table fair first.
+
+    Tried in turn until one keeps organisations apart and every letter balanced: the
+    fair order; any ``needed`` rounds when there is no 3-table; each round that is as
+    fair a start as the first.  The best is kept: fewest organisation clashes, then
+    least letter excess in this round, then in the rounds after it.
+    """
     rng = random.Random(_plan_seed(history, ids, total))
-    return _plan_rounds(ids, history, len(initial), rng, organisations, effort, initial=initial)[0]
+    choices = [[fitting[t] for t in _fair_order(fitting, sizes, base_k3)[:needed]]]
+    if 3 not in sizes and len(fitting) > needed and organisations:
+        choices += [rng.sample(fitting, needed) for _ in range(_ORG_TRIES)]
+    for i in range(len(fitting)):
+        ordered = [fitting[i]] + fitting[:i] + fitting[i + 1 :]
+        order = _fair_order(ordered, sizes, base_k3, keep_first=True)
+        if order[0] == 0:
+            choices.append([ordered[t] for t in order[:needed]])
+    org_w = _org_matrix(ids, organisations)
+    check = _letter_check(base_lc, four)
+    best, best_key = None, None
+    for ahead in choices:
+        clashes = sum(org_w[p][q] for t in ahead for tbl in t for p in tbl for q in tbl) if org_w else 0
+        feasible = all(check.ok(check.code(tbl, s), s) for tbl, s in zip(ahead[0], sizes))
+        if best is not None and (clashes, not feasible) > best_key[:2]:
+            continue
+        lettered, excess = seat_letters.assign(ahead, base_lc, four, rng)
+        first = seat_letters.total_excess(lettered[:1], base_lc, four)
+        key = (clashes, first > 0, first, excess)
+        if best is None or key < best_key:
+            best, best_key = lettered[0], key
+        if not any(key):
+            break
+    return best
+
+
+def _index_seating(ids, tables):
+    """A seating from tables of player indices in letter order."""
+    return _to_seating([[ids[p] for p in tbl] for tbl in tables])
 
 
 def _fit_sizes(tables, sizes):
@@ -1008,14 +990,18 @@ def _plan_rounds(ids, history, n_rounds, rng, organisations, effort, initial=Non
     """
     n = len(ids)
     sizes = table_sizes(n)
-    base_m, base_k3, base_lc, _ = _history_counts(ids, history)
+    base_m, base_k3, base_lc, four = _history_counts(ids, history)
     org_w = _org_matrix(ids, organisations)
+    first = None if org_w else _only_round(ids, history)
+    # After round 1 alone its letters do not constrain the plan (see _letters).
+    check = None if first is not None else _letter_check(base_lc, four)
     budget = int(_BASE_BUDGET * effort)
     mixed_sizes = 3 in sizes and 4 in sizes
     used = 0
     best, best_key = None, None
     for attempt in range(_MAX_ATTEMPTS):
-        plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, random.Random(rng.random()))
+        plan = _Plan(n, sizes, base_m, base_k3, org_w, random.Random(rng.random()),
+                     letter_check=check)
         if mixed_sizes and attempt % 2 == 1:
             plan.w_three = 3 * _W_PAIR  # fair 3-tables first, then repeats
         if initial is not None and attempt == 0:
@@ -1031,22 +1017,61 @@ def _plan_rounds(ids, history, n_rounds, rng, organisations, effort, initial=Non
         plan.w_three = _W_THREE
         plan.load(plan.snapshot())
         plan.improve(budget // 8)
-        plan.letters()
         used += plan.evals
-        key = plan.quality_key()
+        order = _fair_order(plan.members, sizes, base_k3, keep_first=check is not None)
+        lettered, excess = _letters([plan.members[t] for t in order], first, base_lc, four, plan.rng)
+        key = (*plan.quality_key(), excess)
         if best is None or key < best_key:
-            best, best_key = plan, key
-        if (not plan.conflicts() and not plan.unbalanced()) or used >= budget:
+            best, best_key = lettered, key
+        if (not plan.conflicts() and not excess) or used >= budget:
             break
-    order = _fair_order(best.members, sizes, base_k3)
-    return [_to_seating([[ids[p] for p in tbl] for tbl in best.members[t]]) for t in order]
+    if best_key[-1]:
+        seat_letters.refine(best, base_lc, four)
+    return [_to_seating([[ids[p] for p in tbl] for tbl in rnd]) for rnd in best]
 
 
-def _fair_order(rounds, sizes, prior):
+def _only_round(ids, history):
+    """Round 1's tables (player indices in letter order) if it is the only round
+    played and it seated exactly ``ids``, else None."""
+    if len(history) != 1 or _round_players(history[0]) != set(ids):
+        return None
+    index = {pid: i for i, pid in enumerate(ids)}
+    return [[index[table[letter]] for letter in LETTERS if letter in table] for table in history[0]]
+
+
+def _letter_check(base_lc, four):
+    """The ``seat_letters.TableCheck`` of players with these letter counts and 4-table seats."""
+    masks3 = [seat_letters.options(c, f, 3) for c, f in zip(base_lc, four)]
+    masks4 = [seat_letters.options(c, f, 4) for c, f in zip(base_lc, four)]
+    return seat_letters.TableCheck(masks3, masks4)
+
+
+def _letters(rounds, first, base_lc, four, rng):
+    """Seat letters for planned rounds (tables of player indices), and their total excess.
+
+    After round 1 alone (``first``: its tables in letter order), the players of each
+    round-1 table are interchangeable: exchanging two of them in every planned round
+    changes no meeting, 3-table count or seat of round 1.  So round 1 and the plan
+    are lettered together from nothing (always balanced, ``seat_letters.colour_rounds``)
+    and the players of each round-1 table then take the places whose round-1 letter
+    is theirs.  Otherwise ``seat_letters.assign`` continues from the letters so far.
+    """
+    if first is None:
+        return seat_letters.assign(rounds, base_lc, four, rng, refined=False)
+    coloured = seat_letters.colour_rounds([first] + rounds, rng)
+    place = {}
+    for slots, table in zip(coloured[0], first):
+        for slot, p in zip(slots, table):
+            place[slot] = p
+    return [[[place[slot] for slot in tbl] for tbl in rnd] for rnd in coloured[1:]], 0
+
+
+def _fair_order(rounds, sizes, prior, keep_first=False):
     """Order of planned rounds giving 3-table seats to those who had fewest so far.
 
     Greedy: next comes the round with fewest players at a 3-table while a
-    4-table player of that round has had fewer 3-table seats.
+    4-table player of that round has had fewer 3-table seats (``keep_first``:
+    the first round stays first if no other is fairer).
     """
     if 3 not in sizes or 4 not in sizes or len(rounds) < 2:
         return list(range(len(rounds)))
@@ -1062,7 +1087,7 @@ def _fair_order(rounds, sizes, prior):
         )
 
     while left:
-        t = min(left, key=lambda t: (unfair(t), t))
+        t = min(left, key=lambda t: (unfair(t), t if order or not keep_first else t != 0))
         left.remove(t)
         order.append(t)
         for j, tbl in enumerate(rounds[t]):
@@ -1132,35 +1157,38 @@ def draw_round(
     rng = random.Random(seed)
     history = [rnd for rnd in (history or ()) if rnd]
 
-    if method == "random":
-        order = ids[:]
-        rng.shuffle(order)
-        return _to_seating(_chunk(order, sizes))
+    base_m, base_k3, base_lc, four = _history_counts(ids, history)
 
-    base_m, base_k3, base_lc, played = _history_counts(ids, history)
+    if method == "random":
+        # A plain draw; the letters of its tables keep players balanced where they can.
+        order = list(range(n))
+        rng.shuffle(order)
+        lettered, _ = seat_letters.assign([_chunk(order, sizes)], base_lc, four, rng)
+        return _index_seating(ids, lettered[0])
+
     org_w = _org_matrix(ids, organisations)
     budget = int(_BASE_BUDGET * effort)
 
-    if not any(played):
+    if not any(base_k3) and not any(four):
         # First round: a random draw (organisations kept apart if asked).
-        plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, rng)
+        plan = _Plan(n, sizes, base_m, base_k3, org_w, rng)
         order = list(range(n))
         rng.shuffle(order)
         plan.load([_chunk(order, sizes)])
         if org_w:
             plan.improve(budget)
-        return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
+        return _index_seating(ids, plan.members[0])
 
     if method == "swiss":
         natural, weight = _natural_tables(ids, standings, sizes)
-        plan = _Plan(n, sizes, base_m, base_k3, base_lc, org_w, rng, natural, weight)
+        plan = _Plan(n, sizes, base_m, base_k3, org_w, rng, natural, weight,
+                     letter_check=_letter_check(base_lc, four))
         order = sorted(range(n), key=lambda p: natural[p])
         plan.load([_chunk(order, sizes)])
-        plan.letters()
         plan.tabu_search(budget)
         plan.improve(budget // 4)
-        plan.letters()
-        return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
+        lettered, _ = seat_letters.assign(plan.members, base_lc, four, rng)
+        return _index_seating(ids, lettered[0])
 
     total = len(history) + 1 + max(0, remaining_rounds)
     if continue_plan:
@@ -1186,7 +1214,9 @@ def _continue_plan(ids, history, total, organisations, effort):
 
     The plan starts after the first round of the longest run of latest rounds
     seated with exactly the current players; it is recomputed (deterministic)
-    and used if the rounds played since match its groupings.
+    and used if the rounds played since match its groupings.  If their letters
+    differ from the plan's (a manual swap), the letters of the rest of the plan
+    are chosen again from the actual ones.
     """
     active = set(ids)
     k = len(history)
@@ -1210,16 +1240,13 @@ def _continue_plan(ids, history, total, organisations, effort):
     for i in range(done):
         if _grouping(planned[i]) != _grouping(history[len(prefix) + i]):
             return None
-    if done == 0:
-        return planned[0]
-    # Re-balance seat letters against the actual history (groupings unchanged).
-    n = len(ids)
+    if list(history[len(prefix) :]) == planned[:done]:
+        return planned[done]
     index = {pid: i for i, pid in enumerate(ids)}
-    base_m, base_k3, base_lc, _ = _history_counts(ids, history)
-    plan = _Plan(n, table_sizes(n), base_m, base_k3, base_lc, None, rng)
-    plan.load([[[index[pid] for pid in table.values()] for table in rnd] for rnd in planned[done:]])
-    plan.letters()
-    return _to_seating([[ids[p] for p in tbl] for tbl in plan.members[0]])
+    _, _, base_lc, four = _history_counts(ids, history)
+    rounds = [[[index[pid] for pid in table.values()] for table in rnd] for rnd in planned[done:]]
+    lettered, _ = seat_letters.assign(rounds, base_lc, four, rng)
+    return _index_seating(ids, lettered[0])
 
 
 def _natural_tables(ids, standings, sizes):
@@ -1289,8 +1316,11 @@ def quality_report(rounds):
       lists them as ``{"round": r, "player": p}`` (rounds numbered from 1);
     * ``seat_spread``: max over players of (most - least used letter), over
       A-D for players who sat at a 4-table at least once, else A-C;
+    * ``unbalanced``: players whose letters are not balanced
+      (``seat_letters.balanced``: A-C counts within 1, D at a quarter of the
+      4-table seats; for a player always at 4-tables, A-D counts within 1);
     * ``players``: per player ``{"player", "seats": {"A": .., "D": ..},
-      "three_tables", "spread"}``.
+      "three_tables", "spread", "balanced"}``.
     """
     meetings = {}
     seats = {}
@@ -1334,8 +1364,11 @@ def quality_report(rounds):
         values = [counts[letter] for letter in letters]
         spread = max(values) - min(values)
         spread_max = max(spread_max, spread)
+        four_seats = sum(counts.values()) - threes[pid]
+        balanced = seat_letters.balanced([counts[letter] for letter in LETTERS], four_seats)
         players.append(
-            {"player": pid, "seats": counts, "three_tables": threes[pid], "spread": spread}
+            {"player": pid, "seats": counts, "three_tables": threes[pid], "spread": spread,
+             "balanced": balanced}
         )
     return {
         "rounds": len(rounds),
@@ -1345,6 +1378,7 @@ def quality_report(rounds):
         "three_table_repeats": len(repeat_seats),
         "three_table_repeat_seats": repeat_seats,
         "seat_spread": spread_max,
+        "unbalanced": sum(1 for entry in players if not entry["balanced"]),
         "players": players,
     }
 

@@ -469,7 +469,7 @@ class Quality:
     worst_pair: int = 0
     three_table_repeats: list = field(default_factory=list)  # players at a 3-table again too early
     seat_spread: int = 0
-    unbalanced: list = field(default_factory=list)  # players whose seat letters differ by more than 1
+    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (seat_letters)
 
 
 def round_quality(round_, players_by_pk):
@@ -493,7 +493,7 @@ def round_quality(round_, players_by_pk):
         players_by_pk[entry["player"]] for entry in report["three_table_repeat_seats"] if entry["round"] == len(rounds)
     ]
     quality.unbalanced = sorted_polish(
-        (players_by_pk[entry["player"]] for entry in report["players"] if entry["spread"] > 1), key=lambda p: p.name
+        (players_by_pk[entry["player"]] for entry in report["players"] if not entry["balanced"]), key=lambda p: p.name
     )
     return quality
 
