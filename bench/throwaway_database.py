@@ -1,8 +1,8 @@
 """A throwaway test database for the benchmarks that run in-process (standings, PDFs).
 
-`prepare(prefix)` before anything imports Django's models: SQLite goes to a temporary folder
-(so a benchmark never touches a running test suite's database), or, with DATABASE_URL, a
-`test_…` database next to that one. `run(main, *args)` builds the database, calls `main`
+`prepare(prefix)` before anything imports Django's models sets Django up as a server process is
+(`config.wsgi`). SQLite goes to a temporary folder (so a benchmark never touches a running test
+suite's database), or, with DATABASE_URL, a `test_…` database next to that one. `run(main, *args)` builds the database, calls `main`
 and removes the database (and the folder) again.
 """
 
@@ -22,9 +22,7 @@ def prepare(prefix):
     os.environ.setdefault("TESTING", "1")
     if "DATABASE_URL" not in os.environ:
         _folder = os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix=prefix)
-    import django
-
-    django.setup()
+    import config.wsgi  # noqa: F401  (set up as a server process is, garbage collector included)
 
 
 def run(main, *args):
