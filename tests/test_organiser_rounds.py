@@ -222,6 +222,9 @@ def test_the_organiser_swaps_two_players_in_a_draft_and_the_report_is_recomputed
     ]
     assert quality.worst_pair == 2
     assert "Gracz 1 and Gracz 2: 2 times" in response.content.decode()
+    # the same letter twice (A A, B B, C C, D D) is unbalanced; p4 (D, A) and p5 (A, D) are not
+    assert [p.ext_id for p in quality.unbalanced] == ["p1", "p2", "p3", "p6", "p7", "p8"]
+    assert "<dt>Players with unbalanced seat letters</dt><dd>6</dd>" in response.content.decode()
     # p3 ↔ p6: table 1 becomes p1 p2 p6 p5 (p1–p2 and p5–p6 met before), table 2 p4 p3 p7 p8 (p3–p4, p7–p8).
     response = organiser_client.post("/staff/test/rounds/2/", {"player_a": pk["p3"], "player_b": pk["p6"]})
     assert response.status_code == 302

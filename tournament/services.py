@@ -468,7 +468,6 @@ class Quality:
     repeat_pairs_total: int = 0
     worst_pair: int = 0
     three_table_repeats: list = field(default_factory=list)  # players at a 3-table again too early
-    seat_spread: int = 0
     unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (seat_letters)
 
 
@@ -481,10 +480,7 @@ def round_quality(round_, players_by_pk):
     for seated in rounds[-1] if rounds else []:
         ids = list(seated.values())
         together.update(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
-    quality = Quality(
-        repeat_pairs_total=report["repeat_pairs"], worst_pair=report["worst_pair"],
-        seat_spread=report["seat_spread"],
-    )
+    quality = Quality(repeat_pairs_total=report["repeat_pairs"], worst_pair=report["worst_pair"])
     for entry in report["pairs"]:
         a, b = entry["pair"]
         if frozenset((a, b)) in together:
