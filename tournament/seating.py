@@ -865,6 +865,9 @@ def _design_round(ids, history, total, organisations, effort):
     if designed is None:
         return None
     label, classes, order, planned = designed
+    virtual_count = sum(1 for pid in label if pid is None)
+    if virtual_count >= 2 and planned is not None and _search_does_better(history, total, organisations, effort, planned):
+        return None
     if planned is not None and set(ids) == set(label) - {None}:
         done = len(history) - 1
         if done < len(planned) and list(history[1:]) == planned[:done]:
@@ -1209,6 +1212,43 @@ _PLANS = {}
 _PLANS_KEPT = 16
 
 
+def _field_plan(ids, prefix, total, n_rounds, organisations, effort):
+    """The plan of ``n_rounds`` rounds after ``prefix`` for the field ``ids`` (kept per process), and its rng."""
+    rng = random.Random(_plan_seed(prefix, ids, total))
+    key = repr((ids, prefix, total, sorted((organisations or {}).items(), key=repr), effort))
+    planned = _PLANS.get(key)
+    if planned is None:
+        planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
+        _PLANS[key] = planned
+        while len(_PLANS) > _PLANS_KEPT:
+            _PLANS.pop(next(iter(_PLANS)))
+    return planned, rng
+
+
+def _search_does_better(history, total, organisations, effort, scheduled):
+    """Whether the plain search seats the field of round 1 better than the schedule does.
+
+    With two or three absent players the schedule's 3-tables are where they sit, so who
+    sits at a 3-table is fixed by the schedule: where the search also meets nobody twice
+    it rotates the 3-tables more fairly (SPEC §5: repeats, the worst pair, then 3-tables,
+    then letters).  Decided from round 1 alone, so every later draw decides alike; when
+    meetings are plentiful (no look-ahead) the search needs no comparison.
+    """
+    ids = _stable_order(_round_players(history[0]))
+    n = len(ids)
+    if _lookahead(n, total, max(table_sizes(n))) == 1:
+        return True
+    if total - 1 > _MAX_LOOKAHEAD:
+        return False
+    searched, _ = _field_plan(ids, history[:1], total, total - 1, organisations, effort)
+
+    def key(rounds):
+        report = quality_report([history[0], *rounds])
+        return report["repeat_pairs"], report["worst_pair"], report["three_table_repeats"], report["unbalanced"]
+
+    return key(searched) < key(scheduled[: total - 1])
+
+
 def _continue_plan(ids, history, total, organisations, effort):
     """This round of the plan made when the current field started, if still followed.
 
@@ -1229,14 +1269,7 @@ def _continue_plan(ids, history, total, organisations, effort):
     n_rounds = min(total - len(prefix), _MAX_LOOKAHEAD)
     if done >= n_rounds:
         return None
-    rng = random.Random(_plan_seed(prefix, ids, total))
-    key = repr((ids, prefix, total, sorted((organisations or {}).items(), key=repr), effort))
-    planned = _PLANS.get(key)
-    if planned is None:
-        planned = _plan_rounds(ids, prefix, n_rounds, rng, organisations, effort)
-        _PLANS[key] = planned
-        while len(_PLANS) > _PLANS_KEPT:
-            _PLANS.pop(next(iter(_PLANS)))
+    planned, rng = _field_plan(ids, prefix, total, n_rounds, organisations, effort)
     for i in range(done):
         if _grouping(planned[i]) != _grouping(history[len(prefix) + i]):
             return None
