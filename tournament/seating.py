@@ -1246,7 +1246,7 @@ def _search_does_better(history, total, organisations, effort, scheduled):
         report = quality_report([history[0], *rounds])
         return report["repeat_pairs"], report["worst_pair"], report["three_table_repeats"], report["unbalanced"]
 
-    return key(searched) < key(scheduled[: total - 1])
+    return key(searched) < key(scheduled)
 
 
 def _continue_plan(ids, history, total, organisations, effort):

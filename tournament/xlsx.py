@@ -127,9 +127,7 @@ class _SharedStrings(_Parser):
         self.strings, self.parts, self.length, self.in_text, self.phonetic = [], [], 0, False, 0
 
     def start(self, name, attributes):
-        self.elements += 1
-        if self.elements > self.max_elements:
-            raise TooLarge(self.name)
+        self.count()
         name = _local(name)
         if name == "si":
             self.parts, self.length = [], 0
@@ -166,9 +164,7 @@ class _Sheet(_Parser):
         self.cell_type, self.parts, self.length, self.capture, self.inline = "n", [], 0, False, False
 
     def start(self, name, attributes):
-        self.elements += 1
-        if self.elements > self.max_elements:
-            raise TooLarge(self.name)
+        self.count()
         name = _local(name)
         if name == "c":
             # Only columns A–Z are kept: a reference with two or more letters lies beyond them.
