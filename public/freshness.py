@@ -86,6 +86,11 @@ def signed_in(request):
     return settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
 
 
+def shared_visitor(request):
+    """A visitor with no session and no message waiting: sees what every such visitor sees."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and CookieStorage.cookie_name not in request.COOKIES
+
+
 def public_etag(request, digest, *, viewer=None):
     htmx = request.META.get("HTTP_HX_REQUEST") == "true"  # as request.htmx says, without building request.headers
     variant = (digest, request.get_full_path(), get_language(), htmx, viewer)
@@ -131,11 +136,7 @@ class PublicAnswerMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if (
-            request.method not in ("GET", "HEAD")
-            or settings.SESSION_COOKIE_NAME in request.COOKIES
-            or CookieStorage.cookie_name in request.COOKIES
-        ):
+        if request.method not in ("GET", "HEAD") or not shared_visitor(request):
             return self.get_response(request)
         slug = public_page_slug(settings.ROOT_URLCONF, request.path_info)
         if slug is None:
@@ -227,7 +228,7 @@ def shared_page(request, template, context):
     CSRF token (the public pages post nothing: their language switch is a GET link), so no
     token is made for each new visitor either.
     """
-    if settings.SESSION_COOKIE_NAME in request.COOKIES or CookieStorage.cookie_name in request.COOKIES:
+    if not shared_visitor(request):
         return HttpResponse(render_to_string(template, context(), request))
     page_key = hashlib.sha256(f"{template} {request.get_full_path()}".encode()).hexdigest()
     page = _cached(
