@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from scoring import rules
+from engine import rules
 from scoring.models import ScoreSheet, SeatResult
 from scoring.visibility import public_scope
 from tournament.models import Player, Round, Seat

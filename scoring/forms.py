@@ -14,7 +14,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from scoring import rules
+from engine import rules
 from scoring.messages import message_for, violation_message
 from scoring.models import Card
 

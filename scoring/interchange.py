@@ -15,7 +15,8 @@ from collections import Counter
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from scoring import rules
+from engine import rules
+from engine.discipline import derived_status
 from scoring.models import Card, Game, ScoreSheet, TieDecision
 from tournament import validation
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
@@ -442,13 +443,6 @@ def _check_limits(settings, players, rounds):
     )
     for key, message in problems.items():
         _fail(f"tournament.settings.{key}", message)
-
-
-def derived_status(stored, colours):
-    """SPEC §9: two yellow cards or a red card disqualify, whatever the stored status says."""
-    if colours["red"] or colours["yellow"] >= 2:
-        return Player.Status.DISQUALIFIED
-    return stored
 
 
 # ---------------------------------------------------------------- import / export

@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring import rules
+from engine import discipline, rules
 from tournament.models import SEAT_CHOICES, SEAT_LETTERS, Player, Round, Table, Tournament
 
 
@@ -134,9 +134,9 @@ class SeatResult(models.Model):
 
 class Card(models.Model):
     class Colour(models.TextChoices):
-        YELLOW = "yellow", _("yellow card")
-        RED = "red", _("red card")
-        WARNING = "warning", _("warning")
+        YELLOW = discipline.YELLOW, _("yellow card")
+        RED = discipline.RED, _("red card")
+        WARNING = discipline.WARNING, _("warning")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="cards")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="cards")
@@ -151,7 +151,7 @@ class Card(models.Model):
         verbose_name = _("card")
         verbose_name_plural = _("cards")
         constraints = [
-            models.CheckConstraint(condition=Q(colour__in=["yellow", "red", "warning"]), name="card_colour_valid"),
+            models.CheckConstraint(condition=Q(colour__in=list(discipline.COLOURS)), name="card_colour_valid"),
         ]
 
     def __str__(self):

@@ -3,13 +3,15 @@
 The rules engine computes; these functions store what it computed.
 """
 
+from collections import Counter
+
 from django.db import transaction
 from django.db.models import F, prefetch_related_objects
 from django.utils import timezone
 
 from accounts.models import Role
 from accounts.roles import has_role
-from scoring import rules
+from engine import discipline, rules
 from scoring.interchange import export_game
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from tournament.models import Player
@@ -299,9 +301,6 @@ def verify_sheet(sheet, *, version, user):
 
 # ---------------------------------------------------------------- discipline (SPEC §7)
 
-YELLOWS_TO_DISQUALIFY = 2
-
-
 @transaction.atomic
 def give_card(player, colour, reason, *, user, round=None):
     """Record a warning, yellow or red card; the second yellow or a red disqualifies.
@@ -326,9 +325,8 @@ def give_card(player, colour, reason, *, user, round=None):
         tournament=tournament, user=user, action="card", reason=card.reason,
         after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
     )
-    yellows = Card.objects.filter(player=player, colour=Card.Colour.YELLOW).count()
-    disqualifies = colour == Card.Colour.RED or (colour == Card.Colour.YELLOW and yellows >= YELLOWS_TO_DISQUALIFY)
-    if disqualifies and player.status != Player.Status.DISQUALIFIED:
+    colours = Counter(Card.objects.filter(player=player).values_list("colour", flat=True))
+    if discipline.disqualifies(colours) and player.status != Player.Status.DISQUALIFIED:
         AuditEntry.objects.create(
             tournament=tournament, user=user, action="disqualify", reason=card.reason,
             before={"player": player.ext_id, "name": player.name, "status": player.status},

@@ -24,7 +24,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Role
 from accounts.roles import RANK, staff_required
-from scoring import rules, services
+from engine import rules
+from scoring import services
 from scoring.forms import CardForm, GameForm, OverrideForm, TieDecisionForm, blank_data, game_data, with_keypad_key
 from scoring.messages import violation_message
 from scoring.templatetags.referee import signed

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from django.utils.functional import Promise
 
-from scoring import rules
+from engine import rules
 from scoring.messages import MESSAGES
 from scoring.models import Game, ScoreSheet
 from tests.factories import build, table

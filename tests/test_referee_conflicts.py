@@ -5,7 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
-from scoring import rules, services
+from engine import rules
+from scoring import services
 from scoring.models import AuditEntry, Game, ScoreSheet
 from tests.factories import build, table
 from tests.test_referee_sheet import example_one, sheet_of, sheet_url, started_round, text_of

@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring import rules
+from engine import discipline, rules
 
 SEAT_LETTERS = rules.SEAT_LETTERS
 SEAT_CHOICES = [(letter, letter) for letter in SEAT_LETTERS]
@@ -151,9 +151,9 @@ class Organisation(models.Model):
 
 class Player(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", _("active")
-        WITHDRAWN = "withdrawn", _("withdrawn")
-        DISQUALIFIED = "disqualified", _("disqualified")
+        ACTIVE = discipline.ACTIVE, _("active")
+        WITHDRAWN = discipline.WITHDRAWN, _("withdrawn")
+        DISQUALIFIED = discipline.DISQUALIFIED, _("disqualified")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     organisation = models.ForeignKey(Organisation, on_delete=models.RESTRICT, related_name="players")
@@ -177,7 +177,7 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["organisation", "org_slot"], name="player_one_per_org_slot"),
             models.UniqueConstraint(fields=["organisation", "name"], name="player_unique_name_in_org"),
             models.CheckConstraint(condition=Q(org_slot__gte=1), name="player_org_slot_positive"),
-            models.CheckConstraint(condition=Q(status__in=["active", "withdrawn", "disqualified"]), name="player_status_valid"),
+            models.CheckConstraint(condition=Q(status__in=list(discipline.STATUSES)), name="player_status_valid"),
         ]
 
     def __str__(self):

@@ -4,7 +4,7 @@ from django import template
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
-from scoring import rules
+from engine import rules
 from scoring.forms import KEYPAD_BACK, KEYPAD_CLEAR
 
 register = template.Library()

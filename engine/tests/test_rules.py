@@ -1,4 +1,4 @@
-"""The Rummikub rules engine (`scoring/rules.py`) against SPEC §2–§4 and regulations §7–§9.
+"""The Rummikub rules engine (`engine/rules.py`) against SPEC §2–§4 and regulations §7–§9.
 
 Plain pytest: no database, no Django. Every expected number is worked out by hand in the
 comment beside it; the Hypothesis properties at the end check the invariants of the contract
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings as hyp_settings
 from hypothesis import strategies as st
 
-from scoring.rules import (
+from engine.rules import (
     ADD,
     DIFFERENCE,
     DRAWN_LAST_ROUND,

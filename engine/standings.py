@@ -1,0 +1,233 @@
+"""Standings maths (SPEC §4): totals, shared ranks, tie decisions, the final, DQ last.
+
+Data in: the players (`Entrant`), each seat's round totals at its table (`table_totals` turns a
+table's scored games into them), the players seated at the final and the head referee's tie
+decisions. Data out: `StandingRow`s in standings order. `scoring.standings` reads the inputs
+from the database.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from engine import rules
+from engine.discipline import ACTIVE, DISQUALIFIED, derived_status
+
+MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
+MEDAL_PLACES = len(MEDALS)
+
+
+@dataclass
+class Totals:
+    big_points: int = 0
+    small_points: int = 0
+    games_won: int = 0
+
+    def add(self, other: Mapping[str, int]):
+        self.big_points += other["big_points"]
+        self.small_points += other["small_points"]
+        self.games_won += other["games_won"]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player as the standings see them.
+
+    `key` is the caller's key (a database id), `ext_id` the id tie decisions name, `status` the
+    status in these standings, `record` the caller's own object, handed back as `StandingRow.player`.
+    """
+
+    key: Hashable
+    ext_id: str
+    name: str
+    organisation: str
+    start_number: int
+    status: str
+    record: object = None
+
+
+@dataclass
+class StandingRow:
+    entrant: Entrant
+    qualifying: Totals = field(default_factory=Totals)
+    final: Totals | None = None  # set for the players seated at the final table
+    rank: int | None = None
+    rank_to: int | None = None  # the last place of a shared rank ("5–6")
+    unresolved_tie: bool = False  # a tie at a medal place without a head referee's decision
+    decided_tie: bool = False  # ordered by a recorded tie decision
+
+    @property
+    def player(self):
+        return self.entrant.record
+
+    @property
+    def status(self):
+        return self.entrant.status
+
+    @property
+    def total(self) -> Totals:
+        if self.final is None:
+            return self.qualifying
+        return Totals(
+            self.qualifying.big_points + self.final.big_points,
+            self.qualifying.small_points + self.final.small_points,
+            self.qualifying.games_won + self.final.games_won,
+        )
+
+    @property
+    def is_disqualified(self):
+        return self.status == DISQUALIFIED
+
+    @property
+    def rank_label(self):
+        if self.rank is None:
+            return "DQ"
+        if self.rank_to and self.rank_to != self.rank:
+            return f"{self.rank}–{self.rank_to}"
+        return str(self.rank)
+
+    @property
+    def medal(self):
+        return None if self.is_disqualified else MEDALS.get(self.rank)
+
+    def as_json(self):
+        """The row of SPEC §9's standings JSON."""
+        total = self.total
+        return {
+            "rank": self.rank,
+            "player_id": self.entrant.ext_id,
+            "player": self.entrant.name,
+            "organisation": self.entrant.organisation,
+            "big_points": total.big_points,
+            "small_points": total.small_points,
+            "games_won": total.games_won,
+            "status": self.status,
+        }
+
+
+def table_totals(games_by_table, settings: rules.Settings):
+    """{(table, letter): round totals} from each table's scored games.
+
+    `games_by_table`: {table: iterable of (scores by letter, winner letters)}, the scores with
+    the referee's overrides applied.
+    """
+    totals = {}
+    for table, games in games_by_table.items():
+        scored = [rules.GameResult(scores=scores, winners=frozenset(winners), minus={}) for scores, winners in games]
+        for letter, values in rules.table_round(scored, settings).items():
+            totals[(table, letter)] = values
+    return totals
+
+
+def competition_ranks(rows, key, start=1):
+    """Give rows (already sorted) ranks; rows with an equal key share the best rank."""
+    position = start
+    index = 0
+    while index < len(rows):
+        end = index
+        while end + 1 < len(rows) and key(rows[end + 1]) == key(rows[index]):
+            end += 1
+        for row in rows[index : end + 1]:
+            row.rank, row.rank_to = position, position + (end - index)
+        position += end - index + 1
+        index = end + 1
+
+
+def apply_tie_decisions(rows, decisions):
+    """Order tied groups as the head referee decided; decided rows get their own ranks.
+
+    `decisions`: orders of player ids (`Entrant.ext_id`), best first. A decision orders a tie
+    only when it names the whole tied group.
+    """
+    for order in decisions:
+        position_of = {ext_id: i for i, ext_id in enumerate(order)}
+        groups = defaultdict(list)
+        for row in rows:
+            if row.entrant.ext_id in position_of and row.rank is not None:
+                groups[row.rank].append(row)
+        for rank, group in groups.items():
+            tied = [r for r in rows if r.rank == rank]
+            if len(group) < 2 or len(group) != len(tied):
+                continue
+            group.sort(key=lambda r: position_of[r.entrant.ext_id])
+            first = rows.index(tied[0])
+            for offset, row in enumerate(group):
+                rows[first + offset] = row
+                row.rank = row.rank_to = rank + offset
+                row.decided_tie = True
+
+
+def rank(entrants: Iterable[Entrant], results, finalists, decisions) -> list[StandingRow]:
+    """The standings rows in order (SPEC §4).
+
+    `results`: (entrant key, at the final table?, round totals) per seat and round;
+    `finalists`: keys of the players seated at the final table; `decisions`: see
+    `apply_tie_decisions`. Big points, small points, games won, then shared ranks; the
+    finalists first, ranked by the final; disqualified players last, without a rank.
+    """
+    rows = {entrant.key: StandingRow(entrant) for entrant in entrants}
+    for key in finalists:
+        rows[key].final = Totals()
+    for key, at_final, values in results:
+        row = rows[key]
+        (row.final if at_final else row.qualifying).add(values)
+
+    ranked = [r for r in rows.values() if not r.is_disqualified]
+    disqualified = sorted(
+        (r for r in rows.values() if r.is_disqualified), key=lambda r: (r.entrant.name, r.entrant.start_number)
+    )
+
+    def qualifying_key(r):
+        return (-r.qualifying.big_points, -r.qualifying.small_points, -r.qualifying.games_won)
+
+    ranked.sort(key=lambda r: (qualifying_key(r), r.entrant.start_number))
+    competition_ranks(ranked, qualifying_key)
+    decisions = list(decisions)
+    apply_tie_decisions(ranked, decisions)
+
+    at_final = [r for r in ranked if r.final is not None]
+    if at_final:
+        qualifying_rank = {id(r): r.rank for r in ranked}
+        others = [r for r in ranked if r.final is None]
+
+        def final_key(r):
+            return (-r.final.big_points, -r.final.small_points, qualifying_rank[id(r)])
+
+        at_final.sort(key=lambda r: (final_key(r), r.entrant.start_number))
+        competition_ranks(at_final, final_key)
+        competition_ranks(others, qualifying_key, start=len(at_final) + 1)
+        apply_tie_decisions(others, decisions)
+        ranked = at_final + others
+
+    for row in ranked:
+        row.unresolved_tie = row.rank <= MEDAL_PLACES and row.rank_to != row.rank
+    for row in disqualified:
+        row.rank = row.rank_to = None
+    return ranked + disqualified
+
+
+def statuses_as_of(statuses: Mapping[Hashable, str], cards, up_to_round: int, later_start: datetime | None):
+    """{player key: status} as it was after round `up_to_round` (frozen public standings).
+
+    `statuses`: the stored statuses; `cards`: (player key, colour, round number or None, given
+    at). Cards count when given in a round up to it; a card without a round counts when it was
+    given before `later_start` (when the later rounds began; None: they have not). A
+    disqualification that only later cards explain is not shown yet (the player was active);
+    any other stored status stands.
+    """
+    then, ever = defaultdict(Counter), defaultdict(Counter)
+    for key, colour, number, given_at in cards:
+        ever[key][colour] += 1
+        if number <= up_to_round if number is not None else (later_start is None or given_at < later_start):
+            then[key][colour] += 1
+    as_of = {}
+    for key, status in statuses.items():
+        if derived_status(ACTIVE, then[key]) == DISQUALIFIED:
+            status = DISQUALIFIED
+        elif status == DISQUALIFIED and derived_status(ACTIVE, ever[key]) == DISQUALIFIED:
+            status = ACTIVE
+        as_of[key] = status
+    return as_of

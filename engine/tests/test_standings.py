@@ -1,0 +1,185 @@
+"""Standings maths (`engine/standings.py`) and discipline (`engine/discipline.py`), SPEC §4 and §7.
+
+Plain data in, rows out: no database. The numbers are worked out by hand in the comments.
+"""
+
+import datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import rules
+from engine.discipline import ACTIVE, DISQUALIFIED, WITHDRAWN, derived_status, disqualifies
+from engine.standings import Entrant, rank, statuses_as_of, table_totals
+
+
+def entrant(number, status=ACTIVE):
+    return Entrant(
+        key=number, ext_id=f"p{number}", name=f"Gracz {number}", organisation=f"Klub {number}",
+        start_number=number, status=status, record=f"record {number}",
+    )
+
+
+def totals(big, small, won):
+    return {"big_points": big, "small_points": small, "games_won": won}
+
+
+def labels(rows):
+    return [(row.entrant.ext_id, row.rank_label) for row in rows]
+
+
+def test_big_points_then_small_points_then_games_won_and_shared_ranks():
+    rows = rank(
+        [entrant(n) for n in range(1, 6)],
+        [
+            (1, False, totals(2, 50, 2)),
+            (2, False, totals(3, -10, 3)),  # most big points: first despite the small points
+            (3, False, totals(2, 50, 1)),  # p1's big and small points, fewer games won: third
+            (4, False, totals(2, 80, 2)),  # 2 big points like p1, more small points: second
+            (5, False, totals(2, 50, 1)),  # the same as p3 in everything: they share 4th–5th
+        ],
+        finalists=(), decisions=(),
+    )
+    assert labels(rows) == [("p2", "1"), ("p4", "2"), ("p1", "3"), ("p3", "4–5"), ("p5", "4–5")]
+    assert [row.rank for row in rows] == [1, 2, 3, 4, 4]
+    assert rows[0].player == "record 2"
+    assert rows[0].as_json() == {
+        "rank": 1, "player_id": "p2", "player": "Gracz 2", "organisation": "Klub 2",
+        "big_points": 3, "small_points": -10, "games_won": 3, "status": "active",
+    }
+
+
+def test_totals_of_several_rounds_add_up():
+    rows = rank([entrant(1), entrant(2)], [
+        (1, False, totals(1, 20, 1)), (1, False, totals(0, -15, 0)),  # 1 big, +5 small, 1 won
+        (2, False, totals(1, 3, 1)),  # 1 big, +3 small: second on small points
+    ], finalists=(), decisions=())
+    assert labels(rows) == [("p1", "1"), ("p2", "2")]
+    assert (rows[0].total.big_points, rows[0].total.small_points, rows[0].total.games_won) == (1, 5, 1)
+
+
+def test_disqualified_players_come_last_by_name_without_a_rank_or_medal_and_withdrawn_stay_ranked():
+    rows = rank(
+        [entrant(1, DISQUALIFIED), entrant(2, WITHDRAWN), entrant(3), entrant(4, DISQUALIFIED)],
+        [(1, False, totals(9, 900, 9)), (2, False, totals(2, 0, 2)), (3, False, totals(1, 0, 1))],
+        finalists=(), decisions=(),
+    )
+    assert labels(rows) == [("p2", "1"), ("p3", "2"), ("p1", "DQ"), ("p4", "DQ")]
+    assert rows[2].rank is None and rows[2].medal is None
+    assert [row.medal for row in rows[:2]] == ["gold", "silver"]
+
+
+def test_a_tie_at_a_medal_place_is_flagged_until_a_decision_orders_it():
+    players = [entrant(n) for n in range(1, 5)]
+    results = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 0, 2)), (3, False, totals(2, 0, 2)),
+               (4, False, totals(0, 0, 0))]
+    undecided = rank(players, results, finalists=(), decisions=())
+    assert labels(undecided) == [("p1", "1"), ("p2", "2–3"), ("p3", "2–3"), ("p4", "4")]
+    assert [row.unresolved_tie for row in undecided] == [False, True, True, False]
+
+    decided = rank(players, results, finalists=(), decisions=[["p3", "p2"]])
+    assert labels(decided) == [("p1", "1"), ("p3", "2"), ("p2", "3"), ("p4", "4")]
+    assert [row.decided_tie for row in decided] == [False, True, True, False]
+    assert not any(row.unresolved_tie for row in decided)
+
+
+def test_a_decision_that_names_only_part_of_a_tie_changes_nothing():
+    players = [entrant(n) for n in range(1, 4)]
+    results = [(n, False, totals(1, 0, 1)) for n in range(1, 4)]
+    rows = rank(players, results, finalists=(), decisions=[["p3", "p2"]])
+    assert labels(rows) == [("p1", "1–3"), ("p2", "1–3"), ("p3", "1–3")]
+
+
+def test_a_tie_below_the_medals_is_not_flagged():
+    rows = rank([entrant(n) for n in range(1, 6)],
+                [(1, False, totals(4, 0, 4)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2))],
+                finalists=(), decisions=())
+    assert labels(rows)[3:] == [("p4", "4–5"), ("p5", "4–5")]
+    assert not any(row.unresolved_tie for row in rows)
+
+
+def test_the_final_ranks_its_players_first_then_the_rest_in_qualifying_order():
+    players = [entrant(n) for n in range(1, 7)]
+    qualifying = [(n, False, totals(10 - n, 0, 10 - n)) for n in range(1, 7)]  # qualifying order p1 … p6
+    final = [
+        (1, True, totals(1, -20, 1)),  # final: 1 big point
+        (2, True, totals(2, 30, 2)),  # 2 big points: champion
+        (3, True, totals(1, -20, 1)),  # like p1 in the final: the qualifying rank decides, p1 before p3
+        (4, True, totals(0, 10, 0)),
+    ]
+    rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=())
+    assert labels(rows) == [("p2", "1"), ("p1", "2"), ("p3", "3"), ("p4", "4"), ("p5", "5"), ("p6", "6")]
+    # the total shows qualifying and final together: p2 had 8 big points, then 2 in the final
+    assert rows[0].total.big_points == 10
+
+
+def test_finalists_without_results_keep_their_qualifying_order():
+    players = [entrant(n) for n in range(1, 6)]
+    qualifying = [(n, False, totals(10 - n, 0, 0)) for n in range(1, 6)]
+    rows = rank(players, qualifying, finalists={1, 2, 3, 4}, decisions=())
+    assert labels(rows) == [("p1", "1"), ("p2", "2"), ("p3", "3"), ("p4", "4"), ("p5", "5")]
+    assert rows[0].final is not None and rows[4].final is None
+
+
+def test_table_totals_of_two_games_at_a_four_table():
+    # game 1: A went out; B 23, C 10 + a joker (60), D could not lay out (100) → A +183
+    # game 2: pool exhausted; A 12, B 7, C 7, D could but did not (200) → B and C +106 each
+    games = [
+        ({"A": 183, "B": -23, "C": -60, "D": -100}, ["A"]),
+        ({"A": -12, "B": 106, "C": 106, "D": -200}, ["B", "C"]),
+    ]
+    seats = table_totals({"t1": games}, rules.Settings())
+    assert seats[("t1", "A")] == totals(1, 171, 1)
+    assert seats[("t1", "B")] == totals(1, 83, 1)
+    assert seats[("t1", "C")] == totals(1, 46, 1)
+    assert seats[("t1", "D")] == totals(0, -300, 0)
+
+
+def test_table_totals_per_round_with_german_places():
+    # per round: small points A +50, B +10, C −20, D −40 → places 1–4 → 4, 3, 1, 0 big points
+    games = [({"A": 80, "B": -10, "C": -30, "D": -40}, ["A"]), ({"A": -30, "B": 20, "C": 10, "D": 0}, ["B"])]
+    settings = rules.Settings(big_point_unit=rules.UNIT_ROUND, big_point_places=(4, 3, 1, 0))
+    seats = table_totals({1: games}, settings)
+    assert [seats[(1, letter)]["big_points"] for letter in "ABCD"] == [4, 3, 1, 0]
+
+
+def test_statuses_after_a_frozen_round():
+    later_start = datetime.datetime(2026, 2, 10, 12, 0)
+    before, after = later_start - datetime.timedelta(hours=1), later_start + datetime.timedelta(hours=1)
+    statuses = {1: DISQUALIFIED, 2: DISQUALIFIED, 3: ACTIVE, 4: WITHDRAWN, 5: DISQUALIFIED}
+    cards = [
+        (1, "yellow", 1, before), (1, "yellow", 3, after),  # second yellow in round 3: active after round 2
+        (2, "red", None, before),  # a red card before round 3 began: disqualified then already
+        (3, "yellow", 2, before), (3, "yellow", None, before),  # two yellows by then: disqualified then
+        (4, "warning", 1, before),  # a warning changes nothing
+    ]  # player 5 was disqualified by the head referee without a card: that stands
+    assert statuses_as_of(statuses, cards, 2, later_start) == {
+        1: ACTIVE, 2: DISQUALIFIED, 3: DISQUALIFIED, 4: WITHDRAWN, 5: DISQUALIFIED,
+    }
+    # before any later round started, a card without a round counts
+    assert statuses_as_of({6: DISQUALIFIED}, [(6, "red", None, after)], 2, None) == {6: DISQUALIFIED}
+
+
+def test_two_yellows_or_a_red_disqualify_a_warning_never():
+    assert not disqualifies({"yellow": 1, "warning": 5})
+    assert disqualifies({"yellow": 2})
+    assert disqualifies({"red": 1})
+    assert derived_status(WITHDRAWN, {"yellow": 1}) == WITHDRAWN
+    assert derived_status(WITHDRAWN, {"yellow": 2}) == DISQUALIFIED
+
+
+scores = st.tuples(st.integers(0, 3), st.integers(-3, 3), st.integers(0, 2))
+
+
+@given(st.lists(scores, min_size=1, max_size=12))
+def test_tied_players_share_the_best_place_and_the_next_place_skips_them(values):
+    players = [entrant(n) for n in range(1, len(values) + 1)]
+    results = [(n, False, totals(*value)) for n, value in enumerate(values, start=1)]
+    rows = rank(players, results, finalists=(), decisions=())
+    for row in rows:
+        mine = (row.total.big_points, row.total.small_points, row.total.games_won)
+        better = sum(1 for value in values if value > mine)
+        same = sum(1 for value in values if value == mine)
+        assert row.rank == better + 1  # a shared rank is the best place of the group
+        assert row.rank_to == better + same
+    assert [row.rank for row in rows] == sorted(row.rank for row in rows)
