@@ -28,7 +28,7 @@ install: $(VENV)/.installed
 run: system-packages install
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py load_demo --if-empty
-	@$(PY) -m config.venue $(HOST) $(PORT)
+	@$(PY) -m accounts.venue $(HOST) $(PORT)
 	@echo "Staff: /accounts/login/, public: /t/senioriada-demo/"
 	$(DEV) ALLOWED_HOSTS='*' LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
 

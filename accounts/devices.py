@@ -14,9 +14,11 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import DeviceLink, Role, TournamentRole
+from accounts.venue import absolute_url
 
 TOKEN_BYTES = 32
 VALID_HOURS_CHOICES = (4, 16, 72)
@@ -42,6 +44,11 @@ def create_device_link(tournament, label, *, valid_hours=DEFAULT_VALID_HOURS, cr
         expires_at=timezone.now() + datetime.timedelta(hours=valid_hours),
     )
     return link, token
+
+
+def sign_in_url(request, token):
+    """The link a tablet opens: at the venue address (see `accounts.venue`), never a loopback one."""
+    return absolute_url(request, reverse("accounts:device_sign_in", kwargs={"token": token}))
 
 
 def find_link(token):

@@ -7,7 +7,7 @@ ALLOWED_HOSTS  comma-separated host names (default: localhost names when DEBUG i
 HTTPS          secure cookies, HTTPS redirect and HSTS (default on when DEBUG is off)
 VAR_DIR        where the SQLite database and collected static files live (default var/)
 PUBLIC_URL     the address tablets and phones use, e.g. http://192.168.1.10:8000 (default: found
-               from the request and the local network, see config/venue.py)
+               from the request and the local network, see accounts/venue.py)
 LISTEN_HOST    the address the server listens on (`make run` sets it; 0.0.0.0 = the whole network)
 """
 
@@ -20,7 +20,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.venue import PublicUrlError, check_public_url
+from accounts.venue import PublicUrlError, check_public_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -170,7 +170,7 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one tournament day
-CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
+CSRF_FAILURE_VIEW = "accounts.views.staff.csrf_failure"
 
 # Production serves HTTPS by default (`manage.py check --deploy` is clean). At a venue without
 # certificates, HTTPS=0 serves plain HTTP on the local network.

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.text import polish_sort_key
-from scoring.models import ScoreSheet
+from scoring.completion import results_are_final, unverified_sheets
 from scoring.services import games_per_table, table_letters
 from tournament.models import SEAT_LETTERS, Player, Round, Seat
 
@@ -159,36 +159,6 @@ def score_sheet_pages(round_, tables, absolute_url):
 def blank_score_sheet_form():
     """A sheet for a four-table with nothing filled in, for writing by hand."""
     return sheet_form(SEAT_LETTERS, len(SEAT_LETTERS), blank=True)
-
-
-def results_are_final(tournament):
-    """The final is completed (when the tournament has one), else the last planned qualifying round."""
-    completed = Round.objects.filter(tournament=tournament, state=Round.State.COMPLETED)
-    if tournament.final:
-        return completed.filter(kind=Round.Kind.FINAL).exists()
-    return completed.filter(kind=Round.Kind.QUALIFYING, number__gte=tournament.rounds_planned).exists()
-
-
-def unverified_sheets(tournament):
-    return ScoreSheet.objects.filter(table__round__tournament=tournament).exclude(state=ScoreSheet.State.VERIFIED).count()
-
-
-def unfinished_results(tournament, rows):
-    """What keeps the results from being final, as sentences for the head referee (none: final).
-
-    `rows` are the standings (every verified sheet): a tie at a medal place must be decided.
-    """
-    reasons = []
-    if not results_are_final(tournament):
-        reasons.append(_("The final is not completed.") if tournament.final else _("The last qualifying round is not completed."))
-    unverified = unverified_sheets(tournament)
-    if unverified:
-        reasons.append(ngettext(
-            "%(count)d score sheet is not verified.", "%(count)d score sheets are not verified.", unverified,
-        ) % {"count": unverified})
-    if any(row.unresolved_tie for row in rows):
-        reasons.append(_("A tie at a medal place is not decided."))
-    return reasons
 
 
 def results_not_final_reason(tournament):

@@ -16,14 +16,14 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.device_views import sign_in_url
-from accounts.devices import active_links, create_device_link, revoke_earlier_links
+from accounts.devices import active_links, create_device_link, revoke_earlier_links, sign_in_url
 from accounts.forms import EARLIER_ALL, EARLIER_UNUSED, DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import staff_required
-from config.venue import venue_address
+from accounts.venue import venue_address
 from printing import documents
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
+from scoring.completion import results_are_final
 from scoring.standings import compute_standings
 from scoring.visibility import public_scope, public_standings
 from tournament.models import SEAT_LETTERS, Table, Tournament
@@ -180,7 +180,7 @@ def _standings_pdf(tournament, rows, title):
 
 
 def _standings_title(tournament):
-    return _("Final standings") if documents.results_are_final(tournament) else _("Current standings")
+    return _("Final standings") if results_are_final(tournament) else _("Current standings")
 
 
 @staff_required(STAFF)

@@ -1,7 +1,6 @@
 from django.urls import path
 
 from public import views
-from scoring.views import move_timer
 
 app_name = "public"
 urlpatterns = [
@@ -15,5 +14,5 @@ urlpatterns = [
     path("t/<slug:slug>/projector/", views.projector_page, name="projector"),
     path("t/<slug:slug>/ceremony/", views.ceremony_page, name="ceremony"),
     path("t/<slug:slug>/results-control/", views.results_control, name="results_control"),
-    path("t/<slug:slug>/timer", move_timer, name="timer"),
+    path("t/<slug:slug>/timer", views.move_timer, name="timer"),
 ]

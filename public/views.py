@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Role
 from accounts.roles import has_role, staff_required
-from printing.documents import unfinished_results
+from scoring.completion import unfinished_results
 from scoring.models import ScoreSheet
 from scoring.standings import compute_standings, standings_json
 from scoring.visibility import (
@@ -25,13 +25,13 @@ from scoring.visibility import (
     advance_ceremony,
     ceremony_podium,
     counts_any_game,
-    last_completed_round,
     public_scope,
     public_standings,
     reset_ceremony,
     set_visibility,
 )
 from tournament.models import Player, Tournament
+from tournament.queries import last_completed_round
 
 from public.freshness import cached, public_page, revalidate, shared_page
 from public.projector import projector_layout
@@ -67,6 +67,12 @@ def switch_language(request):
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
     return response
+
+
+def move_timer(request, slug):
+    """A full-screen countdown of the tournament's move time; everything inline, works offline."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds})
 
 
 @require_GET

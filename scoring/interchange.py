@@ -18,6 +18,8 @@ from django.db import transaction
 from engine import rules
 from engine.discipline import derived_status
 from scoring.models import Card, Game, ScoreSheet, TieDecision
+from scoring.records import game_record
+from scoring.services import store_game
 from tournament import validation
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 
@@ -473,8 +475,6 @@ def import_tournament(data):
             joins_from_round=p["joins_from_round"],
         )
     Player.objects.bulk_create(players.values())
-    from scoring.services import store_game
-
     rounds = {}
     for r in plan["rounds"]:
         round_ = Round.objects.create(
@@ -556,7 +556,7 @@ def export_tournament(tournament):
                 "number": table.number,
                 "seats": dict(sorted(seats.get(table.pk, {}).items())),
                 "state": sheet.state if sheet else ScoreSheet.State.EMPTY,
-                "games": [export_game(g) for g in games.get(sheet.pk, [])] if sheet else [],
+                "games": [game_record(g) for g in games.get(sheet.pk, [])] if sheet else [],
             })
         rounds.append({
             "number": round_.number, "kind": round_.kind, "state": round_.state, "seed": round_.seed,
@@ -579,31 +579,6 @@ def export_tournament(tournament):
             {"order": d.order, "reason": d.reason} for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")
         ],
     }
-
-
-def export_game(game):
-    """One stored game in the interchange format (also the audit log's snapshot of a game)."""
-    data = {"number": game.number, "ending": game.ending}
-    if game.winner:
-        data["winner"] = game.winner
-    racks = {}
-    for r in sorted(game.results.all(), key=lambda x: x.letter):
-        if r.went_out:
-            if r.override_score is not None:
-                data["winner_override"] = {"score": r.override_score, "reason": r.override_reason}
-            continue
-        rack = {"tiles": r.tiles, "jokers": r.jokers, "opening": r.opening}
-        if r.first_move_case:
-            rack["first_move_case"] = True
-        if r.keypad is not None:
-            rack["keypad"] = r.keypad
-        if r.override_score is not None:
-            rack["override"] = {"score": r.override_score, "reason": r.override_reason}
-        racks[r.letter] = rack
-    data["racks"] = racks
-    if "winner_override" in data:
-        data["winner_override"] = data.pop("winner_override")
-    return data
 
 
 def dumps(data):

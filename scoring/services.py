@@ -12,8 +12,8 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import has_role
 from engine import discipline, rules
-from scoring.interchange import export_game
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
+from scoring.records import game_record
 from tournament.models import Player
 
 
@@ -152,7 +152,7 @@ def game_snapshot(game):
     """A stored game for the audit log: the interchange format's game (SPEC §9) and its scores."""
     if game is None:
         return None
-    snapshot = export_game(game)
+    snapshot = game_record(game)
     snapshot["scores"] = {r.letter: r.score for r in sorted(game.results.all(), key=lambda x: x.letter)}
     return snapshot
 

@@ -7,11 +7,11 @@ nothing more than it allows; staff always see everything.
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 
 from scoring.models import AuditEntry
 from scoring.standings import compute_standings
-from tournament.models import Round, Tournament
+from tournament.models import Tournament
+from tournament.queries import last_completed_round
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,6 @@ def public_standings(tournament):
     if not scope.visible:
         return None
     return compute_standings(tournament, verified_only=True, up_to_round=scope.up_to_round)
-
-
-def last_completed_round(tournament):
-    return (
-        Round.objects.filter(tournament=tournament, state=Round.State.COMPLETED).aggregate(n=Max("number"))["n"] or 0
-    )
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from tests.factories import build, table
 from tests.organiser_helpers import checked_in
 from tournament import services
 from tournament.models import Organisation, Player
-from tournament.services import ActionRefused
+from tournament.errors import ActionRefused
 
 pytestmark = pytest.mark.django_db
 

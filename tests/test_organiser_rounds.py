@@ -10,7 +10,7 @@ from tests.factories import build, out_game, table
 from tests.organiser_helpers import checked_in, verify_sheets
 from tournament import seating, services
 from tournament.models import Player, Round, Seat
-from tournament.services import ActionRefused
+from tournament.errors import ActionRefused
 
 pytestmark = pytest.mark.django_db
 

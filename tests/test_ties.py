@@ -3,12 +3,13 @@
 import pytest
 from django.test import Client
 
+from scoring import ties
 from scoring.models import AuditEntry, TieDecision
 from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.factories import build, out_game, table
 from tournament import services
+from tournament.errors import ActionRefused
 from tournament.models import Player, Seat
-from tournament.services import ActionRefused
 
 pytestmark = pytest.mark.django_db
 
@@ -101,7 +102,7 @@ def test_a_bad_decision_is_explained_and_changes_nothing(head_referee_client, pl
 
 def test_no_tie_is_decided_before_the_last_qualifying_round_is_completed(head_referee_client, head_referee):
     tournament = qualified(rounds_planned=2)
-    assert services.ties_to_decide(tournament) == []
+    assert ties.ties_to_decide(tournament) == []
     page = head_referee_client.get("/referee/test/ties/").content.decode()
     assert "No tie to decide now." in page
     response = head_referee_client.post(
@@ -109,7 +110,7 @@ def test_no_tie_is_decided_before_the_last_qualifying_round_is_completed(head_re
     )
     assert "These players are no longer tied on a place to decide." in response.content.decode()
     with pytest.raises(ActionRefused, match="no longer tied"):
-        services.decide_tie(tournament, ["p8", "p6"], "lot", user=head_referee)
+        ties.decide_tie(tournament, ["p8", "p6"], "lot", user=head_referee)
     assert not TieDecision.objects.exists()
 
 
@@ -118,9 +119,9 @@ def test_only_the_head_referee_decides_a_tie(referee_client, referee, organiser)
     assert referee_client.get("/referee/test/ties/").status_code == 403
     assert referee_client.post("/referee/test/ties/", {"reason": "lot"}).status_code == 403
     with pytest.raises(ActionRefused, match="Only the head referee"):
-        services.decide_tie(tournament, ["p8", "p6"], "lot", user=referee)
+        ties.decide_tie(tournament, ["p8", "p6"], "lot", user=referee)
     assert not TieDecision.objects.exists()
-    services.decide_tie(tournament, ["p8", "p6"], "lot", user=organiser)  # the organiser outranks the head referee
+    ties.decide_tie(tournament, ["p8", "p6"], "lot", user=organiser)  # the organiser outranks the head referee
     assert TieDecision.objects.get().order == ["p8", "p6"]
 
 

@@ -1,5 +1,5 @@
 """The venue address: every link and QR code made for another device carries an address that
-tablets and phones can open, never 127.0.0.1 or localhost (config/venue.py)."""
+tablets and phones can open, never 127.0.0.1 or localhost (accounts/venue.py)."""
 
 import os
 import re
@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 
 from accounts.devices import create_device_link
 from accounts.models import DeviceLink
-from config import venue
+from accounts import venue
 from printing.testing import pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
 from tests.test_printing_sheets import qr_matrix, qr_payloads
 
@@ -202,7 +202,7 @@ def test_the_makefile_passes_the_listening_address_to_the_server():
         ["make", "-n", "run", "HOST=0.0.0.0", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     commands = result.stdout
-    assert "-m config.venue 0.0.0.0 8123" in commands
+    assert "-m accounts.venue 0.0.0.0 8123" in commands
     assert re.search(r"LISTEN_HOST=0\.0\.0\.0 \S+python manage\.py runserver 0\.0\.0\.0:8123", commands)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from config import venue
+from accounts import venue
 from printing.testing import pdf_text
 from tests.http_client import Client
 from tests.server import free_port

@@ -18,35 +18,27 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
-from scoring.models import AuditEntry, Game, ScoreSheet, TieDecision
+from scoring.models import AuditEntry, Game, ScoreSheet
 from scoring.services import ensure_sheet, recompute_scores
 from scoring.standings import compute_standings
+from scoring.ties import final_candidates
 from scoring.visibility import set_visibility
 from tournament import seating
 from tournament.importers import PlayerRow, Problem
+from tournament.errors import ActionRefused
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.queries import last_started_number, latest_round, qualifying_over
 from tournament.text import sorted_polish
 from tournament.validation import FORBIDDEN_MESSAGE, MAX_NAME, forbidden_character, name_key
 
 RANDOM = "random"
 FINAL_METHOD = "final"
 METHOD_CHOICES = (RANDOM, *Tournament.SeatingMethod.values)
-FINAL_SIZE = 4
 SCORING_FIELDS = (
     "joker_penalty", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
     "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit",
     "big_point_places",
 )
-
-
-class ActionRefused(Exception):
-    """A change the rules do not allow. `problems` lists each reason (with a line or field)."""
-
-    def __init__(self, message, *, problems=(), field=None):
-        super().__init__(message)
-        self.message = message
-        self.problems = list(problems)
-        self.field = field
 
 
 def _log(tournament, user, action, *, before=None, after=None, reason=""):
@@ -94,16 +86,6 @@ def settings_limits(tournament):
 
 
 # ------------------------------------------------------------------ rounds: reading
-
-def latest_round(tournament):
-    return Round.objects.filter(tournament=tournament).order_by("-number").first()
-
-
-def last_started_number(tournament):
-    """The number of the latest round that has started (0 before round 1 starts)."""
-    started = Round.objects.filter(tournament=tournament, state__in=[Round.State.STARTED, Round.State.COMPLETED])
-    return started.aggregate(n=Max("number"))["n"] or 0
-
 
 def eligible_players(tournament, number):
     """Players to seat in round `number`: active, checked in, and joining by then."""
@@ -221,85 +203,6 @@ def _draw_round(tournament, *, method, seed, user):
     _store_tables(round_, tables)
     _log(tournament, user, "round_draw", after={"round": number, "method": str(method), "seed": seed, "players": len(players)})
     return round_
-
-
-def qualifying_over(tournament, latest):
-    """Whether `latest` (the tournament's latest round) is its last planned qualifying round or
-    later (the final comes after it)."""
-    return latest.number >= tournament.rounds_planned
-
-
-def final_cut_tie(rows):
-    """The standings rows tied across the last seat of the final table (the whole tied group,
-    whatever their status), or an empty list."""
-    active = [row for row in rows if row.player.status == Player.Status.ACTIVE]
-    if len(active) > FINAL_SIZE and active[FINAL_SIZE].rank == active[FINAL_SIZE - 1].rank:
-        return [row for row in rows if row.rank == active[FINAL_SIZE - 1].rank]
-    return []
-
-
-def final_candidates(tournament):
-    """The standings rows of the players who would sit at the final table, best first.
-
-    Raises ActionRefused when a tie decides who plays in the final and nobody has decided it.
-    """
-    rows = compute_standings(tournament)
-    active = [row for row in rows if row.player.status == Player.Status.ACTIVE]
-    if len(active) < 3:
-        raise ActionRefused(_("At least 3 active players are needed for the final."))
-    tied = final_cut_tie(rows)
-    if tied:
-        raise ActionRefused(
-            _("Place %(place)s is tied (%(names)s): the head referee must record a decision before the final is seated.")
-            % {"place": FINAL_SIZE, "names": ", ".join(row.player.name for row in tied)}
-        )
-    return active[:FINAL_SIZE]
-
-
-def ties_to_decide(tournament):
-    """The ties the head referee must decide now (SPEC §4), each a list of tied standings rows.
-
-    Once the last qualifying round is completed: while the final is to be seated, a tie across
-    its last seat; when the results are final, a tie at a medal place. Before that, none: the
-    places may still change, and a decision taken early would order a later tie unasked.
-    """
-    latest = latest_round(tournament)
-    if latest is None or latest.state != Round.State.COMPLETED or not qualifying_over(tournament, latest):
-        return []
-    rows = compute_standings(tournament)
-    if tournament.final and not latest.is_final:
-        tied = final_cut_tie(rows)
-        return [tied] if tied else []
-    medal_ties = defaultdict(list)
-    for row in rows:
-        if row.unresolved_tie:
-            medal_ties[row.rank].append(row)
-    return list(medal_ties.values())
-
-
-@transaction.atomic
-def decide_tie(tournament, order, reason, *, user):
-    """Record the head referee's order of tied players, best first (lot or play-off, SPEC §4).
-
-    `order` lists the player ids (from the import file) of exactly one tie to decide now.
-    """
-    if not has_role(user, tournament, Role.HEAD_REFEREE):
-        raise ActionRefused(_("Only the head referee can decide a tie."))
-    reason = reason.strip()
-    if not reason:
-        raise ActionRefused(_("Say how the tie was decided, e.g. a lot drawn by the head referee."), field="reason")
-    Tournament.objects.select_for_update().get(pk=tournament.pk)  # one decision at a time
-    tie = next(
-        (rows for rows in ties_to_decide(tournament) if sorted(row.player.ext_id for row in rows) == sorted(order)),
-        None,
-    )
-    if tie is None:
-        raise ActionRefused(_("These players are no longer tied on a place to decide. Reload the page."))
-    names = {row.player.ext_id: row.player.name for row in tie}
-    decision = TieDecision.objects.create(tournament=tournament, order=list(order), reason=reason, decided_by=user)
-    _log(tournament, user, "tie_decision", reason=reason,
-         before={"place": tie[0].rank_label}, after={"order": list(order), "names": [names[i] for i in order]})
-    return decision
 
 
 @transaction.atomic

@@ -27,7 +27,8 @@ from scoring.models import Card, ScoreSheet
 from tournament import importers, services
 from tournament.forms import DrawForm, ImportForm, PlayerForm, SwapForm, TournamentForm
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
-from tournament.services import ActionRefused
+from tournament.errors import ActionRefused
+from tournament.queries import last_started_number, latest_round
 from tournament.text import sorted_polish
 
 
@@ -169,7 +170,7 @@ def _players_context(tournament, form=None):
     players = sorted_polish(
         Player.objects.filter(tournament=tournament).select_related("organisation"), key=lambda p: p.name
     )
-    started = services.last_started_number(tournament)
+    started = last_started_number(tournament)
     statuses = Counter(p.status for p in players)
     return {
         "tournament": tournament, "players": players, "form": form or PlayerForm(),
@@ -213,7 +214,7 @@ def player_detail(request, tournament, pk):
             messages.success(request, _("The changes have been saved."))
             return _done(request, _url("players", tournament))
     context = {
-        "tournament": tournament, "player": player, "form": form, "started": services.last_started_number(tournament),
+        "tournament": tournament, "player": player, "form": form, "started": last_started_number(tournament),
         "organisations": Organisation.objects.filter(tournament=tournament).values_list("name", flat=True),
     }
     if request.htmx and request.method == "POST":
@@ -251,7 +252,7 @@ def player_action(request, tournament, pk, action):
         refusal = error.message
     if request.htmx and request.POST.get("row") and action != "remove":
         player.refresh_from_db()
-        started = services.last_started_number(tournament)
+        started = last_started_number(tournament)
         context = {"tournament": tournament, "player": player, "refusal": refusal, "started": started, "next_round": started + 1}
         return render(request, "tournament/players.html#player-row", context)
     if refusal:
@@ -301,7 +302,7 @@ def player_import(request, tournament):
 @staff_required(Role.ORGANISER)
 def draw(request, tournament):
     """Draw the next qualifying round as a draft (or say why it cannot be drawn yet)."""
-    latest = services.latest_round(tournament)
+    latest = latest_round(tournament)
     number = latest.number + 1 if latest else 1
     form = DrawForm(_posted(request), first_round=number == 1, default=tournament.seating_method)
     refusal = None

@@ -160,7 +160,7 @@ def startup_lines(listen_host, port, public_url):
 
 
 def main(argv=None):
-    """`python -m config.venue HOST PORT`: print where tablets and phones open the server."""
+    """`python -m accounts.venue HOST PORT`: print where tablets and phones open the server."""
     import os
     import sys
 

@@ -10,29 +10,25 @@ import segno
 from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts.devices import create_device_link, find_link, redeem_device_link, revoke_device_link, usable_link
+from accounts.devices import (
+    create_device_link, find_link, redeem_device_link, revoke_device_link, sign_in_url, usable_link,
+)
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import DeviceLink, Role
 from accounts.roles import staff_required
-from config.venue import absolute_url, venue_address
+from accounts.venue import venue_address
 
 NEW_LINK_SESSION_KEY = "device_link_new"
 # Pages that show a token send only the site's origin as the referrer, never their URL.
 # ("no-referrer" would make the browser send `Origin: null` with the page's own form, which
 # Django's CSRF check refuses.)
 REFERRER_POLICY = "origin"
-
-
-def sign_in_url(request, token):
-    """The link a tablet opens: at the venue address (see `config.venue`), never a loopback one."""
-    return absolute_url(request, reverse("accounts:device_sign_in", kwargs={"token": token}))
 
 
 def qr_svg(url):

@@ -1,0 +1,1 @@
+"""Staff sign-in pages (`staff`) and the tablets' device links (`devices`)."""

@@ -1,0 +1,212 @@
+"""The referee pages of a round: its tables, each score sheet, saving games, submitting,
+verifying, scores set by hand and the sheet's log.
+
+htmx requests get fragments (always status 200, so htmx swaps them); plain form posts get the
+whole page, or a redirect after a successful change.
+"""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import Role
+from engine import rules
+from scoring import services
+from scoring.forms import OverrideForm
+from scoring.messages import violation_message
+from scoring.models import AuditEntry
+from scoring.views.access import load_table, referee_view, seats_prefetch
+from scoring.views.audit_log import describe_entry
+from scoring.views.sheet_page import (
+    game_number_or_404, holds_stored_game, posted_game, render_game, render_sheet, sheet_page,
+)
+from tournament.models import Round, Table
+from tournament.queries import current_round
+
+
+@referee_view()
+def referee_home(request, tournament, round_number=None):
+    """The current round's tables as big buttons with the sheet state (or another round's)."""
+    rounds = list(Round.objects.filter(tournament=tournament).exclude(state=Round.State.DRAFT).order_by("number"))
+    if round_number is None:
+        round_ = current_round(tournament)
+    else:
+        round_ = next((r for r in rounds if r.number == round_number), None)
+        if round_ is None:
+            raise Http404
+    tables = []
+    if round_ is not None:
+        tables = list(
+            Table.objects.filter(round=round_).select_related("sheet").prefetch_related(seats_prefetch()).order_by("number")
+        )
+    context = {"tournament": tournament, "round": round_, "rounds": rounds, "tables": tables}
+    return render(request, "scoring/home.html", context)
+
+
+@referee_view()
+def sheet_view(request, tournament, round_number, table_number):
+    page = sheet_page(request, tournament, round_number, table_number)
+    return render_sheet(request, page)
+
+
+@require_POST
+@referee_view()
+def game_preview(request, tournament, round_number, table_number, game_number):
+    """Score what has been entered so far (nothing is saved): the game with scores or errors."""
+    page, number, form = posted_game(request, tournament, round_number, table_number, game_number)
+    if not page.editable:
+        return refuse(request, page, number, services.RefereeError("sheet_verified"))
+    form.is_valid()
+    entry = page.bind(number, form, "unsaved")
+    entry.force_open = True
+    if entry.matches_stored():
+        entry.status = "saved"
+    if request.htmx:
+        return render_game(request, page, entry)
+    return render_sheet(request, page)
+
+
+@require_POST
+@referee_view()
+def game_save(request, tournament, round_number, table_number, game_number):
+    """Save one game: validated by the rules engine, compare-and-swap on the sheet version."""
+    page, number, form = posted_game(
+        request, tournament, round_number, table_number, game_number, require_complete=True
+    )
+    if form.is_valid():
+        try:
+            services.save_game(
+                page.sheet, number, form.game, version=form.cleaned_data["version"], user=request.user,
+                keypad=form.keypad or None, reason=form.cleaned_data.get("reason") or "",
+            )
+        except services.EditConflict as conflict:
+            page.refresh()
+            if holds_stored_game(form, page.games.get(number)):
+                # The sheet already holds exactly these values (e.g. a retry after a lost reply).
+                return saved_response(request, page, number)
+            return show_conflict(request, page, number, form, conflict)
+        except services.RefereeError as error:
+            if error.code == "sheet_verified":
+                return refuse(request, page, number, error)
+            form.add_violation(error)
+        except rules.RuleViolation as error:
+            form.add_violation(error)
+        else:
+            return saved_response(request, page.refresh(), number)
+    entry = page.bind(number, form, "unsaved")
+    if request.htmx:
+        return render_game(request, page, entry)
+    return render_sheet(request, page)
+
+
+def saved_response(request, page, number):
+    """After a save: the saved game with the new totals (htmx), or back to the sheet."""
+    if not request.htmx:
+        messages.success(request, _("Game %(number)s saved.") % {"number": number})
+        following = page.current_number
+        return redirect(f"{page.url('sheet')}#{f'game-{following}' if following else 'sheet-summary'}")
+    entry = page.entry(number)
+    entry.status = "just_saved"
+    return render_game(request, page, entry, saved=True)
+
+
+def show_conflict(request, page, number, form, conflict):
+    """The later save is refused: show what the other tablet saved and keep this tablet's values.
+
+    The kept form now carries the current version (`page` has been refreshed), so saving it
+    again re-applies the values.
+    """
+    data = form.data.copy()
+    data["version"] = str(page.sheet.version)
+    kept = page.form_for(number, data, require_complete=True)
+    kept.is_valid()
+    entry = page.bind(number, kept, "conflict")
+    entry.changes = [describe_entry(change, page.players) for change in conflict.changes]
+    if request.htmx:
+        return render_game(request, page, entry, with_version=True)
+    return render_sheet(request, page, status=409)
+
+
+def refuse(request, page, number, error):
+    """A change this user may not make (e.g. a referee on a verified sheet): say so, change nothing."""
+    message = violation_message(error)
+    if request.htmx:
+        entry = page.entry(number)
+        entry.refusal = message
+        return render_game(request, page, entry)
+    messages.error(request, message)
+    return render_sheet(request, page, status=403)
+
+
+@require_POST
+@referee_view()
+def sheet_submit(request, tournament, round_number, table_number):
+    page = sheet_page(request, tournament, round_number, table_number)
+    return sheet_transition(request, page, services.submit_sheet, _("The sheet has been submitted."))
+
+
+@require_POST
+@referee_view(Role.HEAD_REFEREE)
+def sheet_verify(request, tournament, round_number, table_number):
+    page = sheet_page(request, tournament, round_number, table_number)
+    return sheet_transition(request, page, services.verify_sheet, _("The sheet has been verified."))
+
+
+def posted_version(request):
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1
+
+
+def sheet_transition(request, page, service, success):
+    try:
+        service(page.sheet, version=posted_version(request), user=request.user)
+    except services.RefereeError as error:
+        messages.error(request, violation_message(error))
+    else:
+        messages.success(request, success)
+    return redirect(page.url("sheet"))
+
+
+@require_POST
+@referee_view(Role.HEAD_REFEREE)
+def score_override(request, tournament, round_number, table_number, game_number):
+    """The head referee sets a seat's score by hand, with a reason (SPEC: overrides are logged)."""
+    page = sheet_page(request, tournament, round_number, table_number)
+    number = game_number_or_404(page, game_number)
+    entry = page.entry(number)
+    if entry.stored is None:
+        raise Http404
+    form = OverrideForm(request.POST, letters=page.letters, prefix=f"o{number}")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.override_score(
+                page.sheet, number, data["seat"], data["score"], reason=data["reason"], version=data["version"],
+                user=request.user,
+            )
+        except services.RefereeError as error:
+            form.add_error("reason" if error.code == "reason_required" else None, violation_message(error))
+        except rules.RuleViolation as error:
+            form.add_error("seat", violation_message(error))
+        else:
+            messages.success(request, _("The score has been changed."))
+            return redirect(f"{page.url('sheet')}#game-{number}")
+    entry.override_form = form
+    return render_sheet(request, page)
+
+
+@referee_view()
+def sheet_log(request, tournament, round_number, table_number):
+    """Every change of one sheet: who, when, before, after, reason."""
+    table, sheet = load_table(tournament, round_number, table_number)
+    entries = AuditEntry.objects.filter(sheet=sheet).select_related("user").order_by("-created_at", "-pk")
+    players = {seat.letter: seat.player for seat in table.seats.all()}
+    context = {
+        "tournament": tournament, "table": table, "sheet": sheet,
+        "changes": [describe_entry(entry, players) for entry in entries],
+    }
+    return render(request, "scoring/log.html", context)

@@ -1,0 +1,34 @@
+"""The ties the head referee decides (SPEC §4), one form each."""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from accounts.models import Role
+from scoring import ties as tie_decisions
+from scoring.forms import TieDecisionForm
+from scoring.views.access import referee_view
+from tournament.errors import ActionRefused
+
+
+@referee_view(Role.HEAD_REFEREE)
+def ties(request, tournament):
+    """The ties the head referee must decide now, one form each; a decision orders the tie."""
+    posted = request.POST if request.method == "POST" else None
+    forms = []
+    for rows in tie_decisions.ties_to_decide(tournament):
+        form = TieDecisionForm(rows)
+        if posted is not None and form.is_for(posted):
+            form = TieDecisionForm(rows, posted)
+            if form.is_valid():
+                try:
+                    tie_decisions.decide_tie(tournament, form.order(), form.cleaned_data["reason"], user=request.user)
+                except ActionRefused as refusal:
+                    form.add_error(refusal.field, refusal.message)
+                else:
+                    messages.success(request, _("The tie at place %(place)s is decided.") % {"place": rows[0].rank_label})
+                    return redirect(request.path)
+        forms.append(form)
+    if posted is not None and not any(form.is_bound for form in forms):
+        messages.error(request, _("These players are no longer tied on a place to decide. Reload the page."))
+    return render(request, "scoring/ties.html", {"tournament": tournament, "forms": forms})
