@@ -32,8 +32,12 @@ run: system-packages install
 	@echo "Staff: /accounts/login/, public: /t/senioriada-demo/"
 	$(DEV) ALLOWED_HOSTS='*' LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
 
+# The floor plan first (import-linter's contracts in pyproject.toml), then the engine's tests with
+# no Django at all (no settings module, the pytest-django plugin off), then the whole suite.
 test: NEED = test
 test: system-packages install
+	$(VENV)/bin/lint-imports
+	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q engine/tests
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 messages: NEED = test

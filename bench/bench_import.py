@@ -1,8 +1,8 @@
 """Benchmark: the imports' cost on large and hostile input.
 
-1. The JSON import's validation (`scoring.interchange.parse`, no database) of 10,000 and
+1. The JSON import's validation (`organiser.interchange.parse`, no database) of 10,000 and
    50,000 players. Budget: 50,000 players validated in < 5 s.
-2. Player files (`tournament.importers.read_player_file`) that unpack to millions of cells:
+2. Player files (`organiser.importers.read_player_file`) that unpack to millions of cells:
    each is read in a fresh process, which prints its time and peak memory. Budget: any file
    under the 2 MB upload limit is refused or read in < 2 s and < 200 MB more memory.
 
@@ -122,7 +122,7 @@ def read_file_in_this_process(path):
     setup_django()
     from django.utils import translation
 
-    from tournament.importers import FileRefused, read_player_file
+    from organiser.importers import FileRefused, read_player_file
 
     translation.activate("en")
 
@@ -138,7 +138,7 @@ def read_file_in_this_process(path):
 
 
 def bench_players(counts):
-    from scoring.interchange import parse
+    from organiser.interchange import parse
     from tests.factories import tournament_data
 
     ok = True

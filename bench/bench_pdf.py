@@ -42,7 +42,7 @@ def main(tables, diplomas):
     from django.test import Client
 
     from printing.testing import polish_players, seating, tournament_data
-    from scoring.interchange import import_tournament
+    from organiser.interchange import import_tournament
 
     def seated(slug, player_count, round_state, sheet_state="empty"):
         players = polish_players(player_count)

@@ -69,8 +69,8 @@ def prepare(env, size):
     script = (
         "import django; django.setup()\n"
         "from django.core.management import call_command\n"
-        "from scoring.interchange import import_tournament\n"
-        "from scoring.demo import random_tournament\n"
+        "from organiser.interchange import import_tournament\n"
+        "from organiser.demo import random_tournament\n"
         "from tournament.models import Tournament\n"
         "call_command('migrate', verbosity=0)\n"
         f"if {size.collect_static}: call_command('collectstatic', interactive=False, verbosity=0)\n"

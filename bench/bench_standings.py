@@ -22,8 +22,8 @@ throwaway_database.prepare("bench-standings-")
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from scoring.demo import random_tournament  # noqa: E402
-from scoring.interchange import import_tournament  # noqa: E402
+from organiser.demo import random_tournament  # noqa: E402
+from organiser.interchange import import_tournament  # noqa: E402
 from scoring.standings import compute_standings  # noqa: E402
 
 BUDGET_SECONDS, RUNS = 0.1, 5

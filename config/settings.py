@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "accounts",
     "tournament",
     "scoring",
+    "organiser",
     "public",
     "printing",
 ]

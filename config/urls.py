@@ -20,7 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
-    path("staff/", include("tournament.urls")),
+    path("staff/", include("organiser.urls")),
     path("referee/", include("scoring.urls")),
     path("print/", include("printing.urls")),
     path("", include("public.urls")),

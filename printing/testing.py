@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
 
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 
 FIRST_NAMES = (
     "Genowefa", "Józef", "Czesław", "Stanisława", "Łucja", "Bożena", "Władysław", "Jadwiga",

@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import has_role
 from engine import discipline, rules
+from scoring.audit import log_change
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from tournament.models import Player
@@ -185,10 +186,7 @@ def _claim_sheet(sheet, version, user, **changes):
 
 def _audit(sheet, user, action, *, before=None, after=None, reason=""):
     after = dict(after or {}, version=sheet.version)
-    return AuditEntry.objects.create(
-        tournament=sheet.table.round.tournament, sheet=sheet, user=user, action=action,
-        before=before, after=after, reason=reason,
-    )
+    return log_change(sheet.table.round.tournament, user, action, before=before, after=after, reason=reason, sheet=sheet)
 
 
 def _check_editable(sheet, version, user, reason):
@@ -321,14 +319,14 @@ def give_card(player, colour, reason, *, user, round=None):
     card = Card.objects.create(
         tournament=tournament, player=player, round=round, colour=colour, reason=reason.strip(), given_by=user
     )
-    AuditEntry.objects.create(
-        tournament=tournament, user=user, action="card", reason=card.reason,
+    log_change(
+        tournament, user, "card", reason=card.reason,
         after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
     )
     colours = Counter(Card.objects.filter(player=player).values_list("colour", flat=True))
     if discipline.disqualifies(colours) and player.status != Player.Status.DISQUALIFIED:
-        AuditEntry.objects.create(
-            tournament=tournament, user=user, action="disqualify", reason=card.reason,
+        log_change(
+            tournament, user, "disqualify", reason=card.reason,
             before={"player": player.ext_id, "name": player.name, "status": player.status},
             after={"player": player.ext_id, "name": player.name, "status": Player.Status.DISQUALIFIED},
         )

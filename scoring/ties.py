@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
-from scoring.models import AuditEntry, TieDecision
+from scoring.audit import log_change
+from scoring.models import TieDecision
 from scoring.standings import compute_standings
 from tournament.errors import ActionRefused
 from tournament.models import Player, Round, Tournament
@@ -89,8 +90,8 @@ def decide_tie(tournament, order, reason, *, user):
         raise ActionRefused(_("These players are no longer tied on a place to decide. Reload the page."))
     names = {row.player.ext_id: row.player.name for row in tie}
     decision = TieDecision.objects.create(tournament=tournament, order=list(order), reason=reason, decided_by=user)
-    AuditEntry.objects.create(
-        tournament=tournament, user=user, action="tie_decision", reason=reason,
+    log_change(
+        tournament, user, "tie_decision", reason=reason,
         before={"place": tie[0].rank_label}, after={"order": list(order), "names": [names[i] for i in order]},
     )
     return decision

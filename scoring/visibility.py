@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from scoring.models import AuditEntry
+from scoring.audit import log_change
 from scoring.standings import compute_standings
 from tournament.models import Tournament
 from tournament.queries import last_completed_round
@@ -49,8 +49,8 @@ def set_visibility(tournament, visibility, *, user=None, reason=""):
     elif visibility == Tournament.Visibility.LIVE:
         tournament.frozen_round = None
     tournament.save(update_fields=["visibility", "frozen_round"])
-    AuditEntry.objects.create(
-        tournament=tournament, user=user, action="visibility", before=before,
+    log_change(
+        tournament, user, "visibility", before=before,
         after={"visibility": tournament.visibility, "frozen_round": tournament.frozen_round}, reason=reason,
     )
 
@@ -68,8 +68,8 @@ def _move_ceremony(tournament, expected, step, *, user, action):
     """Set the step if it is still `expected` (compare-and-swap); audited; returns the stored step."""
     moved = Tournament.objects.filter(pk=tournament.pk, ceremony_step=expected).update(ceremony_step=step)
     if moved and step != expected:
-        AuditEntry.objects.create(
-            tournament=tournament, user=user, action=action,
+        log_change(
+            tournament, user, action,
             before={"ceremony_step": expected}, after={"ceremony_step": step},
         )
     tournament.refresh_from_db(fields=["ceremony_step"])

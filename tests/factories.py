@@ -2,7 +2,7 @@
 
 import copy
 
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 
 BASE = {
     "format": "rummikub-tournament/1",

@@ -6,7 +6,7 @@ Eight players with Polish names, four rounds:
 but not verified with UNVERIFIED_SCORE), 4 published (seating only), 5 a draft.
 """
 
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 from tests.factories import out_game, table, tournament_data
 
 ROUND1_SCORE = 3917  # verified, round 1: public in live and frozen (as of round 2) modes

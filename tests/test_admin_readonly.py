@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from scoring.interchange import export_tournament
+from organiser.interchange import export_tournament
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
 from tests.factories import build, out_game, table
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament

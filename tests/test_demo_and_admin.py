@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.demo import DEMO_SLUG
+from organiser.demo import DEMO_SLUG
 from scoring.standings import compute_standings
 from tournament.models import Round, Seat, Tournament
 

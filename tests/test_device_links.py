@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.devices import create_device_link, revoke_device_link
 from accounts.models import DeviceLink, Role, TournamentRole
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 from tests.factories import build, table, tournament_data
 from tests.test_referee_sheet import example_one, sheet_url, started_round
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.interchange import InterchangeError, import_json_text, import_tournament
+from organiser.interchange import InterchangeError, import_json_text, import_tournament
 from tests.factories import out_game, table, tournament_data
 from tournament.models import Organisation, Player, Tournament
 

@@ -8,11 +8,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
-from scoring.interchange import InterchangeError, import_json_text, import_tournament
+from organiser.interchange import InterchangeError, import_json_text, import_tournament
 from tests.factories import build, out_game, table, tournament_data
 from tests.test_organiser_import import xlsx
 from tests.test_organiser_tournament import settings_data
-from tournament.forms import PlayerForm, TournamentForm
+from organiser.forms import PlayerForm, TournamentForm
 from tournament.models import Organisation, Player, Tournament
 
 pytestmark = pytest.mark.django_db

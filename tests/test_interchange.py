@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.interchange import dumps, export_tournament, import_tournament
+from organiser.interchange import dumps, export_tournament, import_tournament
 from scoring.models import Game, SeatResult
 from tests.factories import out_game, table, tournament_data
 from tournament.models import Player, Tournament

@@ -5,7 +5,7 @@ import pytest
 from scoring.models import ScoreSheet
 from tests.browser import signed_in_page
 from tests.organiser_helpers import checked_in
-from tournament import services
+from organiser import services
 from tournament.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

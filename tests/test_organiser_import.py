@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from openpyxl import Workbook
 
 from tests.factories import build
-from tournament.importers import FileRefused, read_player_file
+from organiser.importers import FileRefused, read_player_file
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db

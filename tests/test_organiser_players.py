@@ -5,7 +5,7 @@ import pytest
 from scoring.models import AuditEntry
 from tests.factories import build, table
 from tests.organiser_helpers import checked_in
-from tournament import services
+from organiser import services
 from tournament.models import Organisation, Player
 from tournament.errors import ActionRefused
 

@@ -4,7 +4,7 @@ import pytest
 
 from scoring.models import AuditEntry, SeatResult
 from tests.factories import build, out_game, table
-from tournament.forms import TournamentForm, parse_places
+from organiser.forms import TournamentForm, parse_places
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

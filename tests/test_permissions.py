@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.devices import create_device_link
 from accounts.models import Role, TournamentRole
-from scoring.interchange import export_tournament, import_tournament
+from organiser.interchange import export_tournament, import_tournament
 from scoring.models import ScoreSheet
 from tests.factories import build, out_game, table, tournament_data
 from tournament.models import Player, Tournament

@@ -12,7 +12,7 @@ from printing.testing import (  # noqa: F401
     without_spaces,
 )
 from printing.views import device_sheet_pdf
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet, TieDecision
 from scoring.visibility import set_visibility
 from tests.factories import out_game

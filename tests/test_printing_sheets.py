@@ -11,7 +11,7 @@ from printing.testing import (  # noqa: F401
     A4_LANDSCAPE, flat, page_lines, page_sizes, pdf_reader, pdf_text, placed_texts, polish_players, seated_tournament,
     strict_pdf_rendering, tournament_data, without_spaces,
 )
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 from tournament.models import Player, Round, Seat
 
 pytestmark = pytest.mark.django_db

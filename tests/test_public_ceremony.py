@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 from scoring.models import AuditEntry
 from scoring.visibility import advance_ceremony, ceremony_podium, reset_ceremony
 from tests.public_builders import NAMES, build_hall, hall_data

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.db.models import F
 
-from scoring.interchange import import_tournament
+from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet
 from tests.public_builders import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, hall_data
 

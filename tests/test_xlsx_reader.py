@@ -4,8 +4,8 @@ of cells is refused after bounded work; an ordinary file reads as before."""
 import pytest
 
 from bench.bench_import import SHEET_END, SHEET_START, STRINGS_START, xlsx_file, xlsx_package
-from tournament import xlsx
-from tournament.importers import FileRefused, read_player_file
+from organiser import xlsx
+from organiser.importers import FileRefused, read_player_file
 
 TOO_MANY_CELLS = "holds far more cells than a player list"
 

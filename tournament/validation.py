@@ -1,7 +1,7 @@
 """The checks every door applies to a tournament's settings and to names.
 
 The settings form, the player forms, the CSV/XLSX player import and the JSON import
-(`scoring.interchange`) call these same functions, so a value refused in one door is refused
+(`organiser.interchange`) call these same functions, so a value refused in one door is refused
 in all of them. Each check raises `ValidationError` with a message for the user.
 """
 

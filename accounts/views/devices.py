@@ -17,7 +17,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.devices import (
-    create_device_link, find_link, redeem_device_link, revoke_device_link, sign_in_url, usable_link,
+    create_device_link,
+    find_link,
+    redeem_device_link,
+    revoke_device_link,
+    sign_in_url,
+    usable_link,
 )
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import DeviceLink, Role

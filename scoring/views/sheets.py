@@ -20,7 +20,12 @@ from scoring.models import AuditEntry
 from scoring.views.access import load_table, referee_view, seats_prefetch
 from scoring.views.audit_log import describe_entry
 from scoring.views.sheet_page import (
-    game_number_or_404, holds_stored_game, posted_game, render_game, render_sheet, sheet_page,
+    game_number_or_404,
+    holds_stored_game,
+    posted_game,
+    render_game,
+    render_sheet,
+    sheet_page,
 )
 from tournament.models import Round, Table
 from tournament.queries import current_round

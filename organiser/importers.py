@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tournament import xlsx
+from organiser import xlsx
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 2000
@@ -125,7 +125,7 @@ def _csv_cells(filename, text):
 
 def _xlsx_cells(filename, data):
     """The first sheet's rows that hold a value: the header and one more than MAX_ROWS players
-    at most (read with bounded work, see `tournament.xlsx`)."""
+    at most (read with bounded work, see `organiser.xlsx`)."""
     try:
         return xlsx.read_first_sheet(io.BytesIO(data), max_rows=MAX_ROWS + 2)
     except xlsx.Unreadable:

@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import Role
-from scoring.demo import DEMO_SLUG, demo_data
-from scoring.interchange import import_tournament
+from organiser.demo import DEMO_SLUG, demo_data
+from organiser.interchange import import_tournament
 from tournament.models import Tournament
 
 DEMO_USERS = [("organizator", Role.ORGANISER), ("sedzia-glowny", Role.HEAD_REFEREE), ("sedzia", Role.REFEREE)]

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
-from scoring.interchange import InterchangeError, import_json_text
+from organiser.interchange import InterchangeError, import_json_text
 
 
 class Command(BaseCommand):

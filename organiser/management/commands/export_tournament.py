@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.interchange import dumps, export_tournament
+from organiser.interchange import dumps, export_tournament
 from tournament.models import Tournament
 
 

@@ -8,7 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament import services, validation
+from organiser import services
+from tournament import validation
 from tournament.models import Tournament
 from tournament.text import slug_from, sorted_polish
 

@@ -1,0 +1,62 @@
+"""Exporting a tournament as an interchange file: deterministic, so export → import → export
+gives identical bytes."""
+
+from __future__ import annotations
+
+import json
+
+from organiser.interchange.parse import FORMAT, SETTING_KEYS
+from scoring.models import Card, Game, ScoreSheet, TieDecision
+from scoring.records import game_record
+from tournament.models import Player, Round, Seat
+
+
+def export_tournament(tournament):
+    """The whole tournament as a JSON-ready dict (deterministic key and list order)."""
+    t = tournament
+    settings = {key: getattr(t, key) for key in SETTING_KEYS}
+    players = list(Player.objects.filter(tournament=t).select_related("organisation").order_by("start_number"))
+    ext = {p.pk: p.ext_id for p in players}
+    seats = {}
+    for seat in Seat.objects.filter(round__tournament=t):
+        seats.setdefault(seat.table_id, {})[seat.letter] = ext[seat.player_id]
+    sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__round__tournament=t)}
+    games = {}
+    for game in Game.objects.filter(sheet__table__round__tournament=t).prefetch_related("results").order_by("number"):
+        games.setdefault(game.sheet_id, []).append(game)
+    rounds = []
+    for round_ in Round.objects.filter(tournament=t).prefetch_related("tables").order_by("number"):
+        tables = []
+        for table in sorted(round_.tables.all(), key=lambda x: x.number):
+            sheet = sheets.get(table.pk)
+            tables.append({
+                "number": table.number,
+                "seats": dict(sorted(seats.get(table.pk, {}).items())),
+                "state": sheet.state if sheet else ScoreSheet.State.EMPTY,
+                "games": [game_record(g) for g in games.get(sheet.pk, [])] if sheet else [],
+            })
+        rounds.append({
+            "number": round_.number, "kind": round_.kind, "state": round_.state, "seed": round_.seed,
+            "method": round_.method, "tables": tables,
+        })
+    return {
+        "format": FORMAT,
+        "tournament": {"name": t.name, "slug": t.slug, "date": t.date.isoformat(), "settings": settings},
+        "players": [
+            {"id": p.ext_id, "name": p.name, "organisation": p.organisation.name, "status": p.status,
+             "present": p.present, "joins_from_round": p.joins_from_round}
+            for p in players
+        ],
+        "rounds": rounds,
+        "cards": [
+            {"player": ext[c.player_id], "round": c.round.number if c.round else None, "colour": c.colour, "reason": c.reason}
+            for c in Card.objects.filter(tournament=t).select_related("round").order_by("created_at", "pk")
+        ],
+        "tie_decisions": [
+            {"order": d.order, "reason": d.reason} for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")
+        ],
+    }
+
+
+def dumps(data):
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

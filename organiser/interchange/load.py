@@ -1,0 +1,69 @@
+"""Importing an interchange file: validated first (`parse`), then written in one transaction."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.db import transaction
+
+from engine.discipline import derived_status
+from organiser.interchange.checks import decode, fail
+from organiser.interchange.parse import parse
+from scoring.models import Card, ScoreSheet, TieDecision
+from scoring.services import store_game
+from tournament import validation
+from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+
+
+@transaction.atomic
+def import_tournament(data):
+    """Validate and write a decoded file; returns the new Tournament. Raises InterchangeError."""
+    plan = parse(data)
+    if Tournament.objects.filter(slug=plan["tournament"]["slug"]).exists():
+        fail("tournament.slug", f"a tournament {plan['tournament']['slug']!r} already exists")
+    tournament = Tournament.objects.create(**plan["tournament"])
+    organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
+    for p in plan["players"].values():
+        organisations.setdefault(validation.name_key(p["organisation"]), Organisation(tournament=tournament, name=p["organisation"]))
+    Organisation.objects.bulk_create(organisations.values())
+    colours = {pid: Counter() for pid in plan["players"]}
+    for card in plan["cards"]:
+        colours[card["player"]][card["colour"]] += 1
+    players = {}
+    org_slots = Counter()
+    for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
+        organisation = organisations[validation.name_key(p["organisation"])]
+        org_slots[organisation.name] += 1
+        players[player_id] = Player(
+            tournament=tournament, organisation=organisation, name=p["name"],
+            start_number=number, ext_id=player_id, org_slot=org_slots[organisation.name],
+            status=derived_status(p["status"], colours[player_id]), present=p["present"],
+            joins_from_round=p["joins_from_round"],
+        )
+    Player.objects.bulk_create(players.values())
+    rounds = {}
+    for r in plan["rounds"]:
+        round_ = Round.objects.create(
+            tournament=tournament, number=r["number"], kind=r["kind"], state=r["state"], seed=r["seed"], method=r["method"]
+        )
+        rounds[r["number"]] = round_
+        for t in r["tables"]:
+            table = Table.objects.create(round=round_, number=t["number"])
+            Seat.objects.bulk_create(
+                Seat(table=table, round=round_, player=players[pid], letter=letter) for letter, pid in t["seats"].items()
+            )
+            sheet = ScoreSheet.objects.create(table=table, state=t["state"])
+            for g in t["games"]:
+                store_game(sheet, g["number"], g["game"], keypad=g["keypad"] or None, overrides=g["overrides"])
+    Card.objects.bulk_create(
+        Card(tournament=tournament, player=players[c["player"]], round=rounds.get(c["round"]), colour=c["colour"], reason=c["reason"])
+        for c in plan["cards"]
+    )
+    TieDecision.objects.bulk_create(
+        TieDecision(tournament=tournament, order=d["order"], reason=d["reason"]) for d in plan["tie_decisions"]
+    )
+    return tournament
+
+
+def import_json_text(text):
+    return import_tournament(decode(text))

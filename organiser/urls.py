@@ -1,0 +1,24 @@
+"""Organiser screens, mounted at /staff/. The URL names keep the namespace `tournament`, which
+printed pages, templates and bookmarks have used since before this app existed."""
+
+from django.urls import path
+
+from organiser.views import dashboard, players, rounds, tournaments
+
+app_name = "tournament"
+urlpatterns = [
+    path("", tournaments.staff_home, name="home"),
+    path("new/", tournaments.tournament_create, name="create"),
+    path("<slug:slug>/", dashboard.dashboard, name="dashboard"),
+    path("<slug:slug>/status/", dashboard.dashboard_status, name="dashboard_status"),
+    path("<slug:slug>/settings/", tournaments.tournament_edit, name="settings"),
+    path("<slug:slug>/players/", players.player_list, name="players"),
+    path("<slug:slug>/players/import/", players.player_import, name="player_import"),
+    path("<slug:slug>/players/check-in-everyone/", players.check_in_everyone, name="check_in_everyone"),
+    path("<slug:slug>/players/<int:pk>/", players.player_detail, name="player"),
+    path("<slug:slug>/players/<int:pk>/<slug:action>/", players.player_action, name="player_action"),
+    path("<slug:slug>/draw/", rounds.draw, name="draw"),
+    path("<slug:slug>/final/", rounds.seat_final, name="final"),
+    path("<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),
+    path("<slug:slug>/rounds/<int:number>/<slug:action>/", rounds.round_action, name="round_action"),
+]

@@ -1,0 +1,49 @@
+"""What the organiser's views share: redirects after a POST (htmx too), the posted data, the
+page to return to, the staff URLs and the seating methods' names."""
+
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy
+from django_htmx.http import HttpResponseClientRedirect
+
+from organiser import services
+
+METHOD_LABELS = {
+    services.RANDOM: gettext_lazy("random draw"),
+    "mixed": gettext_lazy("mixed"),
+    "swiss": gettext_lazy("Swiss"),
+    "manual": gettext_lazy("manual"),
+    services.FINAL_METHOD: gettext_lazy("top 4 of the standings"),
+}
+
+
+def with_method_labels(rounds):
+    for round_ in rounds:
+        round_.method_label = METHOD_LABELS.get(round_.method, round_.method)
+    return rounds
+
+
+def redirect_after_post(request, url):
+    """Redirect after a successful POST; an htmx request gets a client-side redirect."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def posted_data(request):
+    """The POST data of a POST request (even when empty), else None for an unbound form."""
+    return request.POST if request.method == "POST" else None
+
+
+def next_or(request, default):
+    """The page to return to: the form's `next` when it is on this site, else `default`."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return target
+    return default
+
+
+def staff_url(name, tournament, *args):
+    return reverse(f"tournament:{name}", args=[tournament.slug, *args])
+

@@ -1,0 +1,74 @@
+"""The organiser's start page for one tournament, and the round status it polls."""
+
+from collections import Counter
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import Prefetch
+from django.shortcuts import redirect, render
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.forms import DeviceSheetForm
+from accounts.models import Role
+from accounts.roles import has_role, staff_required
+from organiser import reports
+from organiser.views.common import with_method_labels
+from scoring.models import Card, ScoreSheet
+from tournament.models import Player, Round, Seat, Table
+
+
+def _dashboard_context(tournament):
+    rounds = with_method_labels(list(Round.objects.filter(tournament=tournament).order_by("number")))
+    current = rounds[-1] if rounds else None
+    tables = []
+    if current is not None:
+        tables = list(
+            Table.objects.filter(round=current).select_related("sheet")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("letter")))
+        )
+    states = Counter(_sheet_state(table) for table in tables)
+    waiting = len(tables) - states[ScoreSheet.State.VERIFIED]
+    return {
+        "tournament": tournament, "rounds": rounds, "current": current, "tables": tables,
+        "sheet_counts": [(state, label, states[state]) for state, label in ScoreSheet.State.choices],
+        "waiting": waiting, "step": reports.next_step(tournament, current, waiting),
+        "next_number": (current.number + 1) if current else 1,
+    }
+
+
+def _sheet_state(table):
+    sheet = getattr(table, "sheet", None)
+    return sheet.state if sheet else ScoreSheet.State.EMPTY
+
+
+def _htmx_login(view):
+    """A polling fragment whose session expired sends the whole page to the login page."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.htmx and not request.user.is_authenticated:
+            return HttpResponseClientRedirect(redirect_to_login(request.htmx.current_url_abs_path or "/staff/").url)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@staff_required(Role.REFEREE)
+def dashboard(request, tournament):
+    """The organiser's start page for one tournament; referees are sent to score entry."""
+    if not has_role(request.user, tournament, Role.HEAD_REFEREE):
+        return redirect(f"/referee/{tournament.slug}/")
+    context = _dashboard_context(tournament)
+    players = Player.objects.filter(tournament=tournament)
+    context["player_counts"] = Counter(players.values_list("status", flat=True))
+    context["present_count"] = players.filter(status=Player.Status.ACTIVE, present=True).count()
+    context["cards"] = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("-created_at")
+    context["device_sheet_form"] = DeviceSheetForm()
+    return render(request, "organiser/dashboard.html", context)
+
+
+@_htmx_login
+@staff_required(Role.HEAD_REFEREE)
+def dashboard_status(request, tournament):
+    """The current round's tables and sheet states: the fragment the dashboard polls."""
+    return render(request, "organiser/dashboard.html#round-status", _dashboard_context(tournament))
