@@ -144,7 +144,7 @@ def main():
 
     print()
     print("Speed and quality against the best of plain random draws")
-    print("  unb = players whose seat letters are not balanced (tournament.seat_letters)")
+    print("  unb = players whose seat letters are not balanced (engine.seating.letters)")
     print(f"{'N':>4} {'R':>2} | {'rep':>4} {'worst':>5} {'spread':>6} {'unb':>4} {'3rep':>4} {'s/round':>8}"
           f" | {'random':>7} {'rep':>4} {'worst':>5} {'spread':>6}")
     for n in speed:

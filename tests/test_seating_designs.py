@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament import designs
+from engine.seating import designs
 from tournament.seating import (
     LETTERS,
     draw_round,

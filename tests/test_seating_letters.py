@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament import seat_letters
+from engine.seating import letters as seat_letters
 from tournament.seating import LETTERS, draw_round, plan_tournament, table_sizes
 
 

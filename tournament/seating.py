@@ -17,7 +17,7 @@ Public API:
 Quality, in this order of priority: no pair meets twice where possible; the
 worst pair's meeting count as low as possible; no player at a 3-table twice
 before everyone has had one; players of one organisation kept apart; seat
-letters balanced after every round (``tournament.seat_letters`` says what
+letters balanced after every round (``engine.seating.letters`` says what
 balanced means with 3-tables).  Everything is deterministic for a given seed: all
 randomness comes from ``random.Random(seed)`` and the search is bounded by
 work counters, never by the clock.
@@ -30,8 +30,8 @@ import hashlib
 import itertools
 import random
 
-from tournament import designs
-from tournament import seat_letters
+from engine.seating import designs
+from engine.seating import letters as seat_letters
 
 LETTERS = ("A", "B", "C", "D")
 _LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}
@@ -688,7 +688,7 @@ def _lookahead(n, total_rounds, max_seat):
 
 
 # ---------------------------------------------------------------------------
-# Known zero-repeat schedules (tournament/designs.py)
+# Known zero-repeat schedules (engine/seating/designs.py)
 # ---------------------------------------------------------------------------
 
 
@@ -1148,7 +1148,7 @@ def draw_round(
     and earlier rounds were seated as planned (the plan's seed then comes from
     the history, not from ``seed``); ``continue_plan=False`` forces a fresh
     plan from ``seed`` (e.g. to redraw a round).  While the rounds planned fit a
-    built-in zero-repeat schedule (``tournament.designs``) for the field of round 1,
+    built-in zero-repeat schedule (``engine.seating.designs``) for the field of round 1,
     "mixed" follows it instead (see ``_design_round``).
     ``effort``: scales the search work (1.0 = default).
     """

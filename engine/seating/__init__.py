@@ -1,0 +1,1 @@
+"""The seating engine: seat letters (``letters``) and the zero-repeat schedules (``designs``)."""
