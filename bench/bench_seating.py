@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tournament.seating import plan_tournament, quality_report, table_sizes  # noqa: E402
+from engine.seating import plan_tournament, quality_report, table_sizes  # noqa: E402
 
 # Most rounds with no repeat meeting for tables of 4 (social golfer problem, groups of
 # 4).  44 is not in the published tables; 14 rounds is the counting bound, and reached.

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.seating import designs
-from tournament.seating import (
+from engine.seating import (
     LETTERS,
     draw_round,
     plan_tournament,

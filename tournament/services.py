@@ -2,7 +2,7 @@
 
 Every function that writes runs in one transaction and raises `ActionRefused` (with a
 message for the user) when the rules do not allow the change; nothing is written then.
-The seating itself comes from the seating engine `tournament.seating`.
+The seating itself comes from the seating engine `engine.seating`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
+from engine import seating
 from scoring.models import AuditEntry, Game, ScoreSheet, TieDecision
 from scoring.services import ensure_sheet, recompute_scores
 from scoring.standings import compute_standings
 from scoring.visibility import set_visibility
-from tournament import seating
 from tournament.importers import PlayerRow, Problem
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 from tournament.text import sorted_polish
@@ -468,7 +468,7 @@ class Quality:
     repeat_pairs_total: int = 0
     worst_pair: int = 0
     three_table_repeats: list = field(default_factory=list)  # players at a 3-table again too early
-    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (seat_letters)
+    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (engine.seating.letters)
 
 
 def round_quality(round_, players_by_pk):
