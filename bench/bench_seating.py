@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tournament.seating import plan_tournament, quality_report, table_sizes  # noqa: E402
+from engine.seating import plan_tournament, quality_report, table_sizes  # noqa: E402
 
 # Most rounds with no repeat meeting for tables of 4 (social golfer problem, groups of
 # 4).  44 is not in the published tables; 14 rounds is the counting bound, and reached.
@@ -144,7 +144,7 @@ def main():
 
     print()
     print("Speed and quality against the best of plain random draws")
-    print("  unb = players whose seat letters are not balanced (tournament.seat_letters)")
+    print("  unb = players whose seat letters are not balanced (engine.seating.letters)")
     print(f"{'N':>4} {'R':>2} | {'rep':>4} {'worst':>5} {'spread':>6} {'unb':>4} {'3rep':>4} {'s/round':>8}"
           f" | {'random':>7} {'rep':>4} {'worst':>5} {'spread':>6}")
     for n in speed:

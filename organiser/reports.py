@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import seating
 from organiser.services.draw import eligible_players, qualifying_seatings
-from tournament import seating
 from tournament.models import Round
 from tournament.queries import qualifying_over
 from tournament.text import sorted_polish
@@ -40,7 +40,7 @@ class Quality:
     repeat_pairs_total: int = 0
     worst_pair: int = 0
     three_table_repeats: list = field(default_factory=list)  # players at a 3-table again too early
-    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (seat_letters)
+    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (engine.seating.letters)
 
 
 def round_quality(round_, players_by_pk):

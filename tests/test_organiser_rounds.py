@@ -5,11 +5,11 @@ import re
 import pytest
 
 from accounts.models import DeviceLink
+from engine import seating
 from scoring.models import AuditEntry, Card, ScoreSheet
 from tests.factories import build, out_game, table
 from tests.organiser_helpers import checked_in, verify_sheets
 from organiser import services
-from tournament import seating
 from tournament.models import Player, Round, Seat
 from tournament.errors import ActionRefused
 

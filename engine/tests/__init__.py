@@ -1,0 +1,1 @@
+"""Tests of the pure-Python engine; they run without Django."""

@@ -8,7 +8,7 @@ import datetime
 import random
 from pathlib import Path
 
-from tournament import seating
+from engine import seating
 
 PLAYERS_CSV = Path(__file__).with_name("players-42.csv")
 DEMO_SLUG = "senioriada-demo"

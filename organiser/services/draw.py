@@ -10,11 +10,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from engine import seating
 from scoring.audit import log_change
 from scoring.services import ensure_sheet
 from scoring.standings import compute_standings
 from scoring.ties import final_candidates
-from tournament import seating
 from tournament.errors import ActionRefused
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.queries import latest_round, qualifying_over

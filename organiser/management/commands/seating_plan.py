@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.seating import METHODS, SeatingError, plan_tournament
+from engine.seating import METHODS, SeatingError, plan_tournament
 
 
 class Command(BaseCommand):

@@ -119,6 +119,13 @@ class TableCheck:
         return found
 
 
+def letter_check(counts, four_seats):
+    """The ``TableCheck`` of players with these letter counts and 4-table seats."""
+    masks3 = [options(c, f, 3) for c, f in zip(counts, four_seats)]
+    masks4 = [options(c, f, 4) for c, f in zip(counts, four_seats)]
+    return TableCheck(masks3, masks4)
+
+
 # ---------------------------------------------------------------------------
 # Letters of planned rounds (Konig colourings, earlier rounds taken into account)
 # ---------------------------------------------------------------------------

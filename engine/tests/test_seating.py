@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.seating import (
+from engine.seating import (
     LETTERS,
     SeatingError,
     draw_round,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament import designs
-from tournament.seating import (
+from engine.seating import designs
+from engine.seating import (
     LETTERS,
     draw_round,
     plan_tournament,
