@@ -144,8 +144,8 @@ def _reletter_after_round1(round1, rounds, rng):
 
 
 def _separate_organisations(label, classes, first_blocks, organisations):
-    """Exchange labels within round 1's blocks while that lowers the number of
-    same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
+    """Exchange the labels of two players within round 1's blocks while that lowers the number
+    of same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
     Returns the number of such pairs left."""
     others = [block for rnd in classes for block in rnd]
     where = {}
@@ -173,6 +173,8 @@ def _separate_organisations(label, classes, first_blocks, organisations):
         for block in first_blocks:
             for i, p in enumerate(block):
                 for q in block[i + 1 :]:
+                    if label[p] is None or label[q] is None:
+                        continue  # an absent player's place stays where the schedule's 3-table is
                     before = clashes(p) + clashes(q)
                     if before == 0:
                         continue

@@ -178,6 +178,19 @@ def test_organisations_kept_apart_in_a_schedule():
     assert clashes(history) < clashes(draw_all([players] * 4, 4, seed=6))
 
 
+@pytest.mark.parametrize("n", [13, 14, 15, 17, 22, 26, 27, 31, 41])
+def test_organisations_in_a_schedule_with_absent_players_keep_everyone_seated(n):
+    """With 3-tables the schedule has places of absent players; keeping organisations apart
+    exchanges players only, never a player with an absent one's place."""
+    players = list(range(1, n + 1))
+    organisations = {p: p % 2 for p in players}  # two big clubs: every table has a clash to undo
+    history = draw_all([players] * 4, 4, seed=n, organisations=organisations)
+    for rnd in history:
+        seated = sorted(p for table in rnd for p in table.values())
+        assert seated == players
+    assert quality_report(history)["repeat_pairs"] == 0
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     n=st.integers(min_value=3, max_value=200).filter(lambda n: n != 5),
