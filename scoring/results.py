@@ -147,3 +147,30 @@ def player_rounds(tournament, player):
         line = next(line for line in view.seats if line.player.pk == player.pk)
         history.append(PlayerRound(round=rounds[table_id], table=view, line=line))
     return sorted(history, key=lambda item: -item.round.number)
+
+
+def tables_by_round(tournament, rounds, scope):
+    """[(round, its tables in order)] for each of `rounds`, with the results `scope` shows.
+
+    One read for every round at once (a fixed number of queries, however many rounds).
+    """
+    rounds = list(rounds)
+    seats = (
+        Seat.objects.filter(round__in=rounds)
+        .select_related("table", "round", "player__organisation")
+        .order_by("round__number", "table__number", "letter")
+    )
+    by_round = defaultdict(list)
+    for view in tables_with_results(tournament, seats, scope).values():
+        by_round[view.round_number].append(view)
+    return [(round_, sorted(by_round[round_.number], key=lambda view: view.number)) for round_ in rounds]
+
+
+def player_histories(rounds_tables):
+    """{player pk: [PlayerRound], newest round first} from the answer of `tables_by_round`."""
+    histories = defaultdict(list)
+    for round_, tables in reversed(rounds_tables):
+        for view in tables:
+            for line in view.seats:
+                histories[line.player.pk].append(PlayerRound(round=round_, table=view, line=line))
+    return histories
