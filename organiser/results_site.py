@@ -19,7 +19,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from organiser.exports.archive import write_zip
+from organiser.exports.archive import zip_bytes
 from scoring.results import player_histories, public_rounds, tables_by_round
 from scoring.visibility import counts_any_game, public_scope, public_standings
 from tournament.models import Organisation, Player
@@ -46,7 +46,7 @@ def site_files(tournament):
     }
 
     def page(template, root="", **context):
-        return render_to_string(f"organiser/site/{template}", {**base, "root": root, **context}).encode()
+        return render_to_string(f"organiser/site/{template}", {**base, "site_root": root, **context}).encode()
 
     files = {
         "style.css": style_sheet(),
@@ -73,6 +73,6 @@ def site_files(tournament):
     return files
 
 
-def write_site(tournament, out):
-    """Write the site as a .zip to `out` (a path or a binary file object)."""
-    write_zip(site_files(tournament), out)
+def site_zip(tournament):
+    """The site as a .zip file."""
+    return zip_bytes(site_files(tournament))

@@ -141,3 +141,25 @@ def test_hidden_mode_shows_no_score_at_all(hall):
     assert "Small points" not in "".join(texts.values())
     assert "Jan Łęcki" in texts["rounds/1.html"], "the seating stays public"
     assert "The results are hidden" in texts["standings.html"]
+
+
+def test_the_final_has_its_page_and_its_sheet(tmp_path):
+    from tests.export_builders import read_workbook
+    from tests.factories import table
+    from tests.public_builders import games
+
+    ids = ["p1", "p2", "p3", "p4"]
+    rounds = [{"number": 1, "state": "completed", "tables": [table(1, ids, games())]},
+              {"number": 2, "kind": "final", "state": "completed", "tables": [table(1, ids[::-1], games())]}]
+    tournament = build(4, rounds=rounds, settings={"final": True, "rounds_planned": 1})
+    files = zip_texts(export_zip(tournament, tmp_path))
+    assert 'href="rounds/2.html"' in files["index.html"] and "The final table" in files["index.html"]
+    assert "<h1>Final</h1>" in files["rounds/2.html"] and "+158" in files["rounds/2.html"]
+    assert broken_links(files) == []
+    out = tmp_path / "results.xlsx"
+    call_command("export_results", tournament.slug, "--format", "xlsx", "--out", str(out), stdout=io.StringIO())
+    sheets = read_workbook(str(out))
+    assert list(sheets) == ["Standings", "Round 1", "Final", "Cards"]
+    assert sheets["Final"][1][1] == [1, "A", "Gracz 4", 183, -12, -5, -8, 158, 1]
+    # The final ranks its table first: Gracz 4 (seat A of the final, +158 there) is first.
+    assert sheets["Standings"][1][1][:2] == [1, "Gracz 4"]
