@@ -1,16 +1,18 @@
 """Files at relative paths packed into a .zip (the static results site)."""
 
+import io
 import posixpath
 import zipfile
 
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)  # every entry gets the same time: the same site gives the same bytes
 
 
-def write_zip(files, out):
-    """Write {relative path: bytes} to `out` (a path or a binary file object), compressed.
+def zip_bytes(files):
+    """The .zip of {relative path: bytes}, compressed, paths in order.
 
     A path must stay inside the archive: no leading slash, no `..`, no backslash.
     """
+    out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         for path in sorted(files):
             check_relative(path)
@@ -18,6 +20,7 @@ def write_zip(files, out):
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, files[path])
+    return out.getvalue()
 
 
 def check_relative(path):

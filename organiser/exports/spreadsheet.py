@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import datetime
 
@@ -18,8 +19,9 @@ OPTIONS = {
 }
 
 
-def write_workbook(tables, out):
-    """Write the tables to `out` (a path or a binary file object)."""
+def workbook_bytes(tables):
+    """The .xlsx file of the tables, one sheet each, in order."""
+    out = io.BytesIO()
     workbook = xlsxwriter.Workbook(out, OPTIONS)
     header = workbook.add_format({"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"})
     when = workbook.add_format({"num_format": "yyyy-mm-dd hh:mm"})
@@ -33,6 +35,7 @@ def write_workbook(tables, out):
             for column, cell in enumerate(row):
                 _write_cell(sheet, row_index, column, cell, when)
     workbook.close()
+    return out.getvalue()
 
 
 def _lay_out(sheet, table):
@@ -49,8 +52,6 @@ def _lay_out(sheet, table):
 def _write_cell(sheet, row, column, cell, when):
     if cell is None:
         return
-    if isinstance(cell, bool):
-        raise TypeError("a cell is never a bool: write a word")
     if isinstance(cell, (int, float)):
         sheet.write_number(row, column, cell)
     elif isinstance(cell, datetime):

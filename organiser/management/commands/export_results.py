@@ -1,9 +1,9 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from organiser.exports.csvfile import csv_bytes
-from organiser.exports.spreadsheet import write_workbook
+from organiser.exports.spreadsheet import workbook_bytes
+from organiser.management.exporting import tournament_by_slug, write_file
 from organiser.result_tables import CSV_TABLES, workbook_tables
-from tournament.models import Tournament
 
 
 class Command(BaseCommand):
@@ -19,15 +19,10 @@ class Command(BaseCommand):
         parser.add_argument("--out", required=True, help="the file to write")
 
     def handle(self, *args, slug, out, **options):
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f"no tournament {slug!r}")
-        try:
-            if options["format"] == "xlsx":
-                write_workbook(workbook_tables(tournament), out)
-            else:
-                with open(out, "wb") as file:
-                    file.write(csv_bytes(CSV_TABLES[options["table"]](tournament)))
-        except OSError as error:
-            raise CommandError(f"cannot write {out}: {error.strerror or error}") from error
-        self.stdout.write(f"{out}")
+        tournament = tournament_by_slug(slug)
+        if options["format"] == "xlsx":
+            data = workbook_bytes(workbook_tables(tournament))
+        else:
+            data = csv_bytes(CSV_TABLES[options["table"]](tournament))
+        write_file(out, data)
+        self.stdout.write(out)

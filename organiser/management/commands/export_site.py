@@ -1,7 +1,7 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from organiser.results_site import write_site
-from tournament.models import Tournament
+from organiser.management.exporting import tournament_by_slug, write_file
+from organiser.results_site import site_zip
 
 
 class Command(BaseCommand):
@@ -15,11 +15,6 @@ class Command(BaseCommand):
         parser.add_argument("--out", required=True, help="the .zip file to write")
 
     def handle(self, *args, slug, out, **options):
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f"no tournament {slug!r}")
-        try:
-            write_site(tournament, out)
-        except OSError as error:
-            raise CommandError(f"cannot write {out}: {error.strerror or error}") from error
+        tournament = tournament_by_slug(slug)
+        write_file(out, site_zip(tournament))
         self.stdout.write(out)
