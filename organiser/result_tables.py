@@ -36,7 +36,7 @@ def standings_table(tournament):
 
 def played_rounds(tournament):
     """[(round, tables)] of the rounds that have started, qualifying rounds first, the final last."""
-    rounds = Round.objects.filter(tournament=tournament, state__in=[Round.State.STARTED, Round.State.COMPLETED])
+    rounds = tournament.rounds.filter(state__in=[Round.State.STARTED, Round.State.COMPLETED])  # knows its tournament
     return tables_by_round(tournament, rounds.order_by("number"), STAFF)
 
 

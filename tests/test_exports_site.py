@@ -10,12 +10,17 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from organiser.demo import random_tournament
+from organiser.export_files import EXPORT_FILES
+from organiser.interchange import import_tournament
 from organiser.results_site import site_files
 from scoring.visibility import set_visibility
-from tests.export_builders import HOSTILE_NAMES, hostile_tournament, zip_texts
-from tests.factories import build
-from tests.public_builders import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall
+from tests.export_builders import hostile_tournament, read_workbook, zip_texts
+from tests.factories import build, table
+from tests.public_builders import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, games
 from tests.test_leak import LIVE_ONLY_TOTALS, number_pattern
 from tournament.models import Tournament
 
@@ -144,10 +149,6 @@ def test_hidden_mode_shows_no_score_at_all(hall):
 
 
 def test_the_final_has_its_page_and_its_sheet(tmp_path):
-    from tests.export_builders import read_workbook
-    from tests.factories import table
-    from tests.public_builders import games
-
     ids = ["p1", "p2", "p3", "p4"]
     rounds = [{"number": 1, "state": "completed", "tables": [table(1, ids, games())]},
               {"number": 2, "kind": "final", "state": "completed", "tables": [table(1, ids[::-1], games())]}]
@@ -163,3 +164,14 @@ def test_the_final_has_its_page_and_its_sheet(tmp_path):
     assert sheets["Final"][1][1] == [1, "A", "Gracz 4", 183, -12, -5, -8, 158, 1]
     # The final ranks its table first: Gracz 4 (seat A of the final, +158 there) is first.
     assert sheets["Standings"][1][1][:2] == [1, "Gracz 4"]
+
+
+def test_the_exports_take_as_many_queries_for_a_larger_field():
+    counts = []
+    for players, slug in ((8, "small"), (32, "large")):
+        tournament = import_tournament(random_tournament(players, 3, slug=slug))
+        with CaptureQueriesContext(connection) as queries:
+            for _content_type, make in EXPORT_FILES.values():
+                make(tournament)
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
