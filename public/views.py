@@ -1,6 +1,6 @@
 """Public pages for players and the projector. Everything here obeys `scoring.visibility`.
 
-Views parse the request, ask `public.results` / `scoring.visibility` for what the public may
+Views parse the request, ask `scoring.results` / `scoring.visibility` for what the public may
 see, and render. `public_page` answers unchanged polls with 304 (see `public.freshness`).
 """
 
@@ -18,6 +18,7 @@ from accounts.models import Role
 from accounts.roles import has_role, staff_required
 from scoring.completion import unfinished_results
 from scoring.models import ScoreSheet
+from scoring.results import player_rounds, public_round, public_rounds, round_tables
 from scoring.standings import compute_standings, standings_json
 from scoring.visibility import (
     CEREMONY_PLACES,
@@ -35,7 +36,7 @@ from tournament.queries import last_completed_round
 
 from public.freshness import cached, public_page, revalidate, shared_page
 from public.projector import projector_layout
-from public.results import find_players, player_rounds, public_round, public_rounds, round_tables
+from public.results import find_players
 
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
 

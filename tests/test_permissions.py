@@ -84,6 +84,8 @@ EXPECTED = {
     "tournament:final": post_only(ORG, 302),
     "tournament:round": staff(HEAD, post=200),
     "tournament:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
+    "tournament:exports": staff(ORG),
+    "tournament:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
     # Referee tablets.
     "scoring:home": staff(REF),
     "scoring:round": staff(REF),

@@ -1,0 +1,16 @@
+"""Every results file the organiser downloads, by its name: the content type and how it is made."""
+
+from organiser.exports.csvfile import csv_bytes
+from organiser.exports.spreadsheet import workbook_bytes
+from organiser.result_tables import rounds_table, standings_table, workbook_tables
+from organiser.results_site import site_zip
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CSV = "text/csv; charset=utf-8"
+
+EXPORT_FILES = {  # name (after the slug): (content type, tournament -> bytes)
+    "results.xlsx": (XLSX, lambda tournament: workbook_bytes(workbook_tables(tournament))),
+    "standings.csv": (CSV, lambda tournament: csv_bytes(standings_table(tournament))),
+    "rounds.csv": (CSV, lambda tournament: csv_bytes(rounds_table(tournament))),
+    "results-site.zip": ("application/zip", site_zip),
+}

@@ -1,0 +1,94 @@
+"""The organiser's results as plain tables for `organiser.exports` to write (XLSX, CSV).
+
+These are the staff results, whatever the public visibility: the standings of every verified
+sheet (`scoring.standings.compute_standings`, as `manage.py standings` prints them); a sheet
+that is not verified yet counts nowhere, its table is listed with empty scores. Headers are
+in the active language (Polish by default).
+"""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from organiser.exports.tables import Table
+from scoring.models import Card
+from scoring.results import tables_by_round
+from scoring.standings import compute_standings
+from scoring.visibility import Scope
+from tournament.models import Player, Round
+
+STAFF = Scope(visible=True, up_to_round=None)  # every round the staff may see: all of them
+
+
+def standings_headers():
+    return [_("Place"), _("Player"), _("Organisation"), _("Big points"), _("Small points"), _("Games won"), _("Status")]
+
+
+def standings_table(tournament):
+    """Rank (empty for the disqualified, listed last), player, organisation, totals, status."""
+    statuses = dict(Player.Status.choices)
+    rows = [
+        [row.rank, row.player.name, row.player.organisation.name, row.total.big_points, row.total.small_points,
+         row.total.games_won, str(statuses.get(row.status, row.status))]
+        for row in compute_standings(tournament)
+    ]
+    return Table(_("Standings"), standings_headers(), rows)
+
+
+def played_rounds(tournament):
+    """[(round, tables)] of the rounds that have started, qualifying rounds first, the final last."""
+    rounds = tournament.rounds.filter(state__in=[Round.State.STARTED, Round.State.COMPLETED])  # knows its tournament
+    return tables_by_round(tournament, rounds.order_by("number"), STAFF)
+
+
+def game_count(round_, tables):
+    """How many game columns the round needs: the most games on a sheet, else one per seat."""
+    stored = max((len(line.games) for view in tables for line in view.seats), default=0)
+    planned = max((round_.games_per_table(len(view.seats)) for view in tables), default=0)
+    return max(stored, planned)
+
+
+def round_headers(games):
+    return [_("Table"), _("Seat at the table"), _("Player"), *(_("Game %(number)s") % {"number": n} for n in range(1, games + 1)),
+            _("Small points"), _("Big points")]
+
+
+def seat_rows(tables, games):
+    """One row per seat: table, seat, player, each game's score, the round's small and big points."""
+    for view in tables:
+        for line in view.seats:
+            scores = [game.score for game in line.games] + [None] * (games - len(line.games))
+            totals = line.totals or {}
+            yield [view.number, line.letter, line.player.name, *scores, totals.get("small_points"), totals.get("big_points")]
+
+
+def round_table(round_, tables):
+    games = game_count(round_, tables)
+    return Table(str(round_), round_headers(games), list(seat_rows(tables, games)))
+
+
+def rounds_table(tournament):
+    """Every played round's seats in one table (CSV `--table rounds`): the round's name first."""
+    played = played_rounds(tournament)
+    games = max((game_count(round_, tables) for round_, tables in played), default=4)
+    rows = [[str(round_), *row] for round_, tables in played for row in seat_rows(tables, games)]
+    return Table(_("Rounds"), [_("Round"), *round_headers(games)], rows)
+
+
+def cards_table(tournament):
+    colours = dict(Card.Colour.choices)
+    cards = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("created_at", "pk")
+    rows = [
+        [card.player.name, str(colours.get(card.colour, card.colour)), str(card.round) if card.round else None,
+         card.reason, timezone.localtime(card.created_at).replace(tzinfo=None)]
+        for card in cards
+    ]
+    return Table(_("Cards"), [_("Player"), _("Card"), _("Round"), _("Reason"), _("Time")], rows)
+
+
+def workbook_tables(tournament):
+    """The spreadsheet: standings, one sheet per played round (the final last), the cards."""
+    return [standings_table(tournament), *(round_table(r, tables) for r, tables in played_rounds(tournament)),
+            cards_table(tournament)]
+
+
+CSV_TABLES = {"standings": standings_table, "rounds": rounds_table}

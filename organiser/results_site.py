@@ -1,0 +1,78 @@
+"""The static results site: the public pages as plain HTML files for a .zip (no server, no JavaScript).
+
+It shows exactly what the public pages show at this moment: the same visibility
+(`scoring.visibility.public_scope`, `public_standings`), the same rounds and round results
+(`scoring.results`), so hidden results stay hidden and frozen standings stay frozen. Every
+link is relative: the folder opens from `file://` and can be put on any web server as it is.
+
+    index.html            the tournament's details and its rounds
+    standings.html        the leaderboard
+    players.html          every player, A–Ż
+    players/<start number>.html   a player's tables, opponents and games
+    rounds/<number>.html  a round's tables with their results (the final too)
+    style.css             the public pages' style sheets, with a few lines for print
+"""
+
+from pathlib import Path
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from organiser.exports.archive import zip_bytes
+from scoring.results import player_histories, public_rounds, tables_by_round
+from scoring.visibility import counts_any_game, public_scope, public_standings
+from tournament.models import Organisation, Player
+from tournament.text import sorted_polish
+
+STYLE_SHEETS = ("css/app.css", "css/public.css", "css/site.css")
+
+
+def style_sheet():
+    return "\n".join(Path(finders.find(name)).read_text(encoding="utf-8") for name in STYLE_SHEETS).encode()
+
+
+def site_files(tournament):
+    """{relative path: bytes} of every file of the site."""
+    scope = public_scope(tournament)
+    rows = public_standings(tournament)
+    has_results = counts_any_game(rows)
+    rounds = public_rounds(tournament)
+    rounds_tables = tables_by_round(tournament, rounds, scope)
+    players = list(Player.objects.filter(tournament=tournament).select_related("organisation"))
+    base = {
+        "tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round, "rounds": rounds,
+        "exported_at": timezone.localtime(),
+    }
+
+    def page(template, root="", **context):
+        return render_to_string(f"organiser/site/{template}", {**base, "site_root": root, **context}).encode()
+
+    files = {
+        "style.css": style_sheet(),
+        "index.html": page(
+            "index.html", final=next((r for r in rounds if r.is_final), None), player_count=len(players),
+            organisation_count=Organisation.objects.filter(tournament=tournament).count(),
+        ),
+        "standings.html": page("standings.html", nav="standings", rows=rows, has_results=has_results),
+        "players.html": page("players.html", nav="players", players=sorted_polish(players, key=lambda p: p.name)),
+    }
+    for round_, tables in rounds_tables:
+        files[f"rounds/{round_.number}.html"] = page(
+            "round.html", "../", round=round_, tables=tables, results_shown=scope.shows_round(round_.number),
+        )
+    standing = {row.player.pk: row for row in rows or ()}
+    histories = player_histories(rounds_tables)
+    for player in players:
+        own_row = standing.get(player.pk)
+        files[f"players/{player.start_number}.html"] = page(
+            "player.html", "../", player=player, history=histories.get(player.pk, []),
+            standing=own_row if has_results else None,
+            status=own_row.status if own_row else player.status,  # frozen: as of the frozen round
+        )
+    return files
+
+
+def site_zip(tournament):
+    """The site as a .zip file."""
+    return zip_bytes(site_files(tournament))

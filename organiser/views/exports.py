@@ -1,0 +1,30 @@
+"""Results and exports: the organiser's page with the downloads, and the downloads themselves."""
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from accounts.models import Role
+from accounts.roles import staff_required
+from organiser.export_files import EXPORT_FILES
+from scoring.completion import unverified_sheets
+
+
+@staff_required(Role.ORGANISER)
+@require_GET
+def exports_page(request, tournament):
+    return render(request, "organiser/exports.html", {
+        "tournament": tournament, "unverified": unverified_sheets(tournament),
+    })
+
+
+@staff_required(Role.ORGANISER)
+@require_GET
+def export_file(request, tournament, name):
+    if name not in EXPORT_FILES:
+        raise Http404("no such export")
+    content_type, make = EXPORT_FILES[name]
+    response = HttpResponse(make(tournament), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}"'
+    response["Cache-Control"] = "no-store"
+    return response

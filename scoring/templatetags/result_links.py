@@ -1,0 +1,30 @@
+"""Template tags of the result pages, shared by the public pages and the static results site.
+
+Links: on the static site (`site_root` in the context: "" at its top, "../" one folder down)
+they are relative file paths; on the public pages, the public URLs. `signed`: a score with
+its sign.
+"""
+
+from django import template
+from django.urls import reverse
+
+from scoring.templatetags.referee import signed
+
+register = template.Library()
+register.filter("signed", signed)
+
+
+@register.simple_tag(takes_context=True)
+def player_href(context, player):
+    root = context.get("site_root")
+    if root is not None:
+        return f"{root}players/{player.start_number}.html"
+    return reverse("public:player", args=[context["tournament"].slug, player.ext_id])
+
+
+@register.simple_tag(takes_context=True)
+def round_href(context, number):
+    root = context.get("site_root")
+    if root is not None:
+        return f"{root}rounds/{number}.html"
+    return reverse("public:round", args=[context["tournament"].slug, number])
