@@ -131,7 +131,7 @@ def check_in_everyone(request, tournament):
 @staff_required(Role.ORGANISER)
 def player_import(request, tournament):
     """Upload a CSV or XLSX player list: every problem is listed and nothing is imported."""
-    form = ImportForm(posted_data(request), request.FILES)
+    form = ImportForm(posted_data(request), request.FILES if request.method == "POST" else None)
     problems = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
