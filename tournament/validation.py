@@ -94,7 +94,9 @@ def check_places(places):
     if any(p < 0 for p in places):
         raise ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 4, 3, 1, 0."))
     if any(p > MAX_PLACE_POINTS for p in places):
-        raise ValidationError(_("Each place gets at most %(max)s points.") % {"max": MAX_PLACE_POINTS})
+        raise ValidationError(ngettext(
+            "Each place gets at most %(max)s point.", "Each place gets at most %(max)s points.", MAX_PLACE_POINTS,
+        ) % {"max": MAX_PLACE_POINTS})
     if any(later > earlier for earlier, later in zip(places, places[1:])):
         raise ValidationError(_("A lower place cannot get more points than a higher one."))
     return list(places)
