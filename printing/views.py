@@ -29,7 +29,8 @@ from scoring.visibility import public_scope, public_standings
 from tournament.models import SEAT_LETTERS, Table, Tournament
 
 STAFF = Role.HEAD_REFEREE
-# `address=loopback` in a request: the organiser was warned and prints a loopback address anyway.
+# `address=loopback` in a request: print a loopback address anyway (offered by the device sheet's
+# warning page; score sheets and table cards are otherwise printed on paper only).
 PRINT_ANYWAY = ("address", "loopback")
 
 
