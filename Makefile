@@ -15,17 +15,26 @@ NEED ?= run
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
 
-$(VENV)/.installed: pyproject.toml | system-packages
+# One stamp per level: `run` installs the runtime dependencies only, `test` adds the test
+# extras (pytest, Playwright, ...) on top; each is redone only when pyproject.toml changes.
+$(VENV)/.installed-run: pyproject.toml | system-packages
 	$(PYTHON_BIN) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed-run
 	$(VENV)/bin/pip install --quiet -e '.[test]'
 	touch $@
 
-install: $(VENV)/.installed
+$(VENV)/.installed-ci: $(VENV)/.installed-test
+	touch $@
+
+install: $(VENV)/.installed-$(NEED)
 
 # HOST=0.0.0.0 serves the venue's network: the tablets' address is printed, and QR codes and
 # printed links carry it (PUBLIC_URL=http://address:port overrides it).
-run: system-packages install
+run: system-packages $(VENV)/.installed-run
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py load_demo --if-empty
 	@$(PY) -m accounts.venue $(HOST) $(PORT)
@@ -35,13 +44,13 @@ run: system-packages install
 # The floor plan first (import-linter's contracts in pyproject.toml), then the engine's tests with
 # no Django at all (no settings module, the pytest-django plugin off), then the whole suite.
 test: NEED = test
-test: system-packages install
+test: system-packages $(VENV)/.installed-test
 	$(VENV)/bin/lint-imports
 	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q engine/tests
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 messages: NEED = test
-messages: system-packages install
+messages: system-packages $(VENV)/.installed-test
 	$(DEV) $(PY) manage.py makemessages -l pl -l en --ignore='.venv/*' --ignore='var/*' --ignore='tests/*' --ignore='bench/*'
 	$(DEV) $(PY) manage.py compilemessages --ignore='.venv/*'
 

@@ -8,7 +8,9 @@ The address comes, in this order, from:
 2. the request, when the browser reached the server by a non-loopback address;
 3. this machine's address on the local network, when the browser used a loopback address and
    the server listens on the network (``make run HOST=0.0.0.0`` sets ``LISTEN_HOST``);
-4. else the loopback address itself, marked as such: pages and PDFs then warn the organiser.
+4. else the loopback address itself, marked as such: the tablets' pages and sign-in sheet then
+   warn the organiser, and score sheets and table cards are printed on paper only (no QR codes
+   or links; see printing.views.links_venue).
 
 The network address is found without sending anything: connect() on a UDP socket only asks
 the operating system which local address it would use (no internet is needed at the venue).

@@ -14,6 +14,7 @@ import io
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from organiser import xlsx
 
@@ -155,7 +156,9 @@ def _rows(cells, filename):
     if name_at is None or organisation_at is None:
         _refuse(_("the first line must name the columns “name” and “organisation”."), header_line)
     if len(records) - 1 > MAX_ROWS:
-        _refuse(_("The file has more than %(count)s players.") % {"count": MAX_ROWS})
+        _refuse(ngettext(
+            "The file has more than %(count)s player.", "The file has more than %(count)s players.", MAX_ROWS,
+        ) % {"count": MAX_ROWS})
     rows = []
     for line, values in records[1:]:
         name = values[name_at] if name_at < len(values) else ""

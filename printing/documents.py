@@ -80,7 +80,7 @@ class ScoreSheetPage:
     table_number: int
     seats: list[SheetSeat]
     form: SheetForm
-    qr_code: str  # a PNG data URI: the link to the table's entry page for the referee
+    qr_code: str | None  # a PNG data URI: the link to the table's entry page (None: paper only)
 
 
 @dataclass(frozen=True)
@@ -144,14 +144,15 @@ table_qr_code = lru_cache(maxsize=4096)(qr_data_uri)
 
 
 def score_sheet_pages(round_, tables, absolute_url):
-    """One pre-filled score sheet per table; `absolute_url(path)` makes the QR codes' links."""
+    """One pre-filled score sheet per table; `absolute_url(path)` makes the QR codes' links
+    (None: paper only, no QR codes)."""
     pages = []
     for table in tables:
         pages.append(ScoreSheetPage(
             table_number=table.number,
             seats=[SheetSeat(seat.letter, seat.player) for seat in table.seats.all()],
             form=sheet_form(table_letters(table), games_per_table(table)),
-            qr_code=table_qr_code(absolute_url(table_entry_path(round_, table))),
+            qr_code=table_qr_code(absolute_url(table_entry_path(round_, table))) if absolute_url else None,
         ))
     return pages
 

@@ -29,7 +29,8 @@ from scoring.visibility import public_scope, public_standings
 from tournament.models import SEAT_LETTERS, Table, Tournament
 
 STAFF = Role.HEAD_REFEREE
-# `address=loopback` in a request: the organiser was warned and prints a loopback address anyway.
+# `address=loopback` in a request: print a loopback address anyway (offered by the device sheet's
+# warning page; score sheets and table cards are otherwise printed on paper only).
 PRINT_ANYWAY = ("address", "loopback")
 
 
@@ -60,14 +61,15 @@ def before_printing(request, tournament, *, venue, hidden=(), earlier_field=None
     return render(request, "printing/before_printing.html", context, status=status)
 
 
-def links_venue(request, tournament):
-    """(venue address for the PDF's links, None), or (…, a warning page) when only this computer
-    could open them and the organiser has not chosen to print anyway."""
+def links_venue(request):
+    """The venue address for a PDF's QR codes and links, or None for paper only: when only this
+    computer could open them (the server runs on 127.0.0.1, say the evening before, or at an
+    event without tablets) and the organiser has not chosen to print that address anyway."""
     venue = venue_address(request)
     data = request.POST if request.method == "POST" else request.GET
     if venue.loopback and data.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]:
-        return venue, before_printing(request, tournament, venue=venue)
-    return venue, None
+        return None
+    return venue
 
 
 def _round(tournament, number):
@@ -131,13 +133,11 @@ def score_sheets(request, tournament, number, table_number=None):
         tables = [table for table in tables if table.number == table_number]
         if not tables:
             raise Http404
-    venue, warning = links_venue(request, tournament)
-    if warning:
-        return warning
-    pages = documents.score_sheet_pages(round_, tables, venue.url)
+    venue = links_venue(request)
+    pages = documents.score_sheet_pages(round_, tables, venue.url if venue else None)
     forms, page_forms = documents.distinct_forms([page.form for page in pages])
     title = _("Score sheets: %(round)s") % {"round": round_}
-    context = _sheet_context(tournament, round=round_, title=title, pages=pages, forms=forms)
+    context = _sheet_context(tournament, round=round_, title=title, pages=pages, forms=forms, paper_only=venue is None)
     pdf = render_layered_pdf("printing/score_sheet_forms.html", "printing/score_sheet_fill_in.html", context, page_forms)
     suffix = f"table-{table_number}-score-sheet" if table_number else "score-sheets"
     return pdf_response(pdf, f"{tournament.slug}-round-{number}-{suffix}.pdf")
@@ -156,14 +156,13 @@ def table_cards(request, tournament, number):
     tables = documents.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
-    venue, warning = links_venue(request, tournament)
-    if warning:
-        return warning
-    public_url = venue.url(reverse("public:tournament", args=[tournament.slug]))
-    context = {
-        "tournament": tournament, "title": _("Table cards"), "tables": tables, "letters": SEAT_LETTERS,
-        "public_url": public_url, "public_qr_code": documents.table_qr_code(public_url),
-    }
+    venue = links_venue(request)
+    context = {"tournament": tournament, "title": _("Table cards"), "tables": tables, "letters": SEAT_LETTERS}
+    if venue is None:
+        context["paper_only"] = True
+    else:
+        public_url = venue.url(reverse("public:tournament", args=[tournament.slug]))
+        context.update(public_url=public_url, public_qr_code=documents.table_qr_code(public_url))
     return pdf_response(render_pdf("printing/table_cards.html", context), f"{tournament.slug}-round-{number}-table-cards.pdf")
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.models import Role
 from accounts.roles import has_role, staff_required
@@ -51,7 +51,7 @@ def results_context(tournament):
     return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
 
 
-@require_GET
+@require_safe
 def switch_language(request):
     """The public pages' language switch: a plain link (GET), so that those pages post nothing
     and need no CSRF token. Sets the language cookie as Django's `set_language` does."""
@@ -76,12 +76,12 @@ def move_timer(request, slug):
     return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds})
 
 
-@require_GET
+@require_safe
 def home(request):
     return render(request, "public/home.html", {"tournaments": Tournament.objects.all()})
 
 
-@require_GET
+@require_safe
 @public_page
 def tournament_page(request, tournament):
     """The current round's seating and "find my table" (`?q=`; htmx gets the answer only)."""
@@ -103,7 +103,7 @@ def tournament_page(request, tournament):
     return shared_page(request, template, context)
 
 
-@require_GET
+@require_safe
 @public_page
 def standings_page(request, tournament):
     """The leaderboard (SPEC §4); htmx polls get the table only."""
@@ -116,7 +116,7 @@ def standings_page(request, tournament):
     return shared_page(request, template, context)
 
 
-@require_GET
+@require_safe
 @public_page
 def standings_json_view(request, tournament):
     """SPEC §9: the public standings rows; 403 with a reason while results are hidden."""
@@ -126,7 +126,7 @@ def standings_json_view(request, tournament):
     return JsonResponse(standings_json(rows), safe=False, json_dumps_params={"ensure_ascii": False})
 
 
-@require_GET
+@require_safe
 @public_page
 def player_page(request, tournament, ext_id):
     def context():  # an unknown player raises 404 here: nothing is cached then
@@ -142,7 +142,7 @@ def player_page(request, tournament, ext_id):
     return shared_page(request, "public/player.html", context)
 
 
-@require_GET
+@require_safe
 @public_page
 def round_page(request, tournament, number):
     def context():
@@ -165,7 +165,7 @@ def page_number(value):
         return 1
 
 
-@require_GET
+@require_safe
 @public_page
 def projector_page(request, tournament):
     """Full-screen leaderboard; the board fetches the next page (`?page=k`) when its time is up,
@@ -198,7 +198,7 @@ def ceremony_context(request, tournament):
     }
 
 
-@require_GET
+@require_safe
 @public_page
 def ceremony_page(request, tournament):
     """The projector's podium: only the places revealed so far ever reach the page."""
@@ -253,11 +253,11 @@ def apply_control(request, tournament):
     return messages.ERROR, _("Unknown action.")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @staff_required(Role.HEAD_REFEREE)
 def results_control(request, tournament):
     """Head referee's controls: results visibility and the ceremony's next click."""
-    if request.method == "GET":
+    if request.method != "POST":
         return render(request, "public/results_control.html", control_context(tournament))
     level, message = apply_control(request, tournament)
     tournament.refresh_from_db()

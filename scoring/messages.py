@@ -5,13 +5,14 @@ from `services.RefereeError.code`; the params of the error fill the placeholders
 """
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 MESSAGES = {
     # SPEC §3: the rules engine
     "tiles_not_integer": _("Enter the sum of the tiles as a whole number."),
     "tiles_range": _("The sum of the tiles must be between 0 and %(max)s."),
     "jokers_not_integer": _("Enter the number of jokers as a whole number."),
-    "jokers_range": _("A rack can hold at most %(max)s jokers."),
+    "jokers_range": ngettext_lazy("A rack can hold at most %(max)s joker.", "A rack can hold at most %(max)s jokers.", "max"),
     "opening_unknown": _("Choose one of the four answers about the first laying out."),
     "first_move_case_not_bool": _("Tick the box or leave it empty."),
     "seat_letter": _("Seats are A, B, C and D."),
@@ -21,15 +22,24 @@ MESSAGES = {
     "rack_missing": _("Enter the tiles left on the rack of seat %(seat)s (0 if none)."),
     "winner_not_at_table": _("The player who went out must sit at this table."),
     "winner_has_rack": _("Seat %(seat)s went out, so it has no rack: clear these values."),
-    "jokers_per_game": _("The set has only %(max)s jokers: at most %(max)s can be left in one game."),
+    "jokers_per_game": ngettext_lazy(
+        "The set has only %(max)s joker: at most %(max)s can be left in one game.",
+        "The set has only %(max)s jokers: at most %(max)s can be left in one game.", "max",
+    ),
     "keypad_face": _("A tile is a number from 1 to 13 or a joker."),
-    "keypad_jokers": _("The set has only %(max)s jokers."),
-    "keypad_copies": _("The set has only %(max)s tiles numbered %(face)s: check the racks of this game."),
+    "keypad_jokers": ngettext_lazy("The set has only %(max)s joker.", "The set has only %(max)s jokers.", "max"),
+    "keypad_copies": ngettext_lazy(
+        "The set has only %(max)s tile numbered %(face)s: check the racks of this game.",
+        "The set has only %(max)s tiles numbered %(face)s: check the racks of this game.", "max",
+    ),
     "override_reason": _("A changed score needs a reason."),
     # the score-sheet form
     "ending_missing": _("Tap the player who went out, or “pool exhausted”."),
     "two_winners": _("Only one player can go out in a game."),
-    "confirm_tiles": _("More than %(limit)s points of tiles: are you sure? Tick the box to confirm."),
+    "confirm_tiles": ngettext_lazy(
+        "More than %(limit)s point of tiles: are you sure? Tick the box to confirm.",
+        "More than %(limit)s points of tiles: are you sure? Tick the box to confirm.", "limit",
+    ),
     "score_not_integer": _("Enter the score as a whole number, e.g. -80."),
     "score_range": _("Enter a score between −%(max)s and %(max)s."),
     "form_expired": _("This form is out of date. Reload the page; your values are kept on this tablet."),
@@ -56,7 +66,7 @@ def message_for(code, params=None):
     if template is None:
         return str(FALLBACK)
     try:
-        return str(template) % (params or {})
+        return str(template % (params or {}))
     except (KeyError, TypeError, ValueError):
         return str(FALLBACK)
 

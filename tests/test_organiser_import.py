@@ -155,3 +155,22 @@ def test_no_file_chosen_is_a_form_error(organiser_client):
     build(0)
     response = organiser_client.post("/staff/test/players/import/", {})
     assert response.status_code == 200 and "file" in response.context["form"].errors
+
+
+def test_the_import_page_opens_without_an_error_and_an_empty_post_names_the_field(organiser_client):
+    build(0)
+    page = organiser_client.get("/staff/test/players/import/")
+    assert not page.context["form"].is_bound
+    assert "errorlist" not in page.content.decode() and "This field is required." not in page.content.decode()
+    assert "An organisation may enter at most 1 player." in page.content.decode()
+    refused = organiser_client.post("/staff/test/players/import/", {})
+    assert refused.context["form"].errors["file"] == ["This field is required."]
+    assert 'class="errorlist"' in refused.content.decode() and not Player.objects.exists()
+
+
+def test_the_polish_import_page_names_the_columns_the_import_reads(organiser_client, settings):
+    build(0)
+    html = organiser_client.get("/staff/test/players/import/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "<th>imię i nazwisko</th><th>organizacja</th>" in html
+    rows = read_player_file("lista.csv", "imię i nazwisko,organizacja\nAnna Nowak,UTW Kraków\n".encode())
+    assert [(row.name, row.organisation) for row in rows] == [("Anna Nowak", "UTW Kraków")]

@@ -63,7 +63,7 @@ def test_the_quota_and_duplicates_are_refused_next_to_the_field(organiser_client
     assert response.status_code == 200
     assert response.context["form"].errors["name"] == ["Gracz 1 is already registered for Klub 1."]
     response = add(organiser_client, "Ktoś Inny", "Klub 1")
-    assert response.context["form"].errors["organisation"] == ["Klub 1 already has 1 players; the limit is 1 per organisation."]
+    assert response.context["form"].errors["organisation"] == ["Klub 1 already has 1 player; the limit is 1 per organisation."]
     response = add(organiser_client, "   ", "Klub 9", headers=HTMX)
     assert response.status_code == 200 and "name" in response.context["form"].errors
     assert is_fragment(response) and 'id="add-player"' in response.content.decode()

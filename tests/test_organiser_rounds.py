@@ -141,7 +141,7 @@ def test_the_next_round_cannot_be_drawn_before_the_current_one_is_complete(organ
 def test_no_round_after_the_last_qualifying_round(organiser):
     tournament = checked_in(4, rounds_planned=1, final=False)
     play_round(services.draw_round(tournament, user=organiser))
-    with pytest.raises(ActionRefused, match="All 1 qualifying rounds have been played."):
+    with pytest.raises(ActionRefused, match="The only qualifying round has been played."):
         services.draw_round(tournament, user=organiser)
 
 

@@ -84,3 +84,41 @@ def test_a_python_without_venv_asks_for_python3_venv(tmp_path):
     result = run_step(tmp_path, "run", fake_machine(tmp_path, installed=EVERYTHING, uid=1000), python=str(no_venv))
     assert result.returncode == 2
     assert "apt-get install -y --no-install-recommends python3-venv'" in result.stdout
+
+
+# ---------------------------------------------------------------- the Makefile's install levels
+
+MAKEFILE = SCRIPT.parent.parent / "Makefile"
+
+
+def planned_commands(tmp_path, target, stamps=()):
+    """The pip commands `make -n TARGET` would run in a copy of the project holding the given
+    stamp files, in the order given, all newer than pyproject.toml."""
+    for name in ("Makefile", "pyproject.toml"):
+        (tmp_path / name).write_bytes((MAKEFILE.parent / name).read_bytes())
+    venv = tmp_path / ".venv"
+    venv.mkdir(exist_ok=True)
+    made = (tmp_path / "pyproject.toml").stat().st_mtime
+    for order, level in enumerate(stamps, start=1):  # each level installed after the one before
+        stamp = venv / f".installed-{level}"
+        stamp.touch()
+        os.utime(stamp, (made + order, made + order))
+    result = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return [line for line in result.stdout.splitlines() if "pip install" in line]
+
+
+def test_make_run_installs_the_runtime_dependencies_only(tmp_path):
+    installs = planned_commands(tmp_path, "run")
+    assert any(line.endswith("pip install --quiet -e .") for line in installs), installs
+    assert not any("[test]" in line for line in installs), installs
+
+
+def test_make_test_after_make_run_adds_the_test_extras_only(tmp_path):
+    installs = planned_commands(tmp_path, "test", stamps=("run",))
+    assert installs == [".venv/bin/pip install --quiet -e '.[test]'"]
+
+
+def test_make_run_after_make_test_installs_nothing(tmp_path):
+    assert planned_commands(tmp_path, "run", stamps=("run", "test")) == []
+    assert planned_commands(tmp_path, "test", stamps=("run", "test")) == []

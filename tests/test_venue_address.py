@@ -1,6 +1,7 @@
 """The venue address: every link and QR code made for another device carries an address that
 tablets and phones can open, never 127.0.0.1 or localhost (accounts/venue.py)."""
 
+import io
 import os
 import re
 import subprocess
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client, RequestFactory
+from pypdf import PdfReader
 
 from accounts.devices import create_device_link
 from accounts.models import DeviceLink
@@ -238,24 +240,44 @@ def test_public_url_is_printed(laptop, tournament, settings):
     assert links and all(link.startswith("https://turniej.example.org/accounts/device/sign-in/") for link in links)
 
 
+PAPER_ONLY_NOTE = "Paper only: printed without QR codes or links"
+
+
 @pytest.mark.parametrize("path", [SHEET, CARDS, "/print/senioriada/round/1/score-sheets.pdf"])
-def test_a_loopback_address_gives_a_warning_instead_of_the_pdf(laptop, tournament, settings, path):
+def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper_only(laptop, tournament, settings, path):
+    """The evening before, or an event with no tablets: the same documents without QR codes or
+    links, saying so at the foot of every page."""
     settings.LISTEN_HOST = "127.0.0.1"
     response = laptop.get(path)
-    html = response.content.decode()
-    assert response.status_code == 409 and response["Content-Type"].startswith("text/html")
-    assert "Tablets and phones cannot open these links" in html
-    assert "http://127.0.0.1:8000, which on any other device means that device itself" in html
-    assert "make run HOST=0.0.0.0" in html and "PUBLIC_URL" in html
-    # The organiser may still print it, knowingly.
-    assert f'action="{path}"' in html and 'name="address" value="loopback"' in html
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert qr_payloads(response.content) == set()
+    reader = PdfReader(io.BytesIO(response.content))
+    for page in reader.pages:
+        text = " ".join(page.extract_text().split())
+        assert PAPER_ONLY_NOTE in text
+        assert "http" not in text and "scan" not in text
+    # The organiser may still print the loopback address, knowingly.
     anyway = laptop.get(path, {"address": "loopback"})
-    assert anyway["Content-Type"] == "application/pdf"
+    assert anyway["Content-Type"] == "application/pdf" and PAPER_ONLY_NOTE not in pdf_text(anyway.content)
     assert qr_payloads(anyway.content) <= {
         qr_matrix("http://127.0.0.1:8000/referee/senioriada/round/1/table/1/"),
         qr_matrix("http://127.0.0.1:8000/referee/senioriada/round/1/table/2/"),
         qr_matrix("http://127.0.0.1:8000/t/senioriada/"),
     }
+
+
+def test_with_a_network_address_the_documents_keep_their_qr_codes(laptop, tournament, on_the_network):
+    for path in (SHEET, CARDS):
+        content = laptop.get(path).content
+        assert qr_payloads(content) and PAPER_ONLY_NOTE not in pdf_text(content)
+
+
+def test_the_print_menu_says_when_it_prints_on_paper_only(laptop, tournament, settings, on_the_network):
+    assert "printed without QR codes" not in laptop.get("/print/senioriada/").content.decode()
+    settings.LISTEN_HOST = "127.0.0.1"
+    html = laptop.get("/print/senioriada/").content.decode()
+    assert "Score sheets and table cards are printed without QR codes and links" in html
+    assert "make run HOST=0.0.0.0" in html
 
 
 def test_a_loopback_device_sheet_warns_before_any_link_is_made(laptop, tournament, settings):
@@ -277,7 +299,6 @@ def test_the_tablets_page_names_the_address_or_warns(laptop, tournament, setting
     assert re.search(rf'value="http://{re.escape(LAN)}:8000/accounts/device/sign-in/[^"]+/"', laptop.get(page).content.decode())
     settings.LISTEN_HOST = "127.0.0.1"
     assert "Tablets and phones cannot open these links" in laptop.get(page).content.decode()
-    assert "Tablets and phones cannot open these links" in laptop.get("/print/senioriada/").content.decode()
 
 
 # ---------------------------------------------------------------- printing the device sheet again

@@ -10,6 +10,7 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 MAX_NAME = 200
 MAX_SLUG = 80
@@ -61,10 +62,12 @@ def clean_name(text, max_length=MAX_NAME):
     if not name:
         raise ValidationError(_("This field is required."), code="required")
     if len(name) > max_length:
-        raise ValidationError(
-            _("At most %(count)s characters."), code="max_length", params={"count": max_length}
-        )
+        raise ValidationError(at_most_characters(max_length), code="max_length", params={"count": max_length})
     return name
+
+
+def at_most_characters(count):
+    return ngettext("At most %(count)s character.", "At most %(count)s characters.", count)
 
 
 def validate_name(text):
@@ -75,7 +78,7 @@ def validate_name(text):
 def check_slug(slug):
     """A tournament's short address: letters, digits, - and _, not a reserved word."""
     if len(slug) > MAX_SLUG:
-        raise ValidationError(_("At most %(count)s characters."), code="max_length", params={"count": MAX_SLUG})
+        raise ValidationError(at_most_characters(MAX_SLUG), code="max_length", params={"count": MAX_SLUG})
     validate_slug(slug)
     if slug in RESERVED_SLUGS:
         raise ValidationError(_("This address is reserved: choose another one."), code="reserved")
@@ -91,7 +94,9 @@ def check_places(places):
     if any(p < 0 for p in places):
         raise ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 4, 3, 1, 0."))
     if any(p > MAX_PLACE_POINTS for p in places):
-        raise ValidationError(_("Each place gets at most %(max)s points.") % {"max": MAX_PLACE_POINTS})
+        raise ValidationError(ngettext(
+            "Each place gets at most %(max)s point.", "Each place gets at most %(max)s points.", MAX_PLACE_POINTS,
+        ) % {"max": MAX_PLACE_POINTS})
     if any(later > earlier for earlier, later in zip(places, places[1:])):
         raise ValidationError(_("A lower place cannot get more points than a higher one."))
     return list(places)
@@ -106,13 +111,15 @@ def limit_problems(settings, *, largest, rounds_drawn, has_final):
     problems = {}
     quota = settings.get("players_per_organisation")
     if quota is not None and quota < largest:
-        problems["players_per_organisation"] = _(
-            "An organisation already has %(count)s players: the limit cannot be lower."
+        problems["players_per_organisation"] = ngettext(
+            "An organisation already has %(count)s player: the limit cannot be lower.",
+            "An organisation already has %(count)s players: the limit cannot be lower.", largest,
         ) % {"count": largest}
     planned = settings.get("rounds_planned")
     if planned is not None and planned < rounds_drawn:
-        problems["rounds_planned"] = _(
-            "%(count)s rounds have already been drawn: plan at least that many."
+        problems["rounds_planned"] = ngettext(
+            "%(count)s round has already been drawn: plan at least that many.",
+            "%(count)s rounds have already been drawn: plan at least that many.", rounds_drawn,
         ) % {"count": rounds_drawn}
     if has_final and settings.get("final") is False:
         problems["final"] = _("The final has already been seated.")

@@ -9,6 +9,7 @@ from collections import defaultdict
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import seating
 from scoring.audit import log_change
@@ -64,9 +65,11 @@ def check_field_size(count):
                 "Check in one more player or withdraw one."
             )
         else:
-            message = _("At least 3 active, checked-in players are needed to seat a round; there are %(count)s.") % {
-                "count": count
-            }
+            message = ngettext(
+                "At least 3 active, checked-in players are needed to seat a round; there is %(count)s.",
+                "At least 3 active, checked-in players are needed to seat a round; there are %(count)s.",
+                count,
+            ) % {"count": count}
         raise ActionRefused(message) from None
 
 
@@ -96,9 +99,15 @@ def next_round_number(tournament):
         )
     number = latest.number + 1 if latest else 1
     if number > tournament.rounds_planned:
+        planned = tournament.rounds_planned
         if tournament.final:
-            raise ActionRefused(_("All %(count)s qualifying rounds have been played: seat the final.") % {"count": tournament.rounds_planned})
-        raise ActionRefused(_("All %(count)s qualifying rounds have been played.") % {"count": tournament.rounds_planned})
+            raise ActionRefused(ngettext(
+                "The only qualifying round has been played: seat the final.",
+                "All %(count)s qualifying rounds have been played: seat the final.", planned,
+            ) % {"count": planned})
+        raise ActionRefused(ngettext(
+            "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", planned,
+        ) % {"count": planned})
     return number
 
 

@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from organiser.importers import PlayerRow, Problem
 from scoring.audit import log_change
@@ -17,6 +18,14 @@ from tournament.errors import ActionRefused
 from tournament.models import Organisation, Player, Seat
 from tournament.queries import last_started_number
 from tournament.validation import FORBIDDEN_MESSAGE, MAX_NAME, forbidden_character, name_key
+
+
+def quota_reached_message(organisation, registered, quota):
+    return ngettext(
+        "%(organisation)s already has %(count)s player; the limit is %(quota)s per organisation.",
+        "%(organisation)s already has %(count)s players; the limit is %(quota)s per organisation.",
+        registered,
+    ) % {"organisation": organisation, "count": registered, "quota": quota}
 
 
 def registration_problems(tournament, entries, *, ignore=None):
@@ -34,7 +43,9 @@ def registration_problems(tournament, entries, *, ignore=None):
         if not entry.organisation:
             problems.append(Problem(_("the organisation is empty."), entry.line, "organisation"))
         if len(entry.name) > MAX_NAME or len(entry.organisation) > MAX_NAME:
-            problems.append(Problem(_("a name is longer than %(count)s characters.") % {"count": MAX_NAME}, entry.line))
+            problems.append(Problem(ngettext(
+                "a name is longer than %(count)s character.", "a name is longer than %(count)s characters.", MAX_NAME,
+            ) % {"count": MAX_NAME}, entry.line))
         hidden = {name: forbidden_character(text) for name, text in (("name", entry.name), ("organisation", entry.organisation))}
         for column, code in hidden.items():
             if code:
@@ -63,15 +74,23 @@ def registration_problems(tournament, entries, *, ignore=None):
             continue
         values = {"organisation": display[organisation], "quota": quota, "registered": registered}
         if lines == [None]:
-            message = _("%(organisation)s already has %(registered)s players; the limit is %(quota)s per organisation.")
+            message = quota_reached_message(display[organisation], registered, quota)
         else:
             values.update(count=len(lines), lines=", ".join(map(str, lines)))
             message = (
-                _("%(organisation)s: %(count)s players on lines %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.")
+                ngettext(
+                    "%(organisation)s: %(count)s player on line %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
+                    "%(organisation)s: %(count)s players on lines %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
+                    len(lines),
+                )
                 if registered else
-                _("%(organisation)s: %(count)s players on lines %(lines)s; the limit is %(quota)s per organisation.")
-            )
-        problems.append(Problem(message % values, lines[0], "organisation"))
+                ngettext(
+                    "%(organisation)s: %(count)s player on line %(lines)s; the limit is %(quota)s per organisation.",
+                    "%(organisation)s: %(count)s players on lines %(lines)s; the limit is %(quota)s per organisation.",
+                    len(lines),
+                )
+            ) % values
+        problems.append(Problem(message, lines[0], "organisation"))
     return sorted(problems, key=lambda p: p.line or 0)
 
 
@@ -90,9 +109,7 @@ def _free_slot(tournament, organisation, ignore=None):
     free = [slot for slot in range(1, tournament.players_per_organisation + 1) if slot not in used]
     if not free:
         raise ActionRefused(
-            _("%(organisation)s already has %(registered)s players; the limit is %(quota)s per organisation.")
-            % {"organisation": organisation.name, "registered": len(used), "quota": tournament.players_per_organisation},
-            field="organisation",
+            quota_reached_message(organisation.name, len(used), tournament.players_per_organisation), field="organisation",
         )
     return free[0]
 

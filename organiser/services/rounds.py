@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Role
 from accounts.roles import has_role
@@ -62,10 +63,11 @@ def complete_round(round_, *, user):
     if round_.state == Round.State.STARTED:
         waiting = unverified_tables(round_)
         if waiting:
-            raise ActionRefused(
-                _("%(round)s cannot be completed: the sheets of tables %(tables)s are not verified yet.")
-                % {"round": round_, "tables": ", ".join(map(str, waiting))}
-            )
+            raise ActionRefused(ngettext(
+                "%(round)s cannot be completed: the sheet of table %(tables)s is not verified yet.",
+                "%(round)s cannot be completed: the sheets of tables %(tables)s are not verified yet.",
+                len(waiting),
+            ) % {"round": round_, "tables": ", ".join(map(str, waiting))})
     _move_state(
         round_, [Round.State.STARTED], Round.State.COMPLETED, _("%(round)s cannot be completed: it is %(state)s."),
         completed_at=timezone.now(),

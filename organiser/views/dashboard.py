@@ -6,6 +6,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch
 from django.shortcuts import redirect, render
+from django.utils.translation import npgettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.forms import DeviceSheetForm
@@ -15,6 +16,16 @@ from organiser import reports
 from organiser.views.common import with_method_labels
 from scoring.models import Card, ScoreSheet
 from tournament.models import Player, Round, Seat, Table
+
+
+# How many sheets are in each state, as the dashboard counts them ("3 verified"): the words
+# agree with the number (Polish: 1 zweryfikowany, 2 zweryfikowane, 5 zweryfikowanych).
+SHEET_COUNT_LABELS = {
+    ScoreSheet.State.EMPTY: lambda n: npgettext("score sheets counted", "empty", "empty", n),
+    ScoreSheet.State.IN_PROGRESS: lambda n: npgettext("score sheets counted", "in progress", "in progress", n),
+    ScoreSheet.State.SUBMITTED: lambda n: npgettext("score sheets counted", "submitted", "submitted", n),
+    ScoreSheet.State.VERIFIED: lambda n: npgettext("score sheets counted", "verified", "verified", n),
+}
 
 
 def _dashboard_context(tournament):
@@ -30,7 +41,7 @@ def _dashboard_context(tournament):
     waiting = len(tables) - states[ScoreSheet.State.VERIFIED]
     return {
         "tournament": tournament, "rounds": rounds, "current": current, "tables": tables,
-        "sheet_counts": [(state, label, states[state]) for state, label in ScoreSheet.State.choices],
+        "sheet_counts": [(state, SHEET_COUNT_LABELS[state](states[state]), states[state]) for state in ScoreSheet.State],
         "waiting": waiting, "step": reports.next_step(tournament, current, waiting),
         "next_number": (current.number + 1) if current else 1,
     }

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
@@ -124,14 +124,14 @@ def check_in_everyone(request, tournament):
     except ActionRefused as refusal:
         messages.error(request, refusal.message)
     else:
-        messages.success(request, _("%(count)s players checked in.") % {"count": count})
+        messages.success(request, ngettext("%(count)s player checked in.", "%(count)s players checked in.", count) % {"count": count})
     return redirect_after_post(request, staff_url("players", tournament))
 
 
 @staff_required(Role.ORGANISER)
 def player_import(request, tournament):
     """Upload a CSV or XLSX player list: every problem is listed and nothing is imported."""
-    form = ImportForm(posted_data(request), request.FILES)
+    form = ImportForm(posted_data(request), request.FILES if request.method == "POST" else None)
     problems = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -143,7 +143,9 @@ def player_import(request, tournament):
         except ActionRefused as refusal:
             problems = refusal.problems
         else:
-            messages.success(request, _("%(count)s players imported.") % {"count": len(created)})
+            messages.success(request, ngettext(
+                "%(count)s player imported.", "%(count)s players imported.", len(created),
+            ) % {"count": len(created)})
             return redirect_after_post(request, staff_url("players", tournament))
     context = {"tournament": tournament, "form": form, "problems": problems}
     if request.htmx and request.method == "POST":

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Role
 from accounts.roles import global_role, staff_required
@@ -42,6 +43,9 @@ def tournament_edit(request, tournament):
         tournament, rescored = services.save_tournament(form, user=request.user)
         messages.success(request, _("The settings have been saved."))
         if rescored:
-            messages.info(request, _("Scores were recomputed with the new settings: %(count)s results changed.") % {"count": rescored})
+            messages.info(request, ngettext(
+                "Scores were recomputed with the new settings: %(count)s result changed.",
+                "Scores were recomputed with the new settings: %(count)s results changed.", rescored,
+            ) % {"count": rescored})
         return redirect_after_post(request, staff_url("dashboard", tournament))
     return render(request, "organiser/tournament_form.html", {"form": form, "tournament": tournament})

@@ -46,7 +46,11 @@ def referee_home(request, tournament, round_number=None):
         tables = list(
             Table.objects.filter(round=round_).select_related("sheet").prefetch_related(seats_prefetch()).order_by("number")
         )
-    context = {"tournament": tournament, "round": round_, "rounds": rounds, "tables": tables}
+    completed = [r for r in rounds if r.state == Round.State.COMPLETED]
+    context = {
+        "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
+        "last_completed": completed[-1] if completed else None,
+    }
     return render(request, "scoring/home.html", context)
 
 
