@@ -46,6 +46,7 @@ ARGUMENTS = {
     "ext_id": lambda w: w["player"].ext_id,
     "link_id": lambda w: w["link"].pk,
     "token": lambda w: w["token"],
+    "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
 }
 # Arguments that depend on the page: an action of the player or the round.
 ACTIONS = {"tournament:player_action": "check-in", "tournament:round_action": "publish"}

@@ -2,7 +2,7 @@
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.models import Role
 from accounts.roles import staff_required
@@ -11,7 +11,7 @@ from scoring.completion import unverified_sheets
 
 
 @staff_required(Role.ORGANISER)
-@require_GET
+@require_safe
 def exports_page(request, tournament):
     return render(request, "organiser/exports.html", {
         "tournament": tournament, "unverified": unverified_sheets(tournament),
@@ -19,7 +19,7 @@ def exports_page(request, tournament):
 
 
 @staff_required(Role.ORGANISER)
-@require_GET
+@require_safe
 def export_file(request, tournament, name):
     if name not in EXPORT_FILES:
         raise Http404("no such export")
