@@ -29,3 +29,17 @@ def test_between_rounds_it_names_the_last_completed_round_and_links_to_it(refere
     assert "Round 2 is completed. The next round is not published yet" in html
     assert 'href="/referee/test/round/2/"' in html and 'href="/referee/test/round/1/"' in html
     assert referee_client.get("/referee/test/round/2/").status_code == 200
+
+
+def test_after_the_last_round_it_says_the_tournament_is_over(referee_client, organiser):
+    """Two planned rounds and no final: once round 2 is completed nothing is left to enter."""
+    tournament = checked_in(8, rounds_planned=2, final=False)
+    for _ in range(2):
+        round_ = services.draw_round(tournament, user=organiser)
+        services.start_round(round_, user=organiser)
+        verify_sheets(round_)
+        services.complete_round(round_, user=organiser)
+    html = referee_client.get("/referee/test/").content.decode()
+    assert "Every round of the tournament is completed" in html
+    assert "The next round is not published yet" not in html
+    assert 'href="/referee/test/round/2/"' in html

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import Role
 from engine import rules
 from scoring import services
+from scoring.completion import results_are_final
 from scoring.forms import OverrideForm
 from scoring.messages import violation_message
 from scoring.models import AuditEntry
@@ -50,6 +51,7 @@ def referee_home(request, tournament, round_number=None):
     context = {
         "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
         "last_completed": completed[-1] if completed else None,
+        "finished": round_ is None and bool(completed) and results_are_final(tournament),
     }
     return render(request, "scoring/home.html", context)
 
