@@ -54,10 +54,10 @@ def too_large_message():
     return _("The file is larger than %(size)s MB: it cannot be a backup of one tournament.") % {"size": MAX_UPLOAD // 2**20}
 
 
-def json_text(raw):
-    """The JSON text of an uploaded file's bytes (plain or gzip-compressed, at most MAX_JSON
-    unpacked). Raises ActionRefused with a message for the form."""
-    if len(raw) > MAX_UPLOAD:
+def json_text(raw, *, max_size=MAX_UPLOAD):
+    """The JSON text of a file's bytes: plain, or gzip-compressed and at most MAX_JSON unpacked.
+    `max_size` bounds the file itself (None: any size). Raises ActionRefused with a message."""
+    if max_size is not None and len(raw) > max_size:
         raise ActionRefused(too_large_message())
     if raw.startswith(GZIP_MAGIC):
         unpacker = zlib.decompressobj(wbits=31)
