@@ -10,7 +10,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import clean
+.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-backup clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -67,3 +67,6 @@ bench-pdf: install
 
 bench-import: install
 	$(PY) bench/bench_import.py $(BENCH_ARGS)
+
+bench-backup: install
+	$(PY) bench/bench_backup.py $(BENCH_ARGS)
