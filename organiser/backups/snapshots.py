@@ -1,8 +1,9 @@
 """Automatic snapshots: after every verified (or corrected) sheet and every completed round.
 
 The request that verifies a sheet only queues the snapshot (after its transaction commits); one
-background thread per process writes it after the response. `settings.BACKUP_SNAPSHOTS` is
-`background` (the default), `inline` (written at once, for tests) or `off`. A tournament already
+background thread per process writes it after the response (START_DELAY later).
+`settings.BACKUP_SNAPSHOTS` is `background` (the default), `inline` (written at once, for
+tests) or `off`. A tournament already
 waiting for its snapshot is not queued twice: the snapshot taken then holds every change so far.
 A failing snapshot (a full disk) is logged and shown on the backups page, never raised.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -24,6 +26,7 @@ logger = logging.getLogger(__name__)
 _lock = threading.Lock()
 _waiting = set()  # tournament ids queued and not started yet
 _executor = None
+START_DELAY = 0.3  # seconds: the response goes out first, and verifications meanwhile share the snapshot
 
 
 def take_snapshot(tournament, trigger):
@@ -37,6 +40,7 @@ def take_snapshot(tournament, trigger):
 
 
 def _run(tournament_id, trigger):
+    time.sleep(START_DELAY)
     with _lock:
         _waiting.discard(tournament_id)
     try:

@@ -72,6 +72,12 @@ def _page(request, tournament, form=None, status=200):
     }, status=status)
 
 
+class CsrfRejected(Exception):
+    def __init__(self, response):
+        super().__init__("CSRF check failed")
+        self.response = response
+
+
 def refused_form(message):
     """An upload form showing `message` next to its file field."""
     form = BackupUploadForm({})
@@ -82,15 +88,17 @@ def refused_form(message):
 
 def _received(request):
     """(form, text) of an upload whose size is checked before its body is read; on a problem the
-    form carries it (next to the field) and text is None. The CSRF check follows the size check."""
+    form carries it (next to the field) and text is None. The CSRF check follows the size check:
+    a request failing it raises CsrfRejected with the usual answer."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
     if length > restore.MAX_UPLOAD + FORM_OVERHEAD:
         return refused_form(restore.too_large_message()), None
-    if CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {}) is not None:
-        raise PermissionDenied
+    rejection = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+    if rejection is not None:
+        raise CsrfRejected(rejection)
     form = BackupUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return form, None
@@ -120,8 +128,11 @@ def _preview(request, text, *, expected=None):
 
 
 def _upload_or_preview(request, expected=None):
-    """(a preview to answer with, None) or (None, the upload form with its problem)."""
-    form, text = _received(request)
+    """(a response to answer with, None) or (None, the upload form with its problem)."""
+    try:
+        form, text = _received(request)
+    except CsrfRejected as rejected:
+        return rejected.response, None
     if text is None:
         return None, form
     response, problem = _preview(request, text, expected=expected)
