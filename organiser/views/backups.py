@@ -62,14 +62,14 @@ def _warnings(tournament, snapshots):
     return found
 
 
-def _page(request, tournament, form=None, status=200):
+def _page(request, tournament, form=None):
     snapshots = files.snapshots(tournament.slug)
     for snapshot in snapshots:
         snapshot.label = trigger_label(snapshot.trigger)
     return render(request, "organiser/backups.html", {
         "tournament": tournament, "snapshots": snapshots, "keep": files.KEEP, "form": form or BackupUploadForm(),
         "warnings": _warnings(tournament, snapshots),
-    }, status=status)
+    })
 
 
 class CsrfRejected(Exception):
