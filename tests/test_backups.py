@@ -160,3 +160,27 @@ def test_a_tournament_organiser_may_not_create_other_tournaments_from_a_file(cli
     client.force_login(user)
     assert client.get("/staff/test/backups/").status_code == 200
     assert client.post("/staff/new/restore/", {"file": named(json.dumps(played_data(slug="x")), "b.json")}).status_code == 403
+
+
+def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client, organiser):
+    from organiser.backups import files, snapshots
+
+    tournament = build(4)
+    path = snapshots.take_snapshot(tournament, "round-1")
+    response = organiser_client.get(f"/staff/test/backups/{path.name}/")
+    assert response["Content-Type"] == "application/gzip"
+    assert gzip.decompress(b"".join(response.streaming_content)).decode() == dumps(export_tournament(tournament))
+    Player.objects.filter(tournament=tournament, ext_id="p4").delete()
+
+    html = organiser_client.post(f"/staff/test/backups/{path.name}/restore/").content.decode()
+    assert "The tournament “Senioriada Test” will be replaced" in html and "<dd>4</dd>" in html
+    organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
+    assert Tournament.objects.get(slug="test").players.count() == 4
+    assert [s.trigger for s in files.snapshots("test")] == ["restore", "before-restore", "round-1"]
+
+
+@pytest.mark.parametrize("name", ["../../etc/passwd", "20260210-093000-000000_verify-r1-t1.json.gz", ".staged", "x.json.gz"])
+def test_only_an_existing_snapshot_of_this_tournament_can_be_fetched(organiser_client, name):
+    build(4)
+    assert organiser_client.get(f"/staff/test/backups/{name}/").status_code == 404
+    assert organiser_client.post(f"/staff/test/backups/{name}/restore/").status_code == 404
