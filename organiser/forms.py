@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from organiser import services
+from organiser.backups import restore
 from tournament import validation
 from tournament.models import Tournament
 from tournament.text import slug_from, sorted_polish
@@ -190,6 +191,13 @@ class BackupUploadForm(forms.Form):
         label=_("backup file"), allow_empty_file=True,
         help_text=_("A backup downloaded from this page (.json, or compressed .json.gz), at most 20 MB."),
     )
+
+    def __init__(self, *args, **kwargs):
+        """The browser refuses a file over the limit before sending it (static/js/backup-upload.js)."""
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs.update({
+            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large_message(),
+        })
 
 
 class RestoreConfirmForm(forms.Form):

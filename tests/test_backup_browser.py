@@ -53,3 +53,17 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     assert page.locator(".snapshot-list li").count() == 2  # before the restore, and after it
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot(page, f"backups-{viewport['width']}")
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_sent(new_page, live_server, client, organiser):
+    checked_in(4)
+    page = signed_in_page(new_page, live_server, client, organiser)
+    page.goto(f"{live_server.url}/staff/new/restore/")
+    sent = []
+    page.on("request", lambda request: sent.append(request.method) if request.method == "POST" else None)
+    page.get_by_label("Backup file").set_input_files(
+        {"name": "huge.json", "mimeType": "application/json", "buffer": b" " * (20 * 1024 * 1024 + 1)}
+    )
+    page.get_by_role("button", name="Check the file").click()
+    page.get_by_text("The file is larger than 20 MB").wait_for()
+    assert sent == [] and Tournament.objects.count() == 1
