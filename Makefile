@@ -10,7 +10,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports clean
+.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -79,3 +79,6 @@ bench-import: install
 
 bench-exports: install
 	$(PY) bench/bench_exports.py $(BENCH_ARGS)
+
+bench-backup: install
+	$(PY) bench/bench_backup.py $(BENCH_ARGS)

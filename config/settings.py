@@ -9,6 +9,7 @@ VAR_DIR        where the SQLite database and collected static files live (defaul
 PUBLIC_URL     the address tablets and phones use, e.g. http://192.168.1.10:8000 (default: found
                from the request and the local network, see accounts/venue.py)
 LISTEN_HOST    the address the server listens on (`make run` sets it; 0.0.0.0 = the whole network)
+BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
 """
 
 import datetime
@@ -25,6 +26,7 @@ from accounts.venue import PublicUrlError, check_public_url
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(exist_ok=True)
+BACKUP_DIR = VAR_DIR / "backups"  # automatic snapshots, one folder per tournament (organiser/backups)
 
 
 def env_flag(name, default=False):
@@ -36,6 +38,7 @@ def env_flag(name, default=False):
 
 DEBUG = env_flag("DEBUG")
 TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only requirements
+BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "background")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG and not TESTING:

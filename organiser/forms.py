@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from organiser import services
+from organiser.backups import restore
 from tournament import validation
 from tournament.models import Tournament
 from tournament.text import slug_from, sorted_polish
@@ -183,3 +184,30 @@ class SwapForm(RefusalMixin, forms.Form):
         ]
         self.fields["player_a"].choices = choices
         self.fields["player_b"].choices = choices
+
+
+class BackupUploadForm(forms.Form):
+    file = forms.FileField(
+        label=_("backup file"), allow_empty_file=True,
+        help_text=_("A backup downloaded from this page (.json, or compressed .json.gz), at most 20 MB."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        """The browser refuses a file over the limit before sending it (static/js/backup-upload.js)."""
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs.update({
+            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large_message(),
+        })
+
+
+class RestoreConfirmForm(forms.Form):
+    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    replace = forms.BooleanField(required=False)
+
+    def __init__(self, *args, replaces=None, **kwargs):
+        """`replaces`: the tournament the restore would replace, whose name the confirmation names."""
+        super().__init__(*args, **kwargs)
+        if replaces is not None:
+            self.fields["replace"].required = True
+            self.fields["replace"].label = _("Yes, replace the tournament “%(name)s” with this backup.") % {"name": replaces.name}
+            self.fields["replace"].error_messages["required"] = _("Tick the box to confirm the replacement.")

@@ -3,7 +3,7 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import dashboard, exports, players, rounds, tournaments
+from organiser.views import backups, dashboard, exports, players, rounds, tournaments
 
 app_name = "tournament"
 urlpatterns = [
@@ -23,4 +23,10 @@ urlpatterns = [
     path("<slug:slug>/rounds/<int:number>/<slug:action>/", rounds.round_action, name="round_action"),
     path("<slug:slug>/exports/", exports.exports_page, name="exports"),
     path("<slug:slug>/exports/<str:name>", exports.export_file, name="export_file"),
+    path("new/restore/", backups.restore_new, name="restore_new"),
+    path("new/restore/confirm/", backups.restore_confirm, name="restore_confirm"),
+    path("<slug:slug>/backups/", backups.backups, name="backups"),
+    path("<slug:slug>/backups/download/", backups.backup_download, name="backup_download"),
+    path("<slug:slug>/backups/<str:name>/", backups.snapshot_download, name="snapshot_download"),
+    path("<slug:slug>/backups/<str:name>/restore/", backups.snapshot_restore, name="snapshot_restore"),
 ]

@@ -73,7 +73,7 @@ class TieDecisionAdmin(ReadOnlyAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "tournament", "action", "user", "sheet", "reason"]
+    list_display = ["created_at", "tournament", "action", "who", "sheet", "reason"]
     list_filter = ["tournament", "action"]
-    search_fields = ["reason", "action"]
+    search_fields = ["reason", "action", "user_name"]
     list_select_related = ["tournament", "user", "sheet"]

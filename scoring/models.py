@@ -182,6 +182,10 @@ class AuditEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
     sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    user_name = models.CharField(
+        _("user name"), max_length=150, blank=True,
+        help_text=_("The user's name when the change was made; kept when the account is gone or the log was restored."),
+    )
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
     action = models.CharField(_("action"), max_length=40)
     before = models.JSONField(_("before"), null=True, blank=True)
@@ -196,3 +200,8 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+    @property
+    def who(self):
+        """The user name of whoever made the change, or None when unknown."""
+        return self.user_name or (self.user.get_username() if self.user else None)

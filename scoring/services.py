@@ -15,6 +15,7 @@ from engine import discipline, rules
 from scoring.audit import log_change
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
+from scoring.signals import send_after_commit
 from tournament.models import Player
 
 
@@ -229,6 +230,8 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
         sheet, user, "correct_game" if correcting else "save_game",
         before=before and {"game": before}, after={"game": game_snapshot(stored)}, reason=reason.strip(),
     )
+    if correcting:
+        send_after_commit(sheet, "correction")
     return stored
 
 
@@ -254,6 +257,8 @@ def override_score(sheet, number, letter, score, *, reason, version, user):
     result.override_reason = reason.strip() if score is not None else ""
     result.save(update_fields=["override_score", "override_reason"])
     _audit(sheet, user, "override", before={"game": before}, after={"game": game_snapshot(game)}, reason=reason.strip())
+    if sheet.state == ScoreSheet.State.VERIFIED:
+        send_after_commit(sheet, "correction")
     return result
 
 
@@ -294,6 +299,7 @@ def verify_sheet(sheet, *, version, user):
         sheet, version, user, state=ScoreSheet.State.VERIFIED, verified_at=timezone.now(), verified_by=user
     )
     _audit(sheet, user, "verify", before=before, after={"state": sheet.state})
+    send_after_commit(sheet, "verify")
     return sheet
 
 

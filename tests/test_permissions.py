@@ -86,6 +86,12 @@ EXPECTED = {
     "tournament:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
     "tournament:exports": staff(ORG),
     "tournament:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
+    "tournament:backups": staff(ORG, post=200),  # no file: the form says so
+    "tournament:backup_download": staff(ORG),
+    "tournament:snapshot_download": staff(ORG, get=404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
+    "tournament:snapshot_restore": post_only(ORG, 404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
+    "tournament:restore_new": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "tournament:restore_confirm": post_only(SIGNED_IN, 302),  # no staged upload: back to /staff/ with a message
     # Referee tablets.
     "scoring:home": staff(REF),
     "scoring:round": staff(REF),
@@ -286,6 +292,9 @@ STATE_CHANGES = [
     ("tournament:settings", "organiser"),
     ("accounts:device_links", "organiser"),
     ("accounts:logout", "referee"),
+    ("tournament:backups", "organiser"),
+    ("tournament:restore_new", "organiser"),
+    ("tournament:restore_confirm", "organiser"),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from organiser.interchange.audit import export_audit
 from organiser.interchange.parse import FORMAT, SETTING_KEYS
 from scoring.models import Card, Game, ScoreSheet, TieDecision
 from scoring.records import game_record
@@ -55,6 +56,7 @@ def export_tournament(tournament):
         "tie_decisions": [
             {"order": d.order, "reason": d.reason} for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")
         ],
+        "audit": export_audit(t),
     }
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from django.db import transaction
 
 from engine.discipline import derived_status
+from organiser.interchange.audit import load_audit
 from organiser.interchange.checks import decode, fail
 from organiser.interchange.parse import parse
 from scoring.models import Card, ScoreSheet, TieDecision
@@ -41,7 +42,7 @@ def import_tournament(data):
             joins_from_round=p["joins_from_round"],
         )
     Player.objects.bulk_create(players.values())
-    rounds = {}
+    rounds, sheets = {}, {}
     for r in plan["rounds"]:
         round_ = Round.objects.create(
             tournament=tournament, number=r["number"], kind=r["kind"], state=r["state"], seed=r["seed"], method=r["method"]
@@ -52,7 +53,7 @@ def import_tournament(data):
             Seat.objects.bulk_create(
                 Seat(table=table, round=round_, player=players[pid], letter=letter) for letter, pid in t["seats"].items()
             )
-            sheet = ScoreSheet.objects.create(table=table, state=t["state"])
+            sheet = sheets[r["number"], t["number"]] = ScoreSheet.objects.create(table=table, state=t["state"])
             for g in t["games"]:
                 store_game(sheet, g["number"], g["game"], keypad=g["keypad"] or None, overrides=g["overrides"])
     Card.objects.bulk_create(
@@ -62,6 +63,7 @@ def import_tournament(data):
     TieDecision.objects.bulk_create(
         TieDecision(tournament=tournament, order=d["order"], reason=d["reason"]) for d in plan["tie_decisions"]
     )
+    load_audit(tournament, plan["audit"], sheets)
     return tournament
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 from django.core.exceptions import ValidationError
 
 from engine import rules
+from organiser.interchange.audit import parse_audit
 from organiser.interchange.checks import (
     TEXT_CONTROLS,
     check_depth,
@@ -191,9 +192,9 @@ def parse(data):
     """Validate a decoded file and return a plain description of what to write."""
     data = checked_object(data, "")
     check_depth(data)
-    check_known_keys(data, "", ("format", "tournament", "players", "rounds", "cards", "tie_decisions"))
-    if data.get("format") != FORMAT:
+    if data.get("format") != FORMAT:  # first: a file of another kind is named as such
         fail("format", f"must be {FORMAT!r}, got {shown(data.get('format'))}")
+    check_known_keys(data, "", ("format", "tournament", "players", "rounds", "cards", "tie_decisions", "audit"))
     t = checked_object(data.get("tournament"), "tournament")
     check_known_keys(t, "tournament", ("name", "slug", "date", "settings"))
     name = checked_name(t.get("name"), "tournament.name")
@@ -246,6 +247,7 @@ def parse(data):
     return {
         "tournament": {"name": name, "slug": slug, "date": date, **settings},
         "players": players, "rounds": rounds, "cards": cards, "tie_decisions": decisions,
+        "audit": parse_audit(data.get("audit", []), rounds),
     }
 
 

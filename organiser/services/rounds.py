@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Role
 from accounts.roles import has_role
+from organiser.backups.snapshots import snapshot_after_commit
 from scoring.audit import log_change
 from scoring.models import Game, ScoreSheet
 from scoring.visibility import set_visibility
@@ -73,6 +74,7 @@ def complete_round(round_, *, user):
         completed_at=timezone.now(),
     )
     log_change(round_.tournament, user, "round_complete", after={"round": round_.number})
+    snapshot_after_commit(round_.tournament_id, f"round-{round_.number}")
     return round_
 
 

@@ -41,7 +41,7 @@ class ChangeView:
     def who(self):
         user = self.entry.user
         if user is None:
-            return _("unknown")
+            return self.entry.user_name or _("unknown")
         return user.get_full_name() or user.get_username()
 
 

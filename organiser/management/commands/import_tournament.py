@@ -2,21 +2,29 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, no_translations
 
+from organiser.backups.restore import json_text
 from organiser.interchange import InterchangeError, import_json_text
+from tournament.errors import ActionRefused
 
 
 class Command(BaseCommand):
-    help = "Import a whole tournament from a rummikub-tournament/1 JSON file (all or nothing)."
+    help = "Import a whole tournament from a rummikub-tournament/1 JSON file, plain or .json.gz (all or nothing)."
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="the JSON file, or - for standard input")
+        parser.add_argument("file", help="the JSON file (or a compressed snapshot, .json.gz), or - for standard input")
 
     @no_translations  # the file's messages name JSON paths: English, like the format
     def handle(self, *args, file, **options):
         try:
-            text = self.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
+            if file == "-":
+                raw = self.stdin.buffer.read() if hasattr(self.stdin, "buffer") else self.stdin.read().encode("utf-8")
+            else:
+                raw = Path(file).read_bytes()
+            text = json_text(raw, max_size=None)
+        except OSError as error:
             raise CommandError(f"cannot read {file}: {error}") from None
+        except ActionRefused as refusal:
+            raise CommandError(f"cannot read {file}: {refusal.message}") from None
         try:
             tournament = import_json_text(text)
         except InterchangeError as error:

@@ -1,0 +1,95 @@
+"""Benchmark: the time an automatic snapshot adds to the request that verifies a score sheet.
+
+A 500-player, 8-round tournament (125 tables a round) has its last round's sheets submitted;
+the head referee verifies them one request at a time through Django's test client, first with
+snapshots off, then with snapshots on (queued after the commit, written by a background thread
+after the response). The figure is the difference of the medians, next to the budget; the
+snapshot's own writing time (after the response) is printed too. `--smoke`: 40 players, 2 rounds.
+
+Usage: .venv/bin/python bench/bench_backup.py [--smoke]   (or `make bench-backup`)
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import throwaway_database
+
+throwaway_database.prepare("bench-backup-")
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import Group, User  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from organiser.backups import files, snapshots  # noqa: E402
+from organiser.demo import random_tournament  # noqa: E402
+from organiser.interchange import import_tournament  # noqa: E402
+from scoring.models import ScoreSheet  # noqa: E402
+
+BUDGET_MS, SAMPLES = 50, 20
+
+
+def verify_times(client, sheets):
+    timings = []
+    for sheet in sheets:
+        url = f"/referee/bench/round/{sheet.table.round.number}/table/{sheet.table.number}/verify/"
+        start = time.perf_counter()
+        response = client.post(url, {"version": sheet.version})
+        timings.append(time.perf_counter() - start)
+        assert response.status_code == 302, response.status_code
+        snapshots.wait_for_snapshots()  # each request is measured on its own, not behind a snapshot
+    return timings
+
+
+def main(players, rounds):
+    settings.BACKUP_DIR = tempfile.mkdtemp(prefix="bench-backup-snapshots-")
+    try:
+        return measure(players, rounds)
+    finally:
+        shutil.rmtree(settings.BACKUP_DIR, ignore_errors=True)
+
+
+def measure(players, rounds):
+    data = random_tournament(players, rounds)
+    data["rounds"][-1]["state"] = "started"
+    for table in data["rounds"][-1]["tables"]:
+        table["state"] = "submitted"
+    tournament = import_tournament(data)
+    head = User.objects.create_user("head")
+    head.groups.add(Group.objects.get_or_create(name="head_referee")[0])
+    client = Client()
+    client.force_login(head)
+    sheets = list(
+        ScoreSheet.objects.filter(table__round__tournament=tournament, state="submitted")
+        .select_related("table__round").order_by("table__number")
+    )
+    samples = min(SAMPLES, len(sheets) // 2)
+    print(f"{players} players, {rounds} rounds; {connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    settings.BACKUP_SNAPSHOTS = "off"
+    without = statistics.median(verify_times(client, sheets[:samples]))
+    settings.BACKUP_SNAPSHOTS = "background"
+    with_snapshots = statistics.median(verify_times(client, sheets[samples: 2 * samples]))
+    written = files.snapshots(tournament.slug)
+    start = time.perf_counter()
+    snapshots.take_snapshot(tournament, "bench")
+    writing = time.perf_counter() - start
+    added_ms = (with_snapshots - without) * 1000
+    print(f"verify request: median {without * 1000:.1f} ms without snapshots, {with_snapshots * 1000:.1f} ms with ({samples} each)")
+    print(f"snapshots written: {len(written)}, {written[0].size / 1024:.0f} KiB compressed; "
+          f"writing one takes {writing:.2f} s, after the response")
+    ok = added_ms < BUDGET_MS and len(written) == samples
+    print(f"added to the verify request: {added_ms:.1f} ms, budget < {BUDGET_MS} ms: {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
+    smoke = parser.parse_args().smoke
+    passed = throwaway_database.run(main, *((40, 2) if smoke else (500, 8)))
+    sys.exit(0 if passed or smoke else 1)

@@ -1,0 +1,217 @@
+"""Backups without a terminal: the backups page (download, automatic snapshots, restore), and
+restoring a tournament that does not exist here yet (from the list of tournaments).
+
+Restoring is two steps: an upload (or a chosen snapshot) is checked and previewed, then the
+organiser confirms, naming the tournament a restore would replace.
+"""
+
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from accounts.models import Role
+from accounts.roles import global_role, has_role, staff_required
+from organiser.backups import files, restore
+from organiser.forms import BackupUploadForm, RestoreConfirmForm
+from organiser.interchange import dumps, export_tournament
+from organiser.views.common import redirect_after_post, staff_url
+from scoring.models import AuditEntry
+from tournament.errors import ActionRefused
+
+FORM_OVERHEAD = 64 * 1024  # a multipart request's bytes besides the file
+TRIGGER_RE = re.compile(r"^(verify|correction)-r(\d+)-t(\d+)$|^round-(\d+)$")
+STALE_AFTER = 60  # seconds a snapshot may take after the change that triggered it
+CHANGES = ("verify", "correct_game", "round_complete")
+
+
+def trigger_label(trigger):
+    match = TRIGGER_RE.match(trigger)
+    if match and match.group(1) == "verify":
+        return _("sheet verified: round %(round)s, table %(table)s") % {"round": match.group(2), "table": match.group(3)}
+    if match and match.group(1):
+        return _("correction: round %(round)s, table %(table)s") % {"round": match.group(2), "table": match.group(3)}
+    if match:
+        return _("round %(round)s completed") % {"round": match.group(4)}
+    return {"before-restore": _("before a restore"), "restore": _("restored from a file")}.get(trigger, trigger)
+
+
+def _warnings(tournament, snapshots):
+    """Why the newest snapshot may not hold the latest results: a failed write, or none written."""
+    found = []
+    failure = files.last_failure(tournament.slug)
+    if failure:
+        found.append(_("The automatic snapshot of %(when)s failed: %(error)s. Download a backup now and free some disk space.") % {
+            "when": timezone.localtime(failure["when"]).strftime("%H:%M:%S"), "error": failure["error"]})
+    last_change = (
+        AuditEntry.objects.filter(tournament=tournament, action__in=CHANGES).order_by("-created_at")
+        .values_list("created_at", flat=True).first()
+    )
+    newest = snapshots[0].taken_at if snapshots else None
+    if not failure and last_change and (newest is None or newest < last_change) \
+            and (timezone.now() - last_change).total_seconds() > STALE_AFTER:
+        found.append(_("No automatic snapshot holds the latest verified results. Download a backup now."))
+    return found
+
+
+def _page(request, tournament, form=None):
+    snapshots = files.snapshots(tournament.slug)
+    for snapshot in snapshots:
+        snapshot.label = trigger_label(snapshot.trigger)
+    return render(request, "organiser/backups.html", {
+        "tournament": tournament, "snapshots": snapshots, "keep": files.KEEP, "form": form or BackupUploadForm(),
+        "warnings": _warnings(tournament, snapshots),
+    })
+
+
+class CsrfRejected(Exception):
+    def __init__(self, response):
+        super().__init__("CSRF check failed")
+        self.response = response
+
+
+def refused_form(message):
+    """An upload form showing `message` next to its file field."""
+    form = BackupUploadForm({})
+    form.is_valid()
+    form.errors["file"] = form.error_class([message])
+    return form
+
+
+def _received(request):
+    """(form, text) of an upload whose size is checked before its body is read; on a problem the
+    form carries it (next to the field) and text is None. The CSRF check follows the size check:
+    a request failing it raises CsrfRejected with the usual answer."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > restore.MAX_UPLOAD + FORM_OVERHEAD:
+        return refused_form(restore.too_large_message()), None
+    rejection = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+    if rejection is not None:
+        raise CsrfRejected(rejection)
+    form = BackupUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return form, None
+    upload = form.cleaned_data["file"]
+    try:
+        if upload.size > restore.MAX_UPLOAD:
+            raise ActionRefused(restore.too_large_message())
+        return form, restore.json_text(upload.read(restore.MAX_UPLOAD + 1))
+    except ActionRefused as refusal:
+        form.add_error("file", refusal.message)
+        return form, None
+
+
+def _preview(request, text, *, expected=None):
+    """(the preview of a backup's text with its confirmation form, None), or (None, the problem)."""
+    try:
+        _data, plan = restore.checked(text)
+    except ActionRefused as refusal:
+        return None, refusal.message
+    shown = restore.preview(plan)
+    if expected is not None and shown.slug != expected.slug:
+        return None, _(
+            "This is a backup of another tournament, “%(name)s” (%(slug)s). Restore it from the list of tournaments."
+        ) % {"name": shown.name, "slug": shown.slug}
+    confirm = RestoreConfirmForm(initial={"token": restore.stage(text)}, replaces=shown.replaces)
+    return render(request, "organiser/backup_preview.html", {"preview": shown, "form": confirm, "tournament": expected}), None
+
+
+def _upload_or_preview(request, expected=None):
+    """(a response to answer with, None) or (None, the upload form with its problem)."""
+    try:
+        form, text = _received(request)
+    except CsrfRejected as rejected:
+        return rejected.response, None
+    if text is None:
+        return None, form
+    response, problem = _preview(request, text, expected=expected)
+    return response, (refused_form(problem) if problem else None)
+
+
+@csrf_exempt  # checked in `_received`, after the upload's size
+@staff_required(Role.ORGANISER)
+def backups(request, tournament):
+    """The backups page; a POST uploads a backup of this tournament to restore (then a preview)."""
+    if request.method != "POST":
+        return _page(request, tournament)
+    response, form = _upload_or_preview(request, expected=tournament)
+    return response or _page(request, tournament, form)
+
+
+@staff_required(Role.ORGANISER)
+def backup_download(request, tournament):
+    """The tournament's backup as it is now (the JSON export)."""
+    response = HttpResponse(dumps(export_tournament(tournament)), content_type="application/json; charset=utf-8")
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{stamp}.json"'
+    return response
+
+
+@staff_required(Role.ORGANISER)
+def snapshot_download(request, tournament, name):
+    path = files.snapshot_path(tournament.slug, name)
+    if path is None:
+        raise Http404
+    return FileResponse(path.open("rb"), as_attachment=True, filename=f"{tournament.slug}-{name}", content_type="application/gzip")
+
+
+@require_POST
+@staff_required(Role.ORGANISER)
+def snapshot_restore(request, tournament, name):
+    """Preview one of the automatic snapshots before restoring it."""
+    path = files.snapshot_path(tournament.slug, name)
+    if path is None:
+        raise Http404
+    try:
+        response, problem = _preview(request, restore.json_text(path.read_bytes()), expected=tournament)
+    except ActionRefused as refusal:
+        response, problem = None, refusal.message
+    return response or _page(request, tournament, refused_form(problem))
+
+
+@csrf_exempt  # checked in `_received`, after the upload's size
+@login_required
+def restore_new(request):
+    """Restore a tournament from a backup file on the list of tournaments (any slug)."""
+    if global_role(request.user) != Role.ORGANISER:
+        raise PermissionDenied
+    response, form = _upload_or_preview(request) if request.method == "POST" else (None, BackupUploadForm())
+    return response or render(request, "organiser/restore_new.html", {"form": form})
+
+
+@require_POST
+@login_required
+def restore_confirm(request):
+    """Restore the previewed backup once the organiser confirms (naming a tournament it replaces)."""
+    token = request.POST.get("token", "")
+    try:
+        _data, plan = restore.checked(restore.staged_text(token))
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect_after_post(request, "/staff/")
+    shown = restore.preview(plan)
+    allowed = has_role(request.user, shown.replaces, Role.ORGANISER) if shown.replaces else global_role(request.user) == Role.ORGANISER
+    if not allowed:
+        raise PermissionDenied
+    form = RestoreConfirmForm(request.POST, replaces=shown.replaces)
+    if form.is_valid():
+        try:
+            tournament = restore.restore(restore.staged_text(token), user=request.user, replace=shown.replaces)
+        except ActionRefused as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            restore.discard_staged(token)
+            messages.success(request, _("The tournament “%(name)s” has been restored from the backup.") % {"name": tournament.name})
+            return redirect_after_post(request, staff_url("dashboard", tournament))
+    return render(request, "organiser/backup_preview.html", {"preview": shown, "form": form, "tournament": shown.replaces})
