@@ -10,7 +10,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import clean
+.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -67,3 +67,7 @@ bench-pdf: install
 
 bench-import: install
 	$(PY) bench/bench_import.py $(BENCH_ARGS)
+
+# The whole venue at once (Locust): BENCH_ARGS=--postgres, --faults, --smoke.
+bench-hall: install
+	$(PY) bench/bench_hall.py $(BENCH_ARGS)

@@ -181,11 +181,12 @@ def postgresql_cluster(workdir):
         run(pg_bin / "pg_ctl", "-D", data, "-m", "immediate", "stop")
 
 
-def start_server(env, port, access_log):
+def start_server(env, port, access_log, *, workers=2, threads=1, log=subprocess.DEVNULL):
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{HOST}:{port}", "-w", "2",
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{HOST}:{port}", "-w", str(workers),
+         "--threads", str(threads),
          "--access-logfile", str(access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, env=env, stdout=log, stderr=log,
     )
     for _ in range(100):
         try:
