@@ -181,11 +181,11 @@ def postgresql_cluster(workdir):
         run(pg_bin / "pg_ctl", "-D", data, "-m", "immediate", "stop")
 
 
-def start_server(env, port, access_log, *, workers=2, threads=1, log=subprocess.DEVNULL):
+def start_server(env, port, access_log, *, workers=2, threads=1, log=subprocess.DEVNULL, log_format=""):
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{HOST}:{port}", "-w", str(workers),
          "--threads", str(threads),
-         "--access-logfile", str(access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s"],
+         "--access-logfile", str(access_log), "--access-logformat", f"%(m)s %(U)s %(s)s %(D)s{log_format}"],
         cwd=ROOT, env=env, stdout=log, stderr=log,
     )
     for _ in range(100):

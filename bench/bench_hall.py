@@ -23,7 +23,7 @@ leaderboard's poll interval + 1 s.
 `--postgres`: on a throwaway PostgreSQL cluster (as bench_entry.py). `--faults`: during the load,
 reload gunicorn (HUP), stop one worker (TERM) and kill one (-9); prints the failed requests
 around each. `--workers`/`--threads`: the gunicorn setting to try. `--smoke`: 16 players, a few
-phones, about 10 seconds.
+phones, 14 seconds.
 
 Usage: .venv/bin/python bench/bench_hall.py [--postgres] [--faults] [--smoke] [--workers N] [--threads N]
        (or `make bench-hall`, `make bench-hall BENCH_ARGS=--postgres`)
@@ -47,7 +47,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_entry import HOST, free_port, percentile, postgresql_cluster, start_server
+from bench_entry import HOST, free_port, postgresql_cluster, start_server
 from hall_report import compare_saves, freshness_seconds, print_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +68,7 @@ class Size:
 
 
 FULL = Size(players=120, played_rounds=4, phones=300, ramp_seconds=30, run_seconds=180, pace=1.0)
-SMOKE = Size(players=16, played_rounds=2, phones=6, ramp_seconds=2, run_seconds=10, pace=0.04)
+SMOKE = Size(players=16, played_rounds=2, phones=6, ramp_seconds=2, run_seconds=12, pace=0.02)
 FIXED_USERS = 4  # the head referee, the organiser, the projector and the freshness checker
 
 
@@ -153,6 +153,15 @@ def warm_up(port):
         return json.load(answer)
 
 
+def server_times(access_log):
+    """{request kind: [ms]} from gunicorn's access log (the scenario names each request's kind in a header)."""
+    times = {}
+    for line in access_log.read_text().splitlines():
+        method, path, status, microseconds, kind = line.split(" ", 4)
+        times.setdefault(kind, []).append(int(microseconds) / 1000)
+    return times
+
+
 def worker_pids(master):
     try:
         return [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
@@ -181,7 +190,7 @@ def run_locust(port, data_file, out, size, faults_wanted, master):
     command = [
         sys.executable, "-m", "locust", "-f", str(SCENARIO), "--headless", "--only-summary",
         "-u", str(users), "-r", str(max(1, round(users / size.ramp_seconds))),
-        "-t", f"{size.ramp_seconds + size.run_seconds}s", "--stop-timeout", "5",
+        "-t", f"{size.ramp_seconds + size.run_seconds}s",
         "--csv", str(out / "locust"), "--host", f"http://{HOST}:{port}", "--loglevel", "WARNING",
     ]
     env = {**os.environ, "HALL_DATA": str(data_file), "HALL_OUT": str(out)}
@@ -207,7 +216,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--postgres", action="store_true", help="on a throwaway PostgreSQL cluster")
     parser.add_argument("--faults", action="store_true", help="reload, stop and kill gunicorn workers during the load")
-    parser.add_argument("--smoke", action="store_true", help="a handful of users for about 10 s")
+    parser.add_argument("--smoke", action="store_true", help="a handful of users for 14 s")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (the README's: 2)")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, Locust's CSV)")
@@ -233,7 +242,7 @@ def main():
             port = free_port()
             server_log = open(workdir / "gunicorn.log", "w")
             server = start_server({**os.environ, **env}, port, workdir / "access.log", workers=args.workers,
-                                  threads=args.threads, log=server_log)
+                                  threads=args.threads, log=server_log, log_format=" %({x-hall-kind}i)s")
             try:
                 data["baseline"] = warm_up(port)
                 data_file.write_text(json.dumps(data))
@@ -249,14 +258,14 @@ def main():
             from django.db import connections
 
             connections.close_all()
-        server_ms = [int(line.rsplit(" ", 1)[1]) / 1000 for line in (workdir / "access.log").read_text().splitlines()]
+        server_ms = server_times(workdir / "access.log")
         problems = [line for line in (workdir / "gunicorn.log").read_text().splitlines()
                     if "Traceback" in line or "locked" in line or "Error" in line]
         budgets_hold, correct = print_report(
             out, database=database, setting=f"gunicorn -w {args.workers} --threads {args.threads}", size=size,
             load=(load_at_start, os.getloadavg()), started=started, faults=faults, lost=lost,
             acknowledged=acknowledged, states=states, freshness=freshness_seconds(out),
-            server_p95=percentile(server_ms, 0.95) if server_ms else None, problems=problems,
+            server_ms=server_ms, problems=problems,
             poll_seconds=POLL_SECONDS,
         )
     finally:

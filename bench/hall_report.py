@@ -6,6 +6,11 @@ import os
 from collections import Counter, defaultdict
 
 P95_MS, P99_MS = 200, 500
+# Two kinds are not interactive, and have budgets of their own (p95, p99 in ms, and why).
+OWN_BUDGETS = {
+    "organiser: seating PDF": (3000, 3000, "a PDF is rendered once per round and worker; bench-pdf's budget"),
+    "staff: sign in": (1000, 1000, "password hashing (PBKDF2) is slow on purpose; once a day per person"),
+}
 FRESHNESS_SLACK = 1.0  # seconds over the leaderboard's poll interval
 
 
@@ -28,7 +33,8 @@ def compare_saves(out, stored):
 
 
 def freshness_seconds(out):
-    return [line["seconds"] for line in lines(out, "freshness")]
+    """How long each verification took to show in standings.json; ([seen], [not seen by the end: age])."""
+    return [line["seconds"] for line in lines(out, "freshness")], [line["seconds"] for line in lines(out, "unseen")]
 
 
 def locust_rows(out):
@@ -40,19 +46,30 @@ def milliseconds(value):
     return float(value) if value not in ("", "N/A") else 0.0
 
 
-def print_kinds(rows):
-    """One line per request kind, with its own PASS/FAIL; returns whether every kind holds."""
-    print(f"  {'request kind':<34}{'count':>7}{'p50':>7}{'p95':>7}{'p99':>7}{'fail':>6}   budget p95 < {P95_MS} ms, p99 < {P99_MS} ms")
+def print_kinds(rows, server_ms):
+    """One line per request kind (client-side times in ms, and the server's own p95 from gunicorn's
+    access log), with its PASS/FAIL; returns whether every kind holds."""
+    print(f"  {'request kind':<30}{'count':>6}{'p50':>6}{'p95':>6}{'p99':>6}{'fail':>5}{'server p95':>11}"
+          f"   budget p95 < {P95_MS} ms, p99 < {P99_MS} ms")
     every = True
     for row in rows:
         if row["Name"] == "Aggregated":
             continue
         p50, p95, p99 = (milliseconds(row[k]) for k in ("50%", "95%", "99%"))
-        ok = p95 < P95_MS and p99 < P99_MS
+        budget_p95, budget_p99, why = OWN_BUDGETS.get(row["Name"], (P95_MS, P99_MS, ""))
+        ok = p95 < budget_p95 and p99 < budget_p99
         every = every and ok
-        print(f"  {row['Name']:<34}{row['Request Count']:>7}{p50:>7.0f}{p95:>7.0f}{p99:>7.0f}{row['Failure Count']:>6}   "
-              f"{'PASS' if ok else 'FAIL'}")
+        server = server_ms.get(row["Name"])
+        server = f"{percentile(server, 0.95):.0f}" if server else "–"
+        own = f" (p95, p99 < {budget_p95} ms: {why})" if why else ""
+        print(f"  {row['Name']:<30}{row['Request Count']:>6}{p50:>6.0f}{p95:>6.0f}{p99:>6.0f}{row['Failure Count']:>5}"
+              f"{server:>11}   {'PASS' if ok else 'FAIL'}{own}")
     return every
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def print_failures(out, started, faults):
@@ -84,7 +101,7 @@ def recovered(out, faults):
 
 
 def print_report(out, *, database, setting, size, load, started, faults, lost, acknowledged, states, freshness,
-                 server_p95, problems, poll_seconds):
+                 server_ms, problems, poll_seconds):
     """Everything the run measured, with the budgets; returns (budgets hold, nothing lost or failed)."""
     rows = locust_rows(out)
     total = next(row for row in rows if row["Name"] == "Aggregated")
@@ -92,19 +109,22 @@ def print_report(out, *, database, setting, size, load, started, faults, lost, a
           f"{size.ramp_seconds} s ramp + {size.run_seconds} s")
     print(f"  machine: {os.cpu_count()} CPUs, load average {load[0][0]:.1f} at the start, {load[1][0]:.1f} at the end "
           "(other processes and Locust itself share the CPUs: client-side times include their queueing)")
-    kinds_ok = print_kinds(rows)
+    kinds_ok = print_kinds(rows, server_ms)
     requests, errors = int(total["Request Count"]), int(total["Failure Count"])
     p95 = milliseconds(total["95%"])
-    worst = max(freshness, default=None)
+    seen, unseen = freshness
+    worst = max(seen + unseen, default=None)  # a verification not seen yet has waited at least its age
     shown = poll_seconds + worst if worst is not None else None
     print(f"  sheets of the round at the end: {dict(sorted(states.items()))}; {acknowledged} saves acknowledged, "
-          f"{len(freshness)} verifications seen on the leaderboard")
+          f"{len(seen)} verifications seen on the leaderboard, {len(unseen)} not yet when the run stopped")
     if worst is not None:
         print(f"  freshness: standings.json showed a verified sheet {worst:.2f} s after the head referee's tap at worst "
-              f"(median {sorted(freshness)[len(freshness) // 2]:.2f} s); a phone polling every {poll_seconds} s "
-              f"shows it within {shown:.1f} s")
-    if server_p95 is not None:
-        print(f"  server time (gunicorn's access log, every request): p95 {server_p95:.0f} ms")
+              f"(median {sorted(seen + unseen)[len(seen + unseen) // 2]:.2f} s, polled every 0.25 s); "
+              f"a phone polling every {poll_seconds} s shows it within {shown:.1f} s")
+    every = [ms for kind in server_ms.values() for ms in kind]
+    if every:
+        print(f"  server time (gunicorn's access log, every request): p95 {percentile(every, 0.95):.0f} ms, "
+              f"p99 {percentile(every, 0.99):.0f} ms")
     for line in problems[:5]:
         print(f"  server log: {line[:160]}")
     print_failures(out, started, faults)
@@ -119,7 +139,7 @@ def print_report(out, *, database, setting, size, load, started, faults, lost, a
     print(f"hall: {requests} requests, p95 {p95:.0f} ms, errors {errors}, lost saves {len(lost)}, "
           f"freshness {shown if shown is None else round(shown, 1)} s")
     budgets = [
-        (f"p95 < {P95_MS} ms and p99 < {P99_MS} ms for every request kind", kinds_ok),
+        (f"p95 < {P95_MS} ms and p99 < {P99_MS} ms for every request kind (the PDF and the sign-in: their own)", kinds_ok),
         ("0 errors (no 5xx, no 'database is locked', no timeout)" + (" outside the injected faults" if faults else ""),
          errors == 0 or bool(faults)),
         ("0 lost saves", not lost),

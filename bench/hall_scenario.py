@@ -28,6 +28,7 @@ OUT = Path(os.environ["HALL_OUT"])
 SLUG, ROUND, PACE = DATA["slug"], DATA["round"], DATA["pace"]
 TIMEOUT = 8  # seconds, as the score sheet's htmx.config.timeout; a slower answer is an error
 SAVED = "data-just-saved"
+KIND = "X-Hall-Kind"  # the request's kind, for gunicorn's access log (server time per kind)
 VERIFIED = []  # (table, when the head referee tapped Verify), for the checker: same process
 _tables = itertools.count(1)
 _files = {}
@@ -55,8 +56,11 @@ def note_request(request_type, name, response_time, exception, context, **kwargs
 
 @events.test_stop.add_listener
 def write_last_successes(**kwargs):
+    """Each user's last good answer, and the verifications the checker has not seen yet."""
     for user, at in _last_success.items():
         record("last-success", user=user, at=at)
+    for table, tapped in VERIFIED:
+        record("unseen", table=table, seconds=time.time() - tapped)
 
 
 def think(low, high):
@@ -107,7 +111,7 @@ class HallUser(HttpUser):
     def get(self, path, name, *, htmx=None, conditional=False, **kwargs):
         """GET as the browser does: `htmx` = the id of the polling element (adds htmx's headers);
         `conditional` = send If-None-Match with the last ETag of this URL."""
-        headers = {}
+        headers = {KIND: name}
         if htmx is not None:
             headers.update({"HX-Request": "true", "HX-Current-URL": self.host + self.page_url})
             if htmx:
@@ -130,12 +134,12 @@ class HallUser(HttpUser):
         for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page):
             if url not in self.static:
                 self.static.add(url)
-                self.client.get(url, name="static files", timeout=TIMEOUT)
+                self.client.get(url, name="static files", headers={KIND: "static files"}, timeout=TIMEOUT)
 
     def post(self, path, name, data, *, htmx=False, csrf=None, expect=None):
         """POST a form as the browser does: htmx's headers and the CSRF token header for `htmx`;
         the answer counts as a failure unless it is a 200 or a redirect (holding `expect`, if given)."""
-        headers = {"Referer": self.host + self.page_url}
+        headers = {KIND: name, "Referer": self.host + self.page_url}
         if htmx:
             headers.update({"HX-Request": "true", "HX-Current-URL": self.host + self.page_url, "X-CSRFToken": csrf})
         with self.client.post(path, data=data, name=name, headers=headers, timeout=TIMEOUT, allow_redirects=False,
