@@ -2,7 +2,7 @@
 
 A 120-player tournament of 8 rounds is in its 5th round (4 rounds verified, 30 tables seated,
 their sheets empty). The app is served the way the README's deployment section says:
-`collectstatic`, gunicorn with the recommended workers, whitenoise, DEBUG off, HTTPS=0. Then
+`collectstatic`, gunicorn with the recommended options (GUNICORN below), whitenoise, DEBUG off, HTTPS=0. Then
 Locust (its own process, headless: bench/hall_scenario.py) plays the hall for 3 minutes after a
 30 s ramp:
 - 30 tablets, each signed in through its own device link, enter their table's 4 games as the
@@ -22,10 +22,10 @@ leaderboard's poll interval + 1 s.
 
 `--postgres`: on a throwaway PostgreSQL cluster (as bench_entry.py). `--faults`: during the load,
 reload gunicorn (HUP), stop one worker (TERM) and kill one (-9); prints the failed requests
-around each. `--workers`/`--threads`: the gunicorn setting to try. `--smoke`: 16 players, a few
-phones, 14 seconds.
+after each and whether every client recovered. `--gunicorn "-w 3"`: another gunicorn setting to
+try; `--players`/`--phones`: a larger hall. `--smoke`: 16 players, a few phones, 14 seconds.
 
-Usage: .venv/bin/python bench/bench_hall.py [--postgres] [--faults] [--smoke] [--workers N] [--threads N]
+Usage: .venv/bin/python bench/bench_hall.py [--postgres] [--faults] [--smoke] [--gunicorn OPTIONS]
        (or `make bench-hall`, `make bench-hall BENCH_ARGS=--postgres`)
 """
 
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -44,20 +45,21 @@ import tempfile
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 
-from bench_entry import HOST, free_port, postgresql_cluster, start_server
+from bench_entry import HOST, free_port, postgresql_cluster, start_server, stop_server
 from hall_report import compare_saves, freshness_seconds, print_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path(__file__).with_name("hall_scenario.py")
 SLUG = "hall"
+# The production start of the README's deployment section (keep the two the same).
+GUNICORN = "-w 2 --threads 4 --keep-alive 0"
 WORKERS_MAX = 4  # the warm-up reaches every worker of up to this many
 POLL_SECONDS = 30  # the leaderboard page's htmx poll (templates/public/standings.html)
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Size:
     players: int
     played_rounds: int
@@ -217,11 +219,13 @@ def main():
     parser.add_argument("--postgres", action="store_true", help="on a throwaway PostgreSQL cluster")
     parser.add_argument("--faults", action="store_true", help="reload, stop and kill gunicorn workers during the load")
     parser.add_argument("--smoke", action="store_true", help="a handful of users for 14 s")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (the README's: 2)")
-    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
+    parser.add_argument("--gunicorn", default=GUNICORN, help=f"gunicorn's options (the README's: {GUNICORN!r})")
+    parser.add_argument("--players", type=int, help="a larger or smaller hall: players (4 per table and tablet)")
+    parser.add_argument("--phones", type=int, help="a larger or smaller hall: phones")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, Locust's CSV)")
     args = parser.parse_args()
     size = SMOKE if args.smoke else FULL
+    size = dataclasses.replace(size, players=args.players or size.players, phones=args.phones or size.phones)
     database = "PostgreSQL" if args.postgres else "SQLite"
     load_at_start = os.getloadavg()
     workdir = Path(tempfile.mkdtemp(prefix="bench-hall-"))
@@ -240,19 +244,15 @@ def main():
             data = prepare(env, size)
             data_file = workdir / "hall.json"
             port = free_port()
-            server_log = open(workdir / "gunicorn.log", "w")
-            server = start_server({**os.environ, **env}, port, workdir / "access.log", workers=args.workers,
-                                  threads=args.threads, log=server_log, log_format=" %({x-hall-kind}i)s")
+            server_log = stack.enter_context(open(workdir / "gunicorn.log", "w"))
+            server = start_server({**os.environ, **env}, port, workdir / "access.log", options=args.gunicorn.split(),
+                                  log=server_log, log_format=" %({x-hall-kind}i)s")
             try:
                 data["baseline"] = warm_up(port)
                 data_file.write_text(json.dumps(data))
                 started, faults = run_locust(port, data_file, out, size, args.faults, server.pid)
             finally:
-                server.terminate()
-                try:
-                    server.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+                stop_server(server)
             lost, acknowledged = compare_saves(out, stored_games(data["round"]))
             states = sheet_states(data["round"])
             from django.db import connections
@@ -262,7 +262,7 @@ def main():
         problems = [line for line in (workdir / "gunicorn.log").read_text().splitlines()
                     if "Traceback" in line or "locked" in line or "Error" in line]
         budgets_hold, correct = print_report(
-            out, database=database, setting=f"gunicorn -w {args.workers} --threads {args.threads}", size=size,
+            out, database=database, setting=f"gunicorn {args.gunicorn}", size=size,
             load=(load_at_start, os.getloadavg()), started=started, faults=faults, lost=lost,
             acknowledged=acknowledged, states=states, freshness=freshness_seconds(out),
             server_ms=server_ms, problems=problems,

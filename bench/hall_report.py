@@ -119,7 +119,7 @@ def print_report(out, *, database, setting, size, load, started, faults, lost, a
           f"{len(seen)} verifications seen on the leaderboard, {len(unseen)} not yet when the run stopped")
     if worst is not None:
         print(f"  freshness: standings.json showed a verified sheet {worst:.2f} s after the head referee's tap at worst "
-              f"(median {sorted(seen + unseen)[len(seen + unseen) // 2]:.2f} s, polled every 0.25 s); "
+              f"(median {sorted(seen + unseen)[len(seen + unseen) // 2]:.2f} s, polled every 0.1 s); "
               f"a phone polling every {poll_seconds} s shows it within {shown:.1f} s")
     every = [ms for kind in server_ms.values() for ms in kind]
     if every:

@@ -261,8 +261,12 @@ class HeadReferee(HallUser):
                 continue
             tapped = time.time()
             reply = self.post(f"{path}verify/", "head: verify sheet", fields)
-            if reply.status_code == 302 and "state--verified" in self.get(path, "head: sheet page").text:
-                VERIFIED.append((int(path.rstrip("/").rsplit("/", 1)[1]), tapped))
+            if reply.status_code != 302:
+                continue
+            verified = (int(path.rstrip("/").rsplit("/", 1)[1]), tapped)
+            VERIFIED.append(verified)  # the checker starts looking at once
+            if "state--verified" not in self.get(path, "head: sheet page").text and verified in VERIFIED:
+                VERIFIED.remove(verified)  # refused (e.g. changed meanwhile): it comes back as submitted
         think(4, 6)
 
 
@@ -339,7 +343,7 @@ class Checker(HallUser):
     """After each verification, polls standings.json until one of the table's players has changed."""
 
     fixed_count = 1
-    INTERVAL = 0.25
+    INTERVAL = 0.1
 
     def on_start(self):
         super().on_start()
