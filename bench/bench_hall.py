@@ -171,6 +171,27 @@ def worker_pids(master):
         return []
 
 
+def cpu_ticks(pid):
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def busy_worker(master, tries=50):
+    """A worker that is working right now (its CPU time grows), so that the signal hits a request
+    in flight; any worker after `tries` quiet looks."""
+    for _ in range(tries):
+        before = {pid: cpu_ticks(pid) for pid in worker_pids(master)}
+        time.sleep(0.1)
+        busy = [pid for pid, ticks in before.items() if cpu_ticks(pid) > ticks]
+        if busy:
+            return busy[0]
+    pids = worker_pids(master)
+    return pids[0] if pids else None
+
+
 def inject_faults(master, start, run_seconds, faults, stop):
     """Reload gunicorn, stop one worker, kill one, spread over the run; notes (time, what) in `faults`."""
     steps = [(0.25, signal.SIGHUP, "gunicorn reloaded (HUP to the master)"),
@@ -179,11 +200,10 @@ def inject_faults(master, start, run_seconds, faults, stop):
     for fraction, sig, what in steps:
         if stop.wait(max(0.0, start + fraction * run_seconds - time.time())):
             return
-        pids = worker_pids(master)
         if sig == signal.SIGHUP:
             os.kill(master, sig)
-        elif pids:
-            os.kill(pids[0], sig)
+        elif (pid := busy_worker(master)) is not None:
+            os.kill(pid, sig)
         faults.append((time.time(), what))
 
 

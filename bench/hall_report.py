@@ -75,9 +75,8 @@ def percentile(values, fraction):
 def print_failures(out, started, faults):
     """Failed requests by kind and error; with faults, how many fell after each fault."""
     failures = list(lines(out, "failures"))
-    if not failures:
-        return
-    print(f"  failed requests: {len(failures)}")
+    if failures:
+        print(f"  failed requests: {len(failures)}")
     for (name, error), count in Counter((f["name"], f["error"][:90]) for f in failures).most_common(8):
         print(f"    {count:>4} × {name}: {error}")
     for number, (at, what) in enumerate(faults):
