@@ -179,13 +179,15 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
-def busy_worker(master, tries=50):
-    """A worker that is working right now (its CPU time grows), so that the signal hits a request
-    in flight; any worker after `tries` quiet looks."""
+def busy_worker(master, tries=200, windows=3):
+    """A worker that has been working for a while (its CPU time grew in `windows` looks of 50 ms in
+    a row), so that the signal hits a long request in flight; any worker after `tries` looks."""
+    streak = {}
     for _ in range(tries):
         before = {pid: cpu_ticks(pid) for pid in worker_pids(master)}
-        time.sleep(0.1)
-        busy = [pid for pid, ticks in before.items() if cpu_ticks(pid) > ticks]
+        time.sleep(0.05)
+        streak = {pid: streak.get(pid, 0) + 1 if cpu_ticks(pid) > ticks else 0 for pid, ticks in before.items()}
+        busy = [pid for pid, count in streak.items() if count >= windows]
         if busy:
             return busy[0]
     pids = worker_pids(master)

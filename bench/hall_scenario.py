@@ -265,7 +265,8 @@ class HeadReferee(HallUser):
                 continue
             verified = (int(path.rstrip("/").rsplit("/", 1)[1]), tapped)
             VERIFIED.append(verified)  # the checker starts looking at once
-            if "state--verified" not in self.get(path, "head: sheet page").text and verified in VERIFIED:
+            page = self.get(path, "head: sheet page")
+            if page.status_code == 200 and "state--verified" not in page.text and verified in VERIFIED:
                 VERIFIED.remove(verified)  # refused (e.g. changed meanwhile): it comes back as submitted
         think(4, 6)
 
