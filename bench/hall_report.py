@@ -120,7 +120,7 @@ def print_report(out, *, database, setting, size, load, started, faults, lost, a
         print(f"  freshness: standings.json showed a verified sheet {worst:.2f} s after the head referee's tap at worst "
               f"(median {sorted(seen + unseen)[len(seen + unseen) // 2]:.2f} s, polled every 0.1 s); "
               f"a phone polling every {poll_seconds} s shows it within {shown:.1f} s")
-    every = [ms for kind in server_ms.values() for ms in kind]
+    every = [ms for kind, times in server_ms.items() if kind != "-" for ms in times]  # "-": the warm-up
     if every:
         print(f"  server time (gunicorn's access log, every request): p95 {percentile(every, 0.95):.0f} ms, "
               f"p99 {percentile(every, 0.99):.0f} ms")
