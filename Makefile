@@ -10,7 +10,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup clean
+.PHONY: system-packages run test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -28,6 +28,11 @@ $(VENV)/.installed-test: $(VENV)/.installed-run
 	touch $@
 
 $(VENV)/.installed-ci: $(VENV)/.installed-test
+	touch $@
+
+# Benchmarks need the runtime only, but for bench-hall's load tool (Locust).
+$(VENV)/.installed-bench: $(VENV)/.installed-run
+	$(VENV)/bin/pip install --quiet -e '.[bench]'
 	touch $@
 
 install: $(VENV)/.installed-$(NEED)
@@ -82,3 +87,7 @@ bench-exports: install
 
 bench-backup: install
 	$(PY) bench/bench_backup.py $(BENCH_ARGS)
+
+# The whole venue at once (Locust): BENCH_ARGS=--postgres, --faults, --smoke.
+bench-hall: $(VENV)/.installed-bench
+	$(PY) bench/bench_hall.py $(BENCH_ARGS)

@@ -181,11 +181,12 @@ def postgresql_cluster(workdir):
         run(pg_bin / "pg_ctl", "-D", data, "-m", "immediate", "stop")
 
 
-def start_server(env, port, access_log):
+def start_server(env, port, access_log, *, options=("-w", "2"), log=subprocess.DEVNULL, log_format=""):
+    """gunicorn with `options` (workers, threads…), its access log giving each request's time in µs."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{HOST}:{port}", "-w", "2",
-         "--access-logfile", str(access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{HOST}:{port}", *options,
+         "--access-logfile", str(access_log), "--access-logformat", f"%(m)s %(U)s %(s)s %(D)s{log_format}"],
+        cwd=ROOT, env=env, stdout=log, stderr=log,
     )
     for _ in range(100):
         try:
@@ -195,6 +196,14 @@ def start_server(env, port, access_log):
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("the server did not start")
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 def run_referees(port, sessions, saves):
@@ -264,11 +273,7 @@ def main():
             try:
                 referees, errors, elapsed = run_referees(port, sessions, saves)
             finally:
-                server.terminate()
-                try:
-                    server.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+                stop_server(server)
         save_path = re.compile(r"^POST /referee/test/round/1/table/\d+/game/\d+/ 200 (\d+)$")
         server_ms = [int(m.group(1)) / 1000 for line in access_log.read_text().splitlines() if (m := save_path.match(line))]
     finally:
