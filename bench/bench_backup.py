@@ -9,11 +9,9 @@ snapshot's own writing time (after the response) is printed too. `--smoke`: 40 p
 Usage: .venv/bin/python bench/bench_backup.py [--smoke]   (or `make bench-backup`)
 """
 
-import argparse
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 
@@ -88,8 +86,4 @@ def measure(players, rounds):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
-    smoke = parser.parse_args().smoke
-    passed = throwaway_database.run(main, *((40, 2) if smoke else (500, 8)))
-    sys.exit(0 if passed or smoke else 1)
+    throwaway_database.command_line(main, __doc__, full=(500, 8), smoke=(40, 2))

@@ -9,10 +9,8 @@ test database, as bench_standings.py does. `--smoke`: 40 and 24 players, 2 round
 Usage: .venv/bin/python bench/bench_exports.py [--smoke]   (or `make bench-exports`)
 """
 
-import argparse
 import os
 import statistics
-import sys
 import time
 
 import throwaway_database
@@ -64,8 +62,4 @@ def main(players, rounds, site_players):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
-    smoke = parser.parse_args().smoke
-    passed = throwaway_database.run(main, *((40, 2, 24) if smoke else (500, 8, 120)))
-    sys.exit(0 if passed or smoke else 1)
+    throwaway_database.command_line(main, __doc__, full=(500, 8, 120), smoke=(40, 2, 24))

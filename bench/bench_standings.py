@@ -9,10 +9,8 @@ Budget: under 0.1 s. Runs in a throwaway test database: SQLite in a temporary fo
 Usage: .venv/bin/python bench/bench_standings.py [--smoke]   (or `make bench-standings`)
 """
 
-import argparse
 import os
 import statistics
-import sys
 import time
 
 import throwaway_database
@@ -56,8 +54,4 @@ def main(players, rounds):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
-    smoke = parser.parse_args().smoke
-    passed = throwaway_database.run(main, *((40, 2) if smoke else (500, 8)))
-    sys.exit(0 if passed or smoke else 1)
+    throwaway_database.command_line(main, __doc__, full=(500, 8), smoke=(40, 2))

@@ -3,9 +3,11 @@
 `prepare(prefix)` before anything imports Django's models sets Django up as a server process is
 (`config.wsgi`). SQLite goes to a temporary folder (so a benchmark never touches a running test
 suite's database), or, with DATABASE_URL, a `test_…` database next to that one. `run(main, *args)` builds the database, calls `main`
-and removes the database (and the folder) again.
+and removes the database (and the folder) again; `command_line(...)` does that with the
+arguments of a full run or of `--smoke`, and exits 1 when a full run misses its budget.
 """
 
+import argparse
 import os
 import shutil
 import sys
@@ -38,3 +40,12 @@ def run(main, *args):
         runner.teardown_databases(databases)
         if _folder:
             shutil.rmtree(_folder, ignore_errors=True)
+
+
+def command_line(main, description, full, smoke):
+    """Run `main(*full)`, or `main(*smoke)` with --smoke; a full run whose budget fails exits 1."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
+    is_smoke = parser.parse_args().smoke
+    passed = run(main, *(smoke if is_smoke else full))
+    sys.exit(0 if passed or is_smoke else 1)

@@ -91,4 +91,3 @@ def workbook_tables(tournament):
             cards_table(tournament)]
 
 
-CSV_TABLES = {"standings": standings_table, "rounds": rounds_table}

@@ -13,8 +13,8 @@ from organiser import services
 from organiser.backups import files, snapshots
 from scoring import services as scoring
 from scoring.models import AuditEntry, ScoreSheet
-from tests.factories import build, out_game, table
-from tests.test_referee_sheet import sheet_url, started_round
+from tests.test_referee_sheet import sheet_url
+from tests.test_referee_verify import tournament  # noqa: F401  (a fixture: one sheet submitted, one verified)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,18 +24,6 @@ def backup_dir(settings, tmp_path):
     settings.BACKUP_DIR = tmp_path / "backups"
     settings.BACKUP_SNAPSHOTS = "inline"
     return settings.BACKUP_DIR / "test"
-
-
-def four_games():
-    return [out_game(n, "ABCD"[n - 1], **{x: (5, 0) for x in "ABCD" if x != "ABCD"[n - 1]}) for n in range(1, 5)]
-
-
-@pytest.fixture
-def tournament():
-    return build(8, rounds=[started_round(
-        table(1, ["p1", "p2", "p3", "p4"], four_games(), state="submitted"),
-        table(2, ["p5", "p6", "p7", "p8"], four_games(), state="verified"),
-    )])
 
 
 def snapshot_data(path):

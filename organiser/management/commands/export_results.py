@@ -1,9 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from organiser.exports.csvfile import csv_bytes
-from organiser.exports.spreadsheet import workbook_bytes
+from organiser.export_files import EXPORT_FILES
 from organiser.management.exporting import tournament_by_slug, write_file
-from organiser.result_tables import CSV_TABLES, workbook_tables
 
 
 class Command(BaseCommand):
@@ -15,14 +13,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--format", choices=["xlsx", "csv"], required=True)
-        parser.add_argument("--table", choices=sorted(CSV_TABLES), default="standings", help="CSV only: which table")
+        parser.add_argument("--table", choices=["rounds", "standings"], default="standings", help="CSV only: which table")
         parser.add_argument("--out", required=True, help="the file to write")
 
     def handle(self, *args, slug, out, **options):
         tournament = tournament_by_slug(slug)
-        if options["format"] == "xlsx":
-            data = workbook_bytes(workbook_tables(tournament))
-        else:
-            data = csv_bytes(CSV_TABLES[options["table"]](tournament))
-        write_file(out, data)
+        name = "results.xlsx" if options["format"] == "xlsx" else f'{options["table"]}.csv'
+        _content_type, make = EXPORT_FILES[name]
+        write_file(out, make(tournament))
         self.stdout.write(out)
