@@ -1,7 +1,7 @@
 """Forms of the referee tablets: one game of a score sheet, a score override, a card.
 
 `GameForm` only parses what the tablet posted and asks the rules engine; every message comes
-from `scoring.messages`, so each SPEC §3 validation shows next to its field in the user's
+from `tournament.refusals`, so each SPEC §3 validation shows next to its field in the user's
 language. Nothing here computes a score by itself.
 """
 
@@ -15,7 +15,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
-from scoring.messages import message_for, violation_message
+from tournament.refusals import message_for, violation_message
 from scoring.models import Card
 
 POOL = "pool"  # the value of the "pool exhausted" ending button
@@ -207,7 +207,7 @@ class GameForm(forms.Form):
         self.add_error("ending", message_for(code, params))
 
     def add_violation(self, error):
-        """Show a rules.RuleViolation (or a services.RefereeError) next to its field."""
+        """Show a rules.RuleViolation (or a Refused) next to its field."""
         parts = (getattr(error, "path", "") or "").split(".")
         if error.code == "jokers_per_game":
             for letter, seat in self.seats.items():

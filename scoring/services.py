@@ -17,6 +17,7 @@ from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit
 from tournament.models import Player
+from tournament.refusals import Refused
 
 
 def table_letters(table):
@@ -120,16 +121,7 @@ def recompute_scores(tournament):
 # carries the new version, so a conflict can show what was saved since.
 
 
-class RefereeError(Exception):
-    """A refused change. `code` picks the message shown to the user (see `scoring.messages`)."""
-
-    def __init__(self, code, **params):
-        super().__init__(code)
-        self.code = code
-        self.params = params
-
-
-class EditConflict(RefereeError):
+class EditConflict(Refused):
     """Someone saved the sheet after the form was loaded; `changes` are their audit entries."""
 
     def __init__(self, sheet, version):
@@ -194,9 +186,9 @@ def _check_editable(sheet, version, user, reason):
     """Refuse a change to a verified sheet unless the head referee gives a reason; then the version."""
     if sheet.state == ScoreSheet.State.VERIFIED:
         if not is_head_referee(user, sheet.table.round.tournament):
-            raise RefereeError("sheet_verified")
+            raise Refused("sheet_verified")
         if not reason.strip():
-            raise RefereeError("reason_required")
+            raise Refused("reason_required")
     if sheet.version != version:
         raise EditConflict(sheet, version)
 
@@ -208,11 +200,11 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
     `version` is the sheet version the form was loaded at. A verified sheet changes only by the
     head referee with a reason (a correction: the sheet stays verified); any other save leaves
     the sheet in progress. Score overrides already on the game are kept. Raises EditConflict,
-    RefereeError or rules.RuleViolation; nothing is changed then.
+    Refused or rules.RuleViolation; nothing is changed then.
     """
     sheet = _current(sheet)
     if not 1 <= number <= games_per_table(sheet.table):
-        raise RefereeError("game_number", number=number)
+        raise Refused("game_number", number=number)
     _check_editable(sheet, version, user, reason)
     correcting = sheet.state == ScoreSheet.State.VERIFIED
     existing = Game.objects.filter(sheet=sheet, number=number).prefetch_related("results").first()
@@ -240,14 +232,14 @@ def override_score(sheet, number, letter, score, *, reason, version, user):
     """The head referee sets (or, with `score` None, removes) a seat's score, with a reason."""
     sheet = _current(sheet)
     if not is_head_referee(user, sheet.table.round.tournament):
-        raise RefereeError("head_referee_only")
+        raise Refused("head_referee_only")
     if not reason.strip():
-        raise RefereeError("reason_required")
+        raise Refused("reason_required")
     if sheet.version != version:
         raise EditConflict(sheet, version)
     game = Game.objects.filter(sheet=sheet, number=number).prefetch_related("results").first()
     if game is None:
-        raise RefereeError("game_not_entered", number=number)
+        raise Refused("game_not_entered", number=number)
     result = next((r for r in game.results.all() if r.letter == letter), None)
     if result is None:
         raise rules.RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table", seat=letter)
@@ -274,10 +266,10 @@ def submit_sheet(sheet, *, version, user):
     if sheet.version != version:
         raise EditConflict(sheet, version)
     if sheet.state not in (ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.EMPTY):
-        raise RefereeError("not_in_progress", state=sheet.get_state_display())
+        raise Refused("not_in_progress", state=sheet.get_state_display())
     missing = missing_games(sheet)
     if missing:
-        raise RefereeError("sheet_incomplete", games=", ".join(map(str, missing)))
+        raise Refused("sheet_incomplete", games=", ".join(map(str, missing)))
     before = {"state": sheet.state}
     _claim_sheet(sheet, version, user, state=ScoreSheet.State.SUBMITTED, submitted_at=timezone.now())
     _audit(sheet, user, "submit", before=before, after={"state": sheet.state})
@@ -289,11 +281,11 @@ def verify_sheet(sheet, *, version, user):
     """The head referee checks a submitted sheet: submitted → verified (SPEC §6)."""
     sheet = _current(sheet)
     if not is_head_referee(user, sheet.table.round.tournament):
-        raise RefereeError("head_referee_only")
+        raise Refused("head_referee_only")
     if sheet.version != version:
         raise EditConflict(sheet, version)
     if sheet.state != ScoreSheet.State.SUBMITTED:
-        raise RefereeError("not_submitted", state=sheet.get_state_display())
+        raise Refused("not_submitted", state=sheet.get_state_display())
     before = {"state": sheet.state}
     _claim_sheet(
         sheet, version, user, state=ScoreSheet.State.VERIFIED, verified_at=timezone.now(), verified_by=user
@@ -313,14 +305,14 @@ def give_card(player, colour, reason, *, user, round=None):
     """
     tournament = player.tournament
     if colour not in Card.Colour.values:
-        raise RefereeError("card_colour")
+        raise Refused("card_colour")
     if not reason.strip():
-        raise RefereeError("reason_required")
+        raise Refused("reason_required")
     minimum = Role.HEAD_REFEREE if colour == Card.Colour.RED else Role.REFEREE
     if not has_role(user, tournament, minimum):
-        raise RefereeError("head_referee_only")
+        raise Refused("head_referee_only")
     if round is not None and round.tournament_id != tournament.pk:
-        raise RefereeError("card_round")
+        raise Refused("card_round")
     player = Player.objects.select_for_update().get(pk=player.pk)
     card = Card.objects.create(
         tournament=tournament, player=player, round=round, colour=colour, reason=reason.strip(), given_by=user

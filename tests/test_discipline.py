@@ -8,6 +8,7 @@ from scoring.models import AuditEntry, Card
 from tests.factories import build, table
 from tests.test_referee_sheet import sheet_url, started_round
 from tournament.models import Player
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_a_red_card_disqualifies_at_once(head_referee_client, tournament):
 
 
 def test_the_service_refuses_a_red_card_from_a_referee(referee, tournament):
-    with pytest.raises(services.RefereeError) as refused:
+    with pytest.raises(Refused) as refused:
         services.give_card(player(), "red", "gross violation", user=referee)
     assert refused.value.code == "head_referee_only"
     assert not Card.objects.exists()

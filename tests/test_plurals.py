@@ -15,7 +15,7 @@ from django.utils.translation import ngettext, npgettext
 
 from organiser.services.players import quota_reached_message
 from organiser.views.dashboard import SHEET_COUNT_LABELS
-from scoring.messages import message_for
+from tournament.refusals import message_for
 from scoring.models import ScoreSheet
 from tests.test_translations import entries
 from tournament.validation import at_most_characters

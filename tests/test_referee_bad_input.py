@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from django.utils.functional import Promise
 
 from engine import rules
-from scoring.messages import MESSAGES
+from tournament.refusals import MESSAGES
 from scoring.models import Game, ScoreSheet
 from tests.factories import build, table
 from tests.test_referee_sheet import example_one, sheet_url, started_round, text_of
@@ -181,7 +181,7 @@ def test_every_rule_violation_code_has_a_translatable_message():
 
     source = inspect.getsource(rules) + inspect.getsource(__import__("scoring.services").services)
     codes = set(re.findall(r'RuleViolation\(\s*"([a-z_]+)"', source))
-    codes |= set(re.findall(r'RefereeError\(\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', source))
     assert codes, "no codes found"
     assert codes <= set(MESSAGES)
     assert all(isinstance(message, Promise) for message in MESSAGES.values())

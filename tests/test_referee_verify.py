@@ -7,6 +7,7 @@ from scoring import services
 from scoring.models import AuditEntry, ScoreSheet
 from tests.factories import build, out_game, table
 from tests.test_referee_sheet import example_one, sheet_of, sheet_url, started_round, text_of
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def test_a_referee_cannot_verify(referee_client, tournament):
 
 def test_only_a_submitted_sheet_can_be_verified(head_referee, tournament):
     sheet = sheet_of(tournament, table_number=2)
-    with pytest.raises(services.RefereeError) as refused:
+    with pytest.raises(Refused) as refused:
         services.verify_sheet(sheet, version=sheet.version, user=head_referee)
     assert refused.value.code == "not_submitted"
 

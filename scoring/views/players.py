@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.forms import CardForm
-from scoring.messages import violation_message
+from tournament.refusals import Refused, violation_message
 from scoring.models import Card
 from scoring.views.access import is_head, referee_view
 from tournament.models import Player, Round
@@ -63,7 +63,7 @@ def give_card(request, tournament, player_id):
         round_ = Round.objects.filter(tournament=tournament, number=data["round"]).first() if data["round"] else None
         try:
             card = services.give_card(player, data["colour"], data["reason"], user=request.user, round=round_)
-        except services.RefereeError as error:
+        except Refused as error:
             form.add_error("reason" if error.code == "reason_required" else "colour", violation_message(error))
         else:
             player.refresh_from_db()

@@ -16,7 +16,7 @@ from engine import rules
 from scoring import services
 from scoring.completion import results_are_final
 from scoring.forms import OverrideForm
-from scoring.messages import violation_message
+from tournament.refusals import Refused, violation_message
 from scoring.models import AuditEntry
 from scoring.views.access import load_table, referee_view, seats_prefetch
 from scoring.views.audit_log import describe_entry
@@ -68,7 +68,7 @@ def game_preview(request, tournament, round_number, table_number, game_number):
     """Score what has been entered so far (nothing is saved): the game with scores or errors."""
     page, number, form = posted_game(request, tournament, round_number, table_number, game_number)
     if not page.editable:
-        return refuse(request, page, number, services.RefereeError("sheet_verified"))
+        return refuse(request, page, number, Refused("sheet_verified"))
     form.is_valid()
     entry = page.bind(number, form, "unsaved")
     entry.force_open = True
@@ -98,7 +98,7 @@ def game_save(request, tournament, round_number, table_number, game_number):
                 # The sheet already holds exactly these values (e.g. a retry after a lost reply).
                 return saved_response(request, page, number)
             return show_conflict(request, page, number, form, conflict)
-        except services.RefereeError as error:
+        except Refused as error:
             if error.code == "sheet_verified":
                 return refuse(request, page, number, error)
             form.add_violation(error)
@@ -175,7 +175,7 @@ def posted_version(request):
 def sheet_transition(request, page, service, success):
     try:
         service(page.sheet, version=posted_version(request), user=request.user)
-    except services.RefereeError as error:
+    except Refused as error:
         messages.error(request, violation_message(error))
     else:
         messages.success(request, success)
@@ -199,7 +199,7 @@ def score_override(request, tournament, round_number, table_number, game_number)
                 page.sheet, number, data["seat"], data["score"], reason=data["reason"], version=data["version"],
                 user=request.user,
             )
-        except services.RefereeError as error:
+        except Refused as error:
             form.add_error("reason" if error.code == "reason_required" else None, violation_message(error))
         except rules.RuleViolation as error:
             form.add_error("seat", violation_message(error))

@@ -1,8 +1,16 @@
-"""What the referee reads when something is refused: one translatable message per code.
+"""The one refusal: the rules say no to a change, and nothing was written.
 
-Codes come from `rules.RuleViolation.code` (SPEC §3 validation), from the score-sheet form and
-from `services.RefereeError.code`; the params of the error fill the placeholders.
+Every service raises `Refused(code, **params)`; `MESSAGES`, the one catalogue, turns the code
+into a message in the active language with the params filled in (Polish plurals through
+ngettext_lazy). The engine's `RuleViolation` and `SeatingError` become a `Refused` at the
+boundary (`Refused.from_violation`). `field` names the form field a refusal belongs to, and
+`problems` lists further refusals (an import's lines).
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -60,7 +68,7 @@ MESSAGES = {
 FALLBACK = _("This value is not allowed.")
 
 
-def message_for(code, params=None):
+def message_for(code: str, params: dict[str, Any] | None = None) -> str:
     """The message for an error code in the active language, with its params filled in."""
     template = MESSAGES.get(code)
     if template is None:
@@ -71,6 +79,30 @@ def message_for(code, params=None):
         return str(FALLBACK)
 
 
-def violation_message(error):
-    """The message for a rules.RuleViolation or services.RefereeError."""
-    return message_for(error.code, error.params)
+class Refused(Exception):
+    """A change the rules do not allow: `code` picks the message, `params` fill it in."""
+
+    def __init__(self, code: str, *, field: str | None = None, problems: Iterable[Refused] = (), **params: Any):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+        self.field = field
+        self.problems = list(problems)
+
+    @classmethod
+    def from_violation(cls, error: Any, *, field: str | None = None) -> Refused:
+        """The refusal for an engine error that carries a `code` and `params` (RuleViolation, SeatingError)."""
+        return cls(error.code, field=field, **getattr(error, "params", {}))
+
+    @property
+    def message(self) -> str:
+        """The message in the active language."""
+        return message_for(self.code, self.params)
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def violation_message(error: Any) -> str:
+    """The message for any error with a `code` and `params` (a Refused or an engine violation)."""
+    return message_for(error.code, getattr(error, "params", {}))
