@@ -3,13 +3,12 @@
 import re
 
 import pytest
-import segno
 from django.test import Client
 
 from printing.documents import SHEET_NAME_STEPS, distinct_forms, fit
 from printing.testing import (  # noqa: F401
     A4_LANDSCAPE, flat, page_lines, page_sizes, pdf_reader, pdf_text, placed_texts, polish_players, seated_tournament,
-    strict_pdf_rendering, tournament_data, without_spaces,
+    qr_matrix, qr_payloads, strict_pdf_rendering, tournament_data, without_spaces,
 )
 from organiser.interchange import import_tournament
 from tournament.models import Player, Round, Seat
@@ -68,27 +67,6 @@ def table_numbers(content):
     return [max(placed_texts(page), key=lambda run: run.size).text for page in pdf_reader(content).pages]
 
 
-def qr_payloads(content):
-    """The URLs of the QR codes in a PDF, read back module by module from the embedded PNGs."""
-    found = set()
-    for page in pdf_reader(content).pages:
-        for image in page.images:
-            found.add(_matrix(image.image.convert("L")))
-    return found
-
-
-def _matrix(image, scale=1, border=4):
-    modules = image.width // scale - 2 * border
-    return tuple(
-        tuple(image.getpixel(((border + x) * scale, (border + y) * scale)) < 128 for x in range(modules))
-        for y in range(modules)
-    )
-
-
-def qr_matrix(url):
-    return tuple(tuple(bool(bit) for bit in row) for row in segno.make(url, error="m").matrix)
-
-
 def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser_client, tournament):
     response = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf")
     assert response.status_code == 200
@@ -134,7 +112,8 @@ def test_each_sheet_has_the_qr_code_of_its_tables_entry_page(organiser_client, t
     assert "Referee: scan to enter the results" in flat(pdf_text(content))
 
 
-def test_the_qr_code_uses_the_requests_host(organiser_client, tournament):
+def test_the_qr_code_uses_the_requests_host(organiser_client, tournament, settings):
+    settings.SERVED_HOSTS = ["turniej.example.org"]  # a name given in ALLOWED_HOSTS
     content = organiser_client.get(
         "/print/senioriada/round/1/table/2/score-sheet.pdf", HTTP_HOST="turniej.example.org", secure=True
     ).content

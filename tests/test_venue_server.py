@@ -11,7 +11,7 @@ from accounts import venue
 from printing.testing import pdf_text
 from tests.http_client import Client
 from tests.server import MakeRun
-from tests.test_printing_sheets import qr_matrix, qr_payloads
+from printing.testing import qr_matrix, qr_payloads
 
 pytestmark = pytest.mark.server
 SLUG = "senioriada-demo"
