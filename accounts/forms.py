@@ -1,13 +1,16 @@
-"""Forms of the staff accounts: device links for tablets, the venue address."""
+"""Forms of the staff accounts: the first organiser, a tournament's staff, device links for
+tablets, the venue address."""
 
 from urllib.parse import urlsplit
 
 from django import forms
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.devices import DEFAULT_VALID_HOURS, VALID_HOURS_CHOICES
-from accounts.models import DeviceLink
+from accounts.models import DeviceLink, Role
 from accounts.services import EARLIER_ALL, EARLIER_KEEP, EARLIER_UNUSED
 from accounts.venue import PublicUrlError, check_public_url, is_loopback
 
@@ -77,3 +80,41 @@ class VenueAddressForm(forms.Form):
                 _("%(address)s means “this device” on every tablet and phone: enter this computer's "
                   "address on the venue's network instead.") % {"address": address})
         return address
+
+
+class NewAccountForm(forms.Form):
+    """A user name and a password typed twice, checked by the password rules (settings)."""
+
+    username = forms.CharField(label=_("User name"), max_length=150, validators=[UnicodeUsernameValidator()],
+                               help_text=_("Letters, digits and . - _ only, for example anna.nowak."))
+    password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False, max_length=128)
+    password_again = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False, max_length=128)
+
+    def clean(self):
+        cleaned = super().clean()
+        password, again = cleaned.get("password"), cleaned.get("password_again")
+        if password and again and password != again:
+            self.add_error("password_again", _("The two passwords differ."))
+        elif password:
+            try:
+                validate_password(password)
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+        return cleaned
+
+
+class FirstOrganiserForm(NewAccountForm):
+    """The first organiser of a fresh install, with the setup code the server printed."""
+
+    code = forms.CharField(label=_("Setup code"), max_length=40,
+                           help_text=_("Printed when the server started, for example K7QM-2XPA-9RTD."))
+    field_order = ["code", "username", "password", "password_again"]
+
+
+class StaffMemberForm(NewAccountForm):
+    """A referee or head referee of one tournament; the password makes a new account (an existing
+    account keeps its own)."""
+
+    role = forms.ChoiceField(label=_("Role"), choices=[(Role.REFEREE.value, Role.REFEREE.label),
+                                                       (Role.HEAD_REFEREE.value, Role.HEAD_REFEREE.label)])
+    field_order = ["username", "role", "password", "password_again"]

@@ -18,8 +18,10 @@ class Role(models.TextChoices):
 class TournamentRole(models.Model):
     """A role that holds for one tournament only (e.g. a tablet signed in by a device link)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff_roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles",
+                             verbose_name=_("user"))
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff_roles",
+                                   verbose_name=_("tournament"))
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
 
     class Meta:

@@ -1,8 +1,8 @@
-"""State changes of the staff accounts: tablet sign-in links made, used and revoked; the venue
-address saved.
+"""State changes of the staff accounts: the first organiser of a fresh install, a tournament's
+referees and head referees, tablet sign-in links made, used and revoked; the venue address saved.
 
-Each runs in one transaction. The links' changes write the audit log (who made or revoked which
-link; the token itself is never stored or logged).
+Each runs in one transaction. Changes to a tournament's staff and links write the audit log (who
+made or revoked which link; a token or a password is never stored or logged).
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import first_run
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, active_links, token_hash, usable_link
 from accounts.models import DeviceLink, Role, TournamentRole, VenueSetting
 from tournament.audit import log_change
+from tournament.refusals import Refused
 
 EARLIER_KEEP, EARLIER_UNUSED, EARLIER_ALL = "keep", "unused", "all"
 
@@ -108,3 +111,49 @@ def save_venue_address(address: str, *, user: Any) -> VenueSetting:
     setting.updated_by = user
     setting.save()
     return setting
+
+
+@transaction.atomic
+def create_first_organiser(*, code: str, username: str, password: str) -> Any:
+    """The first organiser account of a fresh install (accounts.first_run); Refused when an
+    organiser exists already or the setup code is wrong."""
+    if not first_run.needs_setup():
+        raise Refused("setup_done")
+    if not first_run.check_code(code):
+        raise Refused("setup_code_wrong", field="code")
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise Refused("username_taken", field="username")
+    user = get_user_model().objects.create_user(username=username, password=password, is_staff=True)
+    user.groups.add(Group.objects.get_or_create(name=Role.ORGANISER.value)[0])
+    first_run.code_used()
+    return user
+
+
+@transaction.atomic
+def add_staff_member(tournament: Any, *, username: str, role: str, password: str, added_by: Any) -> tuple[Any, bool]:
+    """Give `username` a referee or head referee role for `tournament`, making the account with
+    `password` when there is none; returns (user, whether the account is new). Audited."""
+    user = get_user_model().objects.filter(username__iexact=username).first()
+    created = user is None
+    if created:
+        user = get_user_model().objects.create_user(username=username, password=password)
+    elif hasattr(user, "device_link"):
+        raise Refused("staff_name_taken", field="username")
+    before = TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True).first()
+    TournamentRole.objects.update_or_create(user=user, tournament=tournament, defaults={"role": role})
+    log_change(tournament, added_by, "staff_added", before={"user": user.get_username(), "role": before} if before else None,
+               after={"user": user.get_username(), "role": role, "new_account": created})
+    return user, created
+
+
+@transaction.atomic
+def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any) -> str | None:
+    """Take a tournament role away (the account stays, without it); returns the user name, or
+    None when the grant is gone already (a second tap). Audited."""
+    grant = TournamentRole.objects.select_related("user").filter(
+        pk=grant_id, tournament=tournament, user__device_link__isnull=True).first()
+    if grant is None:
+        return None
+    grant.delete()
+    log_change(tournament, removed_by, "staff_removed", before={"user": grant.user.get_username(), "role": grant.role})
+    return grant.user.get_username()

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts.views import devices, staff, venue
+from accounts.views import devices, first_run, staff, staff_members, venue
 
 app_name = "accounts"
 urlpatterns = [
@@ -9,6 +9,9 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", staff.home, name="home"),
     path("venue/", venue.venue_page, name="venue"),
+    path("setup/", first_run.setup, name="setup"),
+    path("staff/<slug:slug>/", staff_members.staff_members, name="staff_members"),
+    path("staff/<slug:slug>/<int:grant_id>/remove/", staff_members.staff_member_remove, name="staff_member_remove"),
     path("device/sign-in/<str:token>/", devices.device_sign_in, name="device_sign_in"),
     path("device/<slug:slug>/", devices.device_links, name="device_links"),
     path("device/<slug:slug>/<int:link_id>/revoke/", devices.device_link_revoke, name="device_link_revoke"),

@@ -73,10 +73,15 @@ def announce() -> None:
     """Where tablets and phones open the server, and how to stop it."""
     from django.conf import settings
 
+    from accounts import first_run
     from accounts.venue import startup_lines
 
     for line in startup_lines(os.environ["HOST"], os.environ["PORT"], settings.PUBLIC_URL):
         print(line)
+    code = first_run.setup_code()
+    if code is not None:
+        print(f"No organiser account yet: create it at http://localhost:{os.environ['PORT']}/accounts/setup/ "
+              f"with the setup code {code}")
     print(f"Staff sign in at /accounts/login/. Data and logs: {settings.VAR_DIR}. Stop: Ctrl+C.", flush=True)
 
 

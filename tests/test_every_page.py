@@ -21,6 +21,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from accounts.models import TournamentRole
 from accounts.services import create_device_link
 from organiser import services
 from organiser.demo import DEMO_SLUG
@@ -45,6 +46,7 @@ ARGUMENTS = {
     "player_id": lambda w: w["player"].pk,
     "ext_id": lambda w: w["player"].ext_id,
     "link_id": lambda w: w["link"].pk,
+    "grant_id": lambda w: w["grant"].pk,
     "token": lambda w: w["token"],
     "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
 }
@@ -170,8 +172,9 @@ def world(settings, tmp_path):
     organiser = User.objects.get(username="organizator")
     services.draw_round(tournament, user=organiser)
     link, token = create_device_link(tournament, "Tablet 1", created_by=organiser)
+    grant = TournamentRole.objects.create(user=User.objects.get(username="sedzia"), tournament=tournament, role="referee")
     return {"tournament": tournament, "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
-            "link": link, "token": token}
+            "link": link, "token": token, "grant": grant}
 
 
 def client_for(role):

@@ -70,6 +70,10 @@ EXPECTED = {
     "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
     "accounts:device_link_revoke": post_only(ORG, 302),
     "accounts:venue": staff(ORG, post=302, data={"address": "http://192.168.1.50:8000"}),
+    "accounts:setup": Expect(get=302, post=302),  # an organiser exists: the sign-in page
+    "accounts:staff_members": staff(ORG, post=302, data={
+        "username": "new.referee", "role": "referee", "password": "long-enough-9", "password_again": "long-enough-9"}),
+    "accounts:staff_member_remove": post_only(ORG, 302),
     # Organiser screens.
     "organiser:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
     "organiser:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
@@ -173,6 +177,7 @@ def world(referee, head_referee, organiser):
     TournamentRole.objects.create(user=other_referee, tournament=other, role=Role.REFEREE)
     tablet_link, tablet_token = create_device_link(other, "Tablet B")
     own_link, _token = create_device_link(tournament, "Tablet A")
+    grant = TournamentRole.objects.create(user=User.objects.create_user("staff-a"), tournament=tournament, role=Role.REFEREE)
     visitors = {
         "anonymous": None, "referee": referee, "head_referee": head_referee, "organiser": organiser,
         "other_referee": other_referee, "tablet_b": tablet_link.user,
@@ -181,7 +186,7 @@ def world(referee, head_referee, organiser):
     params = {
         "slug": tournament.slug, "number": 2, "round_number": 2, "table_number": 1, "game_number": 1,
         "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": own_link.pk,
-        "token": tablet_token,
+        "token": tablet_token, "grant_id": grant.pk,
     }
     return {"tournament": tournament, "visitors": visitors, "params": params}
 
@@ -293,6 +298,7 @@ STATE_CHANGES = [
     ("organiser:settings", "organiser"),
     ("accounts:device_links", "organiser"),
     ("accounts:venue", "organiser"),
+    ("accounts:staff_members", "organiser"),
     ("accounts:logout", "referee"),
     ("organiser:backups", "organiser"),
     ("organiser:restore_new", "organiser"),

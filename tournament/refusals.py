@@ -63,6 +63,11 @@ MESSAGES = {
     "not_submitted": _("Only a submitted sheet can be verified; this one is %(state)s."),
     "card_colour": _("Choose a warning, a yellow card or a red card."),
     "card_round": _("That round belongs to another tournament."),
+    # staff accounts (accounts.services)
+    "setup_done": _("An organiser account exists already: sign in with it."),
+    "setup_code_wrong": _("This is not the setup code. Copy it from the window where the server was started (or the container's log)."),
+    "staff_name_taken": _("This name belongs to a tablet's sign-in link: choose another name."),
+    "username_taken": _("This user name is taken: choose another."),
 }
 
 FALLBACK = _("This value is not allowed.")

@@ -6,7 +6,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from accounts.models import TournamentRole
+from accounts import first_run
+from accounts.models import Role, TournamentRole
 from accounts.roles import global_role
 from tournament.models import Tournament
 
@@ -14,6 +15,10 @@ from tournament.models import Tournament
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        """A fresh install has no organiser: the page leads to the first account's setup."""
+        return {**super().get_context_data(**kwargs), "needs_setup": first_run.needs_setup()}
 
 
 @login_required
@@ -26,7 +31,8 @@ def home(request):
             grant.tournament
             for grant in TournamentRole.objects.filter(user=request.user).select_related("tournament")
         ]
-    return render(request, "accounts/home.html", {"tournaments": tournaments})
+    organiser = global_role(request.user) == Role.ORGANISER
+    return render(request, "accounts/home.html", {"tournaments": tournaments, "can_create": organiser})
 
 
 def csrf_failure(request, reason=""):

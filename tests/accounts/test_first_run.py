@@ -1,0 +1,119 @@
+"""A fresh install leads somewhere: the first organiser account with the setup code the server
+printed, then the tournament's referees and head referees on a Staff page, without the admin."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts import first_run
+from accounts.models import Role, TournamentRole
+from scoring.models import AuditEntry
+from tests.browser import screenshot
+from tests.factories import build
+
+PASSWORD = "long-enough-password-1"
+
+
+@pytest.fixture
+def var_dir(settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    return tmp_path
+
+
+def account(code, username="anna.nowak", password=PASSWORD, again=None):
+    return {"code": code, "username": username, "password": password, "password_again": again or password}
+
+
+@pytest.mark.django_db
+def test_the_setup_code_is_kept_private_until_an_organiser_exists(var_dir):
+    code = first_run.setup_code()
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", code)
+    assert first_run.setup_code() == code and oct((var_dir / "setup-code").stat().st_mode)[-3:] == "600"
+    User.objects.create_superuser("admin", password=PASSWORD)
+    assert first_run.setup_code() is None and not (var_dir / "setup-code").exists()
+
+
+@pytest.mark.django_db
+def test_the_first_organiser_is_made_with_the_code_once(client, var_dir):
+    code = first_run.setup_code()
+    assert "Create the first organiser account" in client.get("/accounts/login/").content.decode()
+    wrong = client.post("/accounts/setup/", account("AAAA-BBBB-CCCC"))
+    assert "This is not the setup code" in wrong.content.decode() and not User.objects.exists()
+    mismatched = client.post("/accounts/setup/", account(code, again="something-else-1"))
+    assert "The two passwords differ." in mismatched.content.decode()
+    done = client.post("/accounts/setup/", account(code.lower().replace("-", " ")))
+    assert done.status_code == 302 and done["Location"] == "/staff/"
+    user = User.objects.get(username="anna.nowak")
+    assert user.is_staff and user.groups.filter(name=Role.ORGANISER.value).exists()
+    assert client.get("/staff/").status_code == 200  # signed in, on the organiser's list
+    assert client.post("/accounts/setup/", account(code, username="intruder")).status_code == 302
+    assert not User.objects.filter(username="intruder").exists()
+
+
+@pytest.mark.django_db
+def test_too_many_wrong_codes_drop_it_until_the_next_start(client, var_dir):
+    first_run.setup_code()
+    for _ in range(first_run.MAX_WRONG):
+        client.post("/accounts/setup/", account("AAAA-BBBB-CCCC"))
+    assert not (var_dir / "setup-code").exists()
+
+
+@pytest.mark.django_db
+def test_the_organiser_adds_and_removes_a_referee_and_it_is_audited(organiser_client, organiser):
+    tournament = build(4)
+    form = {"username": "jan.kowalski", "role": Role.REFEREE.value, "password": PASSWORD, "password_again": PASSWORD}
+    assert organiser_client.post("/accounts/staff/test/", form).status_code == 302
+    grant = TournamentRole.objects.get(user__username="jan.kowalski", tournament=tournament)
+    assert grant.role == Role.REFEREE and User.objects.get(username="jan.kowalski").check_password(PASSWORD)
+    page = organiser_client.get("/accounts/staff/test/").content.decode()
+    assert "jan.kowalski" in page
+    organiser_client.post(f"/accounts/staff/test/{grant.pk}/remove/")
+    organiser_client.post(f"/accounts/staff/test/{grant.pk}/remove/")  # a second tap changes nothing
+    assert not TournamentRole.objects.filter(tournament=tournament).exists()
+    actions = list(AuditEntry.objects.filter(tournament=tournament).order_by("pk").values_list("action", "user_name"))
+    assert actions == [("staff_added", "organiser"), ("staff_removed", "organiser")]
+    assert PASSWORD not in str(list(AuditEntry.objects.values_list("before", "after")))
+
+
+@pytest.mark.django_db
+def test_a_referee_cannot_add_staff(referee_client):
+    build(4)
+    assert referee_client.get("/accounts/staff/test/").status_code == 403
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_fresh_install_reaches_a_tournament_with_its_staff_without_admin_or_terminal(new_page, live_server, var_dir):
+    code = first_run.setup_code()  # what `make run` printed
+    page = new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_role("link", name="Create the first organiser account").click()
+    page.get_by_label("Setup code").fill(code)
+    page.get_by_label("User name").fill("anna.nowak")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password again").fill(PASSWORD)
+    page.get_by_role("button", name="Create the organiser account").click()
+    page.get_by_role("link", name="New tournament").click()
+    page.get_by_label("Tournament name").fill("Senioriada Gdańsk")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url("**/players/")
+    slug = page.url.split("/staff/", 1)[1].split("/", 1)[0]
+    page.goto(f"{live_server.url}/staff/{slug}/")
+    page.get_by_role("link", name="Referees and head referees").click()
+    for name, role in (("jan.kowalski", "referee"), ("maria.lis", "head referee")):
+        page.get_by_label("User name").fill(name)
+        page.get_by_label("Role").select_option(label=role)
+        page.get_by_label("Password", exact=True).fill(PASSWORD)
+        page.get_by_label("Password again").fill(PASSWORD)
+        page.get_by_role("button", name="Add", exact=True).click()
+        page.get_by_text(f"{name} can sign in now").wait_for()
+    screenshot(page, "first-run-staff")
+    referee = new_page()
+    referee.goto(f"{live_server.url}/accounts/login/")
+    referee.get_by_label("User name").fill("jan.kowalski")
+    referee.get_by_label("Password").fill(PASSWORD)
+    referee.get_by_role("button", name="Sign in").click()
+    referee.goto(f"{live_server.url}/referee/{slug}/")
+    assert referee.title and "403" not in referee.content()
+    assert TournamentRole.objects.filter(tournament__slug=slug).count() == 2
