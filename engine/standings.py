@@ -152,7 +152,7 @@ def apply_tie_decisions(rows, decisions):
             tied = [r for r in rows if r.rank == rank]
             if len(group) < 2 or len(group) != len(tied):
                 continue
-            group.sort(key=lambda r: position_of[r.entrant.ext_id])
+            group.sort(key=lambda row: position_of[row.entrant.ext_id])
             first = rows.index(tied[0])
             for offset, row in enumerate(group):
                 rows[first + offset] = row
@@ -177,13 +177,13 @@ def rank(entrants: Iterable[Entrant], results, finalists, decisions) -> list[Sta
 
     ranked = [r for r in rows.values() if not r.is_disqualified]
     disqualified = sorted(
-        (r for r in rows.values() if r.is_disqualified), key=lambda r: (r.entrant.name, r.entrant.start_number)
+        (row for row in rows.values() if row.is_disqualified), key=lambda row: (row.entrant.name, row.entrant.start_number)
     )
 
     def qualifying_key(r):
         return (-r.qualifying.big_points, -r.qualifying.small_points, -r.qualifying.games_won)
 
-    ranked.sort(key=lambda r: (qualifying_key(r), r.entrant.start_number))
+    ranked.sort(key=lambda row: (qualifying_key(row), row.entrant.start_number))
     competition_ranks(ranked, qualifying_key)
     decisions = list(decisions)
     apply_tie_decisions(ranked, decisions)
@@ -196,7 +196,7 @@ def rank(entrants: Iterable[Entrant], results, finalists, decisions) -> list[Sta
         def final_key(r):
             return (-r.final.big_points, -r.final.small_points, qualifying_rank[id(r)])
 
-        at_final.sort(key=lambda r: (final_key(r), r.entrant.start_number))
+        at_final.sort(key=lambda row: (final_key(row), row.entrant.start_number))
         competition_ranks(at_final, final_key)
         competition_ranks(others, qualifying_key, start=len(at_final) + 1)
         apply_tie_decisions(others, decisions)
