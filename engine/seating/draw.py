@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from engine.seating import letters
-from engine.seating.plan import BASE_BUDGET, W_SWISS, Plan, org_matrix
+from engine.seating.plan import BASE_BUDGET, SWISS_WEIGHT, Plan, org_matrix
 from engine.seating.quality import quality_report
 from engine.seating.schedules import design_round
 from engine.seating.search import continued_round, lookahead, plan_rounds
@@ -57,67 +57,74 @@ def draw_round(
     if method not in METHODS:
         raise SeatingError(f"Unknown seating method {method!r}.", "unknown_method")
     ids = stable_order(players)
-    n = len(ids)
-    sizes = table_sizes(n)
+    sizes = table_sizes(len(ids))
     rng = random.Random(seed)
-    history = [rnd for rnd in (history or ()) if rnd]
-
-    base_m, base_k3, base_lc, four = history_counts(ids, history)
-
+    history = [seating for seating in (history or ()) if seating]
+    base = history_counts(ids, history)
     if method == "random":
-        # A plain draw; the letters of its tables keep players balanced where they can.
-        order = list(range(n))
-        rng.shuffle(order)
-        lettered, _ = letters.assign([_chunk(order, sizes)], base_lc, four, rng)
-        return index_seating(ids, lettered[0])
-
-    org_w = org_matrix(ids, organisations)
+        return _random_round(ids, sizes, base, rng)
     budget = int(BASE_BUDGET * effort)
-
-    if not any(base_k3) and not any(four):
-        # First round: a random draw (organisations kept apart if asked).
-        plan = Plan(n, sizes, base_m, base_k3, org_w, rng)
-        order = list(range(n))
-        rng.shuffle(order)
-        plan.load([_chunk(order, sizes)])
-        if org_w:
-            improve(plan, budget)
-        return index_seating(ids, plan.members[0])
-
+    if not any(base.three_seats) and not any(base.four_seats):
+        return _first_round(ids, sizes, base, organisations, rng, budget)
     if method == "swiss":
-        natural, weight = _natural_tables(ids, standings, sizes)
-        plan = Plan(n, sizes, base_m, base_k3, org_w, rng, natural, weight,
-                    letter_check=letters.letter_check(base_lc, four))
-        order = sorted(range(n), key=lambda p: natural[p])
-        plan.load([_chunk(order, sizes)])
-        tabu_search(plan, budget)
-        improve(plan, budget // 4)
-        lettered, _ = letters.assign(plan.members, base_lc, four, rng)
-        return index_seating(ids, lettered[0])
-
+        return _swiss_round(ids, sizes, base, standings, organisations, rng, budget)
     total = len(history) + 1 + max(0, remaining_rounds)
     if continue_plan:
         designed = design_round(ids, history, total, organisations, effort)
         if designed is not None:
             return designed
-    ahead = min(lookahead(n, total, max(sizes)), 1 + max(0, remaining_rounds))
-    if lookahead(n, total, max(sizes)) > 1 and continue_plan:
+    ahead = lookahead(len(ids), total, max(sizes))
+    if ahead > 1 and continue_plan:
         continued = continued_round(ids, history, total, organisations, effort)
         if continued is not None:
             return continued
+    ahead = min(ahead, 1 + max(0, remaining_rounds))
     return plan_rounds(ids, history, ahead, rng, organisations, effort)[0]
+
+
+def _random_round(ids, sizes, base, rng):
+    """A plain draw; the letters of its tables keep players balanced where they can."""
+    order = list(range(len(ids)))
+    rng.shuffle(order)
+    lettered, _ = letters.assign([_chunk(order, sizes)], base.letter_counts, base.four_seats, rng)
+    return index_seating(ids, lettered[0])
+
+
+def _first_round(ids, sizes, base, organisations, rng, budget):
+    """The first round: a random draw (organisations kept apart if asked)."""
+    org_weights = org_matrix(ids, organisations)
+    plan = Plan(sizes, base, org_weights, rng)
+    order = list(range(len(ids)))
+    rng.shuffle(order)
+    plan.load([_chunk(order, sizes)])
+    if org_weights:
+        improve(plan, budget)
+    return index_seating(ids, plan.members[0])
+
+
+def _swiss_round(ids, sizes, base, standings, organisations, rng, budget):
+    """Tables by standings, leaders at table 1; a player may move one table to avoid a repeat."""
+    home_table, away_cost = _home_tables(ids, standings, sizes)
+    plan = Plan(sizes, base, org_matrix(ids, organisations), rng, home_table, away_cost,
+                letter_check=letters.letter_check(base.letter_counts, base.four_seats))
+    order = sorted(range(len(ids)), key=lambda p: home_table[p])
+    plan.load([_chunk(order, sizes)])
+    tabu_search(plan, budget)
+    improve(plan, budget // 4)
+    lettered, _ = letters.assign(plan.members, base.letter_counts, base.four_seats, rng)
+    return index_seating(ids, lettered[0])
 
 
 def _chunk(order, sizes):
     """Players in ``order`` cut into tables of ``sizes``."""
-    tables, i = [], 0
-    for s in sizes:
-        tables.append(order[i : i + s])
-        i += s
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(order[start : start + size])
+        start += size
     return tables
 
 
-def _natural_tables(ids, standings, sizes):
+def _home_tables(ids, standings, sizes):
     """Standings table index of each player, and the cost of moving him a table.
 
     Unranked players go to the end.  Moving a better-placed player costs more
@@ -127,61 +134,61 @@ def _natural_tables(ids, standings, sizes):
     order = []
     seen = set()
     for pid in standings or ():
-        i = index.get(pid)
-        if i is not None and i not in seen:
-            order.append(i)
-            seen.add(i)
-    order.extend(i for i in range(len(ids)) if i not in seen)
-    n = len(ids)
-    natural = [0] * n
-    weight = [0] * n
-    for j, tbl in enumerate(_chunk(order, sizes)):
-        for p in tbl:
-            natural[p] = j
+        p = index.get(pid)
+        if p is not None and p not in seen:
+            order.append(p)
+            seen.add(p)
+    order.extend(p for p in range(len(ids)) if p not in seen)
+    count = len(ids)
+    home_table = [0] * count
+    away_cost = [0] * count
+    for j, table in enumerate(_chunk(order, sizes)):
+        for p in table:
+            home_table[p] = j
     for rank, p in enumerate(order):
-        weight[p] = W_SWISS * (2 * n - rank) // n
-    return natural, weight
+        away_cost[p] = SWISS_WEIGHT * (2 * count - rank) // count
+    return home_table, away_cost
 
 
-def swap_players(seating, a, b):
-    """A new seating in which players ``a`` and ``b`` have exchanged seats."""
-    if a == b:
+def swap_players(seating, player_a, player_b):
+    """A new seating in which players ``player_a`` and ``player_b`` have exchanged seats."""
+    if player_a == player_b:
         raise SeatingError("Choose two different players to swap.", "same_player")
     where = {}
     for j, table in enumerate(seating):
         for letter, pid in table.items():
             where[pid] = (j, letter)
-    for pid in (a, b):
+    for pid in (player_a, player_b):
         if pid not in where:
             raise SeatingError(f"Player {pid!r} is not seated in this round.", "not_seated")
-    new = [dict(table) for table in seating]
-    (ja, la), (jb, lb) = where[a], where[b]
-    new[ja][la] = b
-    new[jb][lb] = a
-    return new
+    swapped = [dict(table) for table in seating]
+    (table_a, letter_a), (table_b, letter_b) = where[player_a], where[player_b]
+    swapped[table_a][letter_a] = player_b
+    swapped[table_b][letter_b] = player_a
+    return swapped
 
 
-def plan_tournament(n_players, n_rounds, *, method="mixed", seed=0, effort=1.0):
-    """Draw ``n_rounds`` rounds for players ``1..n_players`` as the app would.
+def plan_tournament(player_count, round_count, *, method="mixed", seed=0, effort=1.0):
+    """Draw ``round_count`` rounds for players ``1..player_count`` as the app would.
 
     Round r uses the seed ``derive_seed(seed, r)``; "mixed" looks ahead to the
-    remaining rounds; "swiss" uses the start order 1..n as standings.
+    remaining rounds; "swiss" uses the start order 1..player_count as standings.
     Returns ``(rounds, quality_report(rounds))``.
     """
-    if n_rounds < 1:
+    if round_count < 1:
         raise SeatingError("At least one round is needed.", "no_rounds")
-    players = list(range(1, n_players + 1))
-    table_sizes(n_players)
+    players = list(range(1, player_count + 1))
+    table_sizes(player_count)
     rounds = []
-    for r in range(1, n_rounds + 1):
+    for number in range(1, round_count + 1):
         rounds.append(
             draw_round(
                 players,
                 rounds,
-                seed=derive_seed(seed, r),
+                seed=derive_seed(seed, number),
                 method=method,
                 standings=players if method == "swiss" else None,
-                remaining_rounds=n_rounds - r,
+                remaining_rounds=round_count - number,
                 effort=effort,
             )
         )
