@@ -127,6 +127,7 @@ def flat_penalty(rack: Rack, settings: Settings) -> int:
 
 
 def has_flat_penalty(rack: Rack) -> bool:
+    """Whether an opening or first-move penalty applies to the rack."""
     return rack.opening != OPENED or rack.first_move_case
 
 
@@ -142,6 +143,7 @@ def rack_minus(rack: Rack, settings: Settings) -> int:
 
 
 def validate_rack(rack: Rack, path: str) -> None:
+    """Raise RuleViolation for the first bad field of a rack (SPEC §3), named under ``path``."""
     if not isinstance(rack.tiles, int) or isinstance(rack.tiles, bool):
         raise RuleViolation("tiles_not_integer", f"{path}.tiles", f"must be a whole number, got {rack.tiles!r}", value=rack.tiles)
     if not 0 <= rack.tiles <= MAX_TILES:
@@ -157,6 +159,7 @@ def validate_rack(rack: Rack, path: str) -> None:
 
 
 def validate_seats(seats: Sequence[str]) -> None:
+    """Raise RuleViolation unless the seats are 3 or 4 different letters A–D."""
     for letter in seats:
         if letter not in SEAT_LETTERS:
             raise RuleViolation("seat_letter", "seats", f"seat letters are A–D, got {letter!r}", value=letter)
