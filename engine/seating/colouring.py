@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
 
-def augment(start, adjacency, mate_x, mate_y):
+X = TypeVar("X", bound=Hashable)  # a vertex of one side
+Y = TypeVar("Y", bound=Hashable)  # a vertex of the other side
+
+
+def augment(start: X, adjacency: Mapping[X, Sequence[Y]], mate_x: dict[X, Y], mate_y: dict[Y, X]) -> bool:
     """Augment a bipartite matching along a shortest path from the free vertex ``start``
     of side X (``adjacency``: X -> Y lists; ``mate_x``/``mate_y``: partners).  Vertices
     matched before stay matched.  Returns whether a path was found."""
-    reached_from = {}
+    reached_from: dict[Y, X] = {}
     queue, seen = [start], {start}
     for x in queue:
         for y in adjacency[x]:
@@ -25,15 +32,16 @@ def augment(start, adjacency, mate_x, mate_y):
     return False
 
 
-def _flip_path(start, end, reached_from, mate_x, mate_y):
-    """Match along the path found from ``start`` to the free vertex ``end``."""
+def _flip_path(start: X, end: Y, reached_from: dict[Y, X], mate_x: dict[X, Y], mate_y: dict[Y, X]) -> None:
+    """Match along the path found from ``start`` (free) to the free vertex ``end``; every
+    other X vertex on it was matched."""
     y = end
     while True:
         x = reached_from[y]
-        old = mate_x.get(x)
+        old = mate_x[x] if x != start else None
         mate_x[x] = y
         mate_y[y] = x
-        if x == start:
+        if old is None:
             return
         y = old
 
@@ -45,23 +53,29 @@ class _EdgeColouring:
     None if free, -1 if taken in an earlier round.
     """
 
-    def __init__(self, edges, left_count, right_count, colours, taken):
+    def __init__(
+        self, edges: Sequence[tuple[int, int]], left_count: int, right_count: int, colours: int,
+        taken: Mapping[int, Sequence[int]] | None,
+    ) -> None:
         self.edges = edges
         self.colours = colours
-        self.at = ([[None] * colours for _ in range(left_count)], [[None] * colours for _ in range(right_count)])
+        self.at: tuple[list[list[int | None]], list[list[int | None]]] = (
+            [[None] * colours for _ in range(left_count)], [[None] * colours for _ in range(right_count)]
+        )
         for v, used in (taken or {}).items():
             for colour in used:
                 self.at[1][v][colour] = -1
-        self.colour = [None] * len(edges)
+        self.colour = [-1] * len(edges)  # -1 until painted
 
-    def free(self, side, v):
+    def free(self, side: int, v: int) -> list[int]:
         """The colours free at vertex v of a side."""
         return [colour for colour in range(self.colours) if self.at[side][v][colour] is None]
 
-    def alternating_path(self, v, first, second):
+    def alternating_path(self, v: int, first: int, second: int) -> list[int] | None:
         """The edges of the path from right vertex v alternating colours first, second, or
         None if it runs into a colour taken in an earlier round."""
-        path, vertex, side, colour = [], v, 1, first
+        path: list[int] = []
+        vertex, side, colour = v, 1, first
         while True:
             edge = self.at[side][vertex][colour]
             if edge is None:
@@ -73,7 +87,7 @@ class _EdgeColouring:
             side = 1 - side
             colour = second if colour == first else first
 
-    def swap_path(self, path, first, second):
+    def swap_path(self, path: Sequence[int], first: int, second: int) -> None:
         """Exchange colours first and second along ``path``."""
         for edge in path:
             u, v = self.edges[edge]
@@ -85,7 +99,7 @@ class _EdgeColouring:
             self.at[0][u][self.colour[edge]] = edge
             self.at[1][v][self.colour[edge]] = edge
 
-    def paint(self, edge, colour):
+    def paint(self, edge: int, colour: int) -> None:
         """Give ``edge`` a colour free at both its ends."""
         u, v = self.edges[edge]
         self.colour[edge] = colour
@@ -93,7 +107,10 @@ class _EdgeColouring:
         self.at[1][v][colour] = edge
 
 
-def edge_colouring(edges, left_count, right_count, colours, rng, taken=None):
+def edge_colouring(
+    edges: Sequence[tuple[int, int]], left_count: int, right_count: int, colours: int,
+    rng: random.Random, taken: Mapping[int, Sequence[int]] | None = None,
+) -> list[int] | None:
     """A proper edge colouring with ``colours`` colours of a bipartite graph of maximum
     degree at most ``colours``, by alternating paths; ``edges`` are (left, right) pairs.
 

@@ -38,13 +38,16 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
+
+Blocks = tuple[tuple[tuple[int, ...], ...], ...]  # rounds of blocks of points
 
 # Affine spaces over GF(4): n -> dimension.
-_AFFINE = {16: 2, 64: 3}
+_AFFINE: dict[int, int] = {16: 2, 64: 3}
 
 # Schedules with GF(2)^3 as symmetries: n -> per orbit of rounds, the mask of the round
 # action and the base blocks (point 8*i + v, v in GF(2)^3, i in 0..3; see ``_binary_rounds``).
-_BINARY = {
+_BINARY: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {
     32: (
         (0, ((0, 5, 26, 31), (8, 12, 19, 23))),
         (0, ((0, 3, 4, 7), (8, 15, 26, 29), (16, 18, 21, 23))),
@@ -57,7 +60,7 @@ _BINARY = {
 }
 
 # n -> (m, f, eps, seed): n = 3m + f players, m rounds.  eps None: no symmetry asked.
-_CYCLIC = {
+_CYCLIC: dict[int, tuple[int, int, int | None, int]] = {
     20: (5, 5, None, 0),
     24: (7, 3, 1, 0),
     28: (9, 1, 4, 0),
@@ -71,12 +74,12 @@ _CYCLIC = {
 }
 
 
-def sizes():
+def sizes() -> list[int]:
     """Numbers of players with a built-in schedule, ascending."""
     return sorted(set(_AFFINE) | set(_BINARY) | set(_CYCLIC))
 
 
-def rounds_available(player_count):
+def rounds_available(player_count: int) -> int:
     """Rounds of the built-in schedule for exactly ``player_count`` players (0 if none)."""
     if player_count in _AFFINE or player_count in _BINARY:
         return (player_count - 1) // 3
@@ -85,7 +88,7 @@ def rounds_available(player_count):
 
 
 @functools.lru_cache(maxsize=None)
-def _schedule(player_count):
+def _schedule(player_count: int) -> Blocks:
     """The built-in schedule's rounds (tuples of point blocks), checked by ``verify``."""
     if player_count in _AFFINE:
         rounds = _affine_rounds(_AFFINE[player_count])
@@ -105,7 +108,7 @@ def _schedule(player_count):
     return rounds
 
 
-def schedule(player_count):
+def schedule(player_count: int) -> list[list[list[int]]] | None:
     """The rounds of the built-in schedule for ``player_count`` players, or None.
 
     Each round is a list of blocks (lists of 4 points); points are ``0 .. player_count-1``.
@@ -117,10 +120,10 @@ def schedule(player_count):
     return [[list(block) for block in blocks] for blocks in _schedule(player_count)]
 
 
-def verify(rounds, point_count):
+def verify(rounds: Sequence[Sequence[Sequence[int]]], point_count: int) -> int:
     """Number of repeat meetings in ``rounds``; raises ValueError unless each round
     seats every point of ``0 .. point_count-1`` exactly once."""
-    seen = set()
+    seen: set[tuple[int, int]] = set()
     repeats = 0
     for blocks in rounds:
         points = sorted(point for block in blocks for point in block)
@@ -145,7 +148,7 @@ _GF4_MUL = (
 )
 
 
-def _affine_rounds(dimension):
+def _affine_rounds(dimension: int) -> Blocks:
     """Parallel classes of lines of the affine space AG(dimension, 4): 4**dimension points,
     4-point lines.
 
@@ -160,10 +163,10 @@ def _affine_rounds(dimension):
         for vector in (_gf4_vector(point, dimension) for point in range(1, point_count))
         if next(c for c in vector if c) == 1
     ]
-    rounds = []
+    rounds: list[tuple[tuple[int, ...], ...]] = []
     for direction in directions:
-        seen = set()
-        lines = []
+        seen: set[int] = set()
+        lines: list[tuple[int, ...]] = []
         for point in range(point_count):
             if point in seen:
                 continue
@@ -178,17 +181,17 @@ def _affine_rounds(dimension):
     return tuple(rounds)
 
 
-def _gf4_vector(point, dimension):
+def _gf4_vector(point: int, dimension: int) -> list[int]:
     """The coordinates over GF(4) of a point numbered in base 4."""
     return [(point >> (2 * i)) & 3 for i in range(dimension)]
 
 
-def _gf4_number(vector):
+def _gf4_number(vector: Sequence[int]) -> int:
     """The number of a point from its coordinates over GF(4)."""
     return sum(c << (2 * i) for i, c in enumerate(vector))
 
 
-def _binary_rounds(orbits):
+def _binary_rounds(orbits: Sequence[tuple[int, Sequence[tuple[int, ...]]]]) -> Blocks:
     """The rounds developed from ``orbits`` by the translations of GF(2)^3.
 
     Points are ``(v, i)``, numbered ``8*i + v``, with ``v`` in GF(2)^3 (a 3-bit number)
@@ -206,9 +209,9 @@ def _binary_rounds(orbits):
     pairs ``v, v XOR 1`` (same ``i``) never meet and every other pair meets once: a
     resolvable 4-GDD of type 2^16.  ``verify`` checks it, and the tests check it.
     """
-    rounds = []
+    rounds: list[tuple[tuple[int, ...], ...]] = []
     for mask, base_blocks in orbits:
-        halves = ({}, {}) if mask else ({},)
+        halves: tuple[dict[tuple[int, ...], None], ...] = ({}, {}) if mask else ({},)
         for block in base_blocks:
             for translation in range(8):
                 moved = tuple(sorted(point ^ translation for point in block))
@@ -217,7 +220,7 @@ def _binary_rounds(orbits):
     return tuple(rounds)
 
 
-def _translate(point, shift, orbit):
+def _translate(point: int, shift: int, orbit: int) -> int:
     """Point ``(a, x)`` moved to ``(a + shift, x)`` in ``Z_orbit``; fixed points stay."""
     if point >= 3 * orbit:
         return point
@@ -225,12 +228,12 @@ def _translate(point, shift, orbit):
     return x * orbit + (a + shift) % orbit
 
 
-def _pair_classes(orbit, fixed):
+def _pair_classes(orbit: int, fixed: int) -> tuple[list[list[int]], int]:
     """classes[p][q]: the class number of the pair {p, q} of points, or -1 if it may not be
     in a block; and the number of classes."""
     finite = 3 * orbit
     point_count = finite + fixed
-    numbers = {}
+    numbers: dict[tuple[object, ...], int] = {}
     classes = [[-1] * point_count for _ in range(point_count)]
     for p in range(point_count):
         for q in range(point_count):
@@ -242,7 +245,7 @@ def _pair_classes(orbit, fixed):
     return classes, len(numbers)
 
 
-def _pair_class(p, q, orbit, finite):
+def _pair_class(p: int, q: int, orbit: int, finite: int) -> tuple[object, ...] | None:
     """The class of the pair {p, q} (see the module notes), or None if it may not be in a
     block (a difference d with 2d = 0)."""
     if p >= finite or q >= finite:
@@ -261,7 +264,9 @@ def _pair_class(p, q, orbit, finite):
     return ("mixed", x, y, (b - a) % orbit)
 
 
-def _base_round(orbit, fixed, multiplier, seed, node_limit=200_000):
+def _base_round(
+    orbit: int, fixed: int, multiplier: int | None, seed: int, node_limit: int = 200_000,
+) -> list[list[int]] | None:
     """A base round (list of blocks) whose pairs are of pairwise different classes, or None.
 
     ``orbit``, ``fixed``, ``multiplier``: m, f and eps of the module notes.  Depth-first:
@@ -275,7 +280,7 @@ def _base_round(orbit, fixed, multiplier, seed, node_limit=200_000):
     return search.blocks if search.solve() else None
 
 
-def _symmetry(orbit, fixed, multiplier):
+def _symmetry(orbit: int, fixed: int, multiplier: int | None) -> list[int]:
     """tau as a list: point -> its image (the identity without a multiplier)."""
     finite = 3 * orbit
     if multiplier is None:
@@ -289,7 +294,7 @@ class _BaseRoundSearch:
     """The depth-first search of ``_base_round``: blocks placed so far, pair classes and
     points in use, and the nodes visited (the search gives up past ``node_limit``)."""
 
-    def __init__(self, orbit, fixed, multiplier, seed, node_limit):
+    def __init__(self, orbit: int, fixed: int, multiplier: int | None, seed: int, node_limit: int) -> None:
         self.orbit = orbit
         self.finite = 3 * orbit
         self.point_count = self.finite + fixed
@@ -299,18 +304,18 @@ class _BaseRoundSearch:
         self.tau = _symmetry(orbit, fixed, multiplier)
         self.used = [False] * class_count
         self.free = [True] * self.point_count
-        self.blocks = []
+        self.blocks: list[list[int]] = []
         self.nodes = 0
         self.node_limit = node_limit
 
-    def images(self, points):
+    def images(self, points: list[int]) -> list[list[int]]:
         """The orbit of a list of points under tau (1 or 3 lists)."""
         if not self.symmetric:
             return [points]
         once = [self.tau[p] for p in points]
         return [points, once, [self.tau[p] for p in once]]
 
-    def solve(self):
+    def solve(self) -> bool:
         """Complete the base round from the blocks placed so far; whether it succeeded."""
         free = self.free
         fixed_left = [p for p in range(self.finite, self.point_count) if free[p]]
@@ -337,7 +342,7 @@ class _BaseRoundSearch:
             free[q] = True
         return False
 
-    def _fixed_point_block(self, p):
+    def _fixed_point_block(self, p: int) -> bool:
         """Place the block ``{p, P, tau P, tau^2 P}`` of a fixed point p that tau keeps."""
         tau = self.tau
         options = [[p, a, tau[a], tau[tau[a]]] for a in range(self.orbit)]
@@ -356,9 +361,9 @@ class _BaseRoundSearch:
                 return False
         return False
 
-    def _block_classes(self, block):
+    def _block_classes(self, block: list[int]) -> list[int] | None:
         """Classes of the block's pairs, or None if one is taken or repeated."""
-        taken = []
+        taken: list[int] = []
         for i, p in enumerate(block):
             for q in block[i + 1 :]:
                 pair_class = self.pair_class[p][q]
@@ -367,7 +372,7 @@ class _BaseRoundSearch:
                 taken.append(pair_class)
         return taken
 
-    def _commit(self, block, taken):
+    def _commit(self, block: list[int], taken: list[int]) -> None:
         """Place ``block``, whose pairs are of the classes ``taken``."""
         for pair_class in taken:
             self.used[pair_class] = True
@@ -375,7 +380,7 @@ class _BaseRoundSearch:
             self.free[q] = False
         self.blocks.append(block)
 
-    def _undo(self, block, taken):
+    def _undo(self, block: list[int], taken: list[int]) -> None:
         """Take back the last block placed by ``_commit``."""
         for pair_class in taken:
             self.used[pair_class] = False
@@ -383,7 +388,7 @@ class _BaseRoundSearch:
             self.free[q] = True
         self.blocks.pop()
 
-    def _extend(self, partial, candidates, start):
+    def _extend(self, partial: list[list[int]], candidates: list[int], start: int) -> bool:
         """Add a partner (with its images) to the ``partial`` blocks from ``candidates[start:]``,
         until they hold 4 points; then go on with the next blocks."""
         if len(partial[0]) == 4:
@@ -416,10 +421,10 @@ class _BaseRoundSearch:
                 return False
         return False
 
-    def _joining_classes(self, partial, joining):
+    def _joining_classes(self, partial: list[list[int]], joining: list[int]) -> list[int] | None:
         """Classes of the pairs the ``joining`` points make with the ``partial`` blocks, or
         None if one is taken or repeated."""
-        taken = []
+        taken: list[int] = []
         for block, x in zip(partial, joining):
             for y in block:
                 pair_class = self.pair_class[x][y]

@@ -4,16 +4,26 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import cast
 
 from engine.seating import letters
-from engine.seating.plan import BASE_BUDGET, SWISS_WEIGHT, Plan, org_matrix
-from engine.seating.quality import quality_report
+from engine.seating.plan import BASE_BUDGET, SWISS_WEIGHT, Plan, SwissGroups, org_matrix
+from engine.seating.quality import QualityReport, quality_report
 from engine.seating.schedules import design_round
 from engine.seating.search import continued_round, lookahead, plan_rounds
 from engine.seating.tabu import improve, tabu_search
 from engine.seating.tables import (
     METHODS,
+    HistoryCounts,
+    Organisations,
+    Player,
+    PlayerId,
+    Seating,
     SeatingError,
+    Seed,
+    Table,
+    Tables,
     derive_seed,
     history_counts,
     index_seating,
@@ -23,17 +33,17 @@ from engine.seating.tables import (
 
 
 def draw_round(
-    players,
-    history=(),
+    players: Iterable[Player],
+    history: Iterable[Sequence[Mapping[str, Player]]] | None = (),
     *,
-    seed,
-    method="mixed",
-    standings=None,
-    organisations=None,
-    remaining_rounds=0,
-    continue_plan=True,
-    effort=1.0,
-):
+    seed: Seed,
+    method: str = "mixed",
+    standings: Iterable[Player] | None = None,
+    organisations: Mapping[Player, Hashable] | None = None,
+    remaining_rounds: int = 0,
+    continue_plan: bool = True,
+    effort: float = 1.0,
+) -> list[dict[str, Player]]:
     """Seat one round and return its tables (list of dicts letter -> player id).
 
     ``players``: the active players to seat (any order: they are sorted first).
@@ -59,15 +69,28 @@ def draw_round(
     ids = stable_order(players)
     sizes = table_sizes(len(ids))
     rng = random.Random(seed)
-    history = [seating for seating in (history or ()) if seating]
-    base = history_counts(ids, history)
-    if method == "random":
-        return _random_round(ids, sizes, base, rng)
+    played = [seating for seating in (history or ()) if seating]
+    base = history_counts(ids, played)
     budget = int(BASE_BUDGET * effort)
-    if not any(base.three_seats) and not any(base.four_seats):
-        return _first_round(ids, sizes, base, organisations, rng, budget)
-    if method == "swiss":
-        return _swiss_round(ids, sizes, base, standings, organisations, rng, budget)
+    if method == "random":
+        drawn = _random_round(ids, sizes, base, rng)
+    elif not any(base.three_seats) and not any(base.four_seats):
+        drawn = _first_round(ids, sizes, base, organisations, rng, budget)
+    elif method == "swiss":
+        drawn = _swiss_round(ids, sizes, base, standings, organisations, rng, budget)
+    else:
+        drawn = _mixed_round(ids, played, rng, organisations, remaining_rounds, continue_plan, effort)
+    return cast("list[dict[str, Player]]", drawn)  # its seats hold the ids of ``players``
+
+
+def _mixed_round(
+    ids: Sequence[PlayerId], history: Sequence[Seating], rng: random.Random, organisations: Organisations | None,
+    remaining_rounds: int, continue_plan: bool, effort: float,
+) -> Seating:
+    """A round after round 1 with as few repeat meetings as the rounds to come allow: the
+    built-in schedule while it fits, else the plan made when the field started while it is
+    followed, else a new plan (looking ahead when meetings are scarce)."""
+    sizes = table_sizes(len(ids))
     total = len(history) + 1 + max(0, remaining_rounds)
     if continue_plan:
         designed = design_round(ids, history, total, organisations, effort)
@@ -82,7 +105,7 @@ def draw_round(
     return plan_rounds(ids, history, ahead, rng, organisations, effort)[0]
 
 
-def _random_round(ids, sizes, base, rng):
+def _random_round(ids: Sequence[PlayerId], sizes: list[int], base: HistoryCounts, rng: random.Random) -> Seating:
     """A plain draw; the letters of its tables keep players balanced where they can."""
     order = list(range(len(ids)))
     rng.shuffle(order)
@@ -90,7 +113,10 @@ def _random_round(ids, sizes, base, rng):
     return index_seating(ids, lettered[0])
 
 
-def _first_round(ids, sizes, base, organisations, rng, budget):
+def _first_round(
+    ids: Sequence[PlayerId], sizes: list[int], base: HistoryCounts, organisations: Organisations | None,
+    rng: random.Random, budget: int,
+) -> Seating:
     """The first round: a random draw (organisations kept apart if asked)."""
     org_weights = org_matrix(ids, organisations)
     plan = Plan(sizes, base, org_weights, rng)
@@ -102,12 +128,15 @@ def _first_round(ids, sizes, base, organisations, rng, budget):
     return index_seating(ids, plan.members[0])
 
 
-def _swiss_round(ids, sizes, base, standings, organisations, rng, budget):
+def _swiss_round(
+    ids: Sequence[PlayerId], sizes: list[int], base: HistoryCounts, standings: Iterable[PlayerId] | None,
+    organisations: Organisations | None, rng: random.Random, budget: int,
+) -> Seating:
     """Tables by standings, leaders at table 1; a player may move one table to avoid a repeat."""
-    home_table, away_cost = _home_tables(ids, standings, sizes)
-    plan = Plan(sizes, base, org_matrix(ids, organisations), rng, home_table, away_cost,
+    swiss = _home_tables(ids, standings, sizes)
+    plan = Plan(sizes, base, org_matrix(ids, organisations), rng, swiss,
                 letter_check=letters.letter_check(base.letter_counts, base.four_seats))
-    order = sorted(range(len(ids)), key=lambda p: home_table[p])
+    order = sorted(range(len(ids)), key=lambda p: swiss.home_table[p])
     plan.load([_chunk(order, sizes)])
     tabu_search(plan, budget)
     improve(plan, budget // 4)
@@ -115,24 +144,25 @@ def _swiss_round(ids, sizes, base, standings, organisations, rng, budget):
     return index_seating(ids, lettered[0])
 
 
-def _chunk(order, sizes):
+def _chunk(order: list[int], sizes: list[int]) -> Tables:
     """Players in ``order`` cut into tables of ``sizes``."""
-    tables, start = [], 0
+    tables: Tables = []
+    start = 0
     for size in sizes:
         tables.append(order[start : start + size])
         start += size
     return tables
 
 
-def _home_tables(ids, standings, sizes):
+def _home_tables(ids: Sequence[PlayerId], standings: Iterable[PlayerId] | None, sizes: list[int]) -> SwissGroups:
     """Standings table index of each player, and the cost of moving him a table.
 
     Unranked players go to the end.  Moving a better-placed player costs more
     (up to twice as much for the leader), so table 1 keeps the strongest.
     """
     index = {pid: i for i, pid in enumerate(ids)}
-    order = []
-    seen = set()
+    order: list[int] = []
+    seen: set[int] = set()
     for pid in standings or ():
         p = index.get(pid)
         if p is not None and p not in seen:
@@ -147,14 +177,16 @@ def _home_tables(ids, standings, sizes):
             home_table[p] = j
     for rank, p in enumerate(order):
         away_cost[p] = SWISS_WEIGHT * (2 * count - rank) // count
-    return home_table, away_cost
+    return SwissGroups(home_table, away_cost)
 
 
-def swap_players(seating, player_a, player_b):
+def swap_players(
+    seating: Sequence[Mapping[str, Player]], player_a: Player, player_b: Player,
+) -> list[dict[str, Player]]:
     """A new seating in which players ``player_a`` and ``player_b`` have exchanged seats."""
     if player_a == player_b:
         raise SeatingError("Choose two different players to swap.", "same_player")
-    where = {}
+    where: dict[Player, tuple[int, str]] = {}
     for j, table in enumerate(seating):
         for letter, pid in table.items():
             where[pid] = (j, letter)
@@ -168,7 +200,9 @@ def swap_players(seating, player_a, player_b):
     return swapped
 
 
-def plan_tournament(player_count, round_count, *, method="mixed", seed=0, effort=1.0):
+def plan_tournament(
+    player_count: int, round_count: int, *, method: str = "mixed", seed: object = 0, effort: float = 1.0,
+) -> tuple[list[list[dict[str, int]]], QualityReport]:
     """Draw ``round_count`` rounds for players ``1..player_count`` as the app would.
 
     Round r uses the seed ``derive_seed(seed, r)``; "mixed" looks ahead to the
@@ -179,7 +213,7 @@ def plan_tournament(player_count, round_count, *, method="mixed", seed=0, effort
         raise SeatingError("At least one round is needed.", "no_rounds")
     players = list(range(1, player_count + 1))
     table_sizes(player_count)
-    rounds = []
+    rounds: list[list[dict[str, int]]] = []
     for number in range(1, round_count + 1):
         rounds.append(
             draw_round(

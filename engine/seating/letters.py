@@ -38,8 +38,26 @@ account, and ``assign`` completes the letters of planned rounds.
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol, TypeVar, cast
 
 from engine.seating.colouring import augment, edge_colouring
+
+P = TypeVar("P", bound=Hashable)  # a player: an index, or an id
+_Key = TypeVar("_Key", contravariant=True)
+_Value = TypeVar("_Value", covariant=True)
+
+
+class ByPlayer(Protocol[_Key, _Value]):
+    """Something per player: a list by player index or a dict by player id."""
+
+    def __getitem__(self, player: _Key, /) -> _Value: ...
+
+
+Rounds = Sequence[Sequence[Sequence[P]]]  # rounds of tables of players
+Lettered = list[list[list[P]]]  # rounds of tables of players in letter order
+LetterState = tuple[Sequence[int], int]  # a player's letter counts and 4-table seats
 
 LETTER_COUNT = 4
 D = 3
@@ -47,13 +65,13 @@ D = 3
 _REFINE_TABLES = 150
 
 
-def balanced(counts, four_seats):
+def balanced(counts: Sequence[int], four_seats: int) -> bool:
     """Whether letter counts (A, B, C, D) are balanced for ``four_seats`` 4-table seats."""
     abc, d_seats = counts[:D], counts[D]
     return max(abc) - min(abc) <= 1 and four_seats // 4 <= d_seats <= -(-four_seats // 4)
 
 
-def excess(counts, four_seats):
+def excess(counts: Sequence[int], four_seats: int) -> int:
     """How far letter counts (A, B, C, D) are from balanced (0 = balanced)."""
     abc, d_seats = counts[:D], counts[D]
     spread = max(abc) - min(abc) - 1
@@ -61,10 +79,11 @@ def excess(counts, four_seats):
     return max(0, spread) + max(0, low - d_seats, d_seats - high)
 
 
-def options(counts, four_seats, size):
+def options(counts: Sequence[int], four_seats: int, size: int) -> int:
     """Bit mask of the letters that leave a player as balanced as possible after one more
     seat at a table of ``size`` (bit i = letter i)."""
-    best, mask = None, 0
+    best: int | None = None
+    mask = 0
     fours_after = four_seats + (size == 4)
     for letter in range(size):
         after = list(counts)
@@ -77,10 +96,10 @@ def options(counts, four_seats, size):
     return mask
 
 
-_MATCHABLE = {}
+_MATCHABLE: dict[tuple[tuple[int, ...], int], bool] = {}
 
 
-def matchable(masks, size):
+def matchable(masks: Sequence[int], size: int) -> bool:
     """Whether players with these letter masks (at most ``size`` of them) can take
     different letters of a table of ``size``, one each."""
     key = (tuple(sorted(masks)), size)
@@ -101,21 +120,21 @@ class TableCheck:
     still take different letters.
     """
 
-    def __init__(self, masks3, masks4):
+    def __init__(self, masks3: Sequence[int], masks4: Sequence[int]) -> None:
         self.term = {3: [8**mask for mask in masks3], 4: [8**mask for mask in masks4]}
-        self._known = {}
+        self._known: dict[tuple[int, int], bool] = {}
 
-    def code(self, players, size):
+    def code(self, players: Sequence[int], size: int) -> int:
         """The code of a table of ``size`` holding ``players``."""
         term = self.term[size]
         return sum(term[p] for p in players)
 
-    def ok(self, code, size):
+    def ok(self, code: int, size: int) -> bool:
         """Whether the players of a table with this code can keep balanced letters."""
         key = (code, size)
         found = self._known.get(key)
         if found is None:
-            masks = []
+            masks: list[int] = []
             for mask in range(16):
                 masks += [mask] * ((code >> (3 * mask)) & 7)
             found = matchable(masks, size)
@@ -123,7 +142,7 @@ class TableCheck:
         return found
 
 
-def letter_check(counts, four_seats):
+def letter_check(counts: Sequence[Sequence[int]], four_seats: Sequence[int]) -> TableCheck:
     """The ``TableCheck`` of players with these letter counts and 4-table seats."""
     masks3 = [options(letter_counts, fours, 3) for letter_counts, fours in zip(counts, four_seats)]
     masks4 = [options(letter_counts, fours, 4) for letter_counts, fours in zip(counts, four_seats)]
@@ -135,7 +154,9 @@ def letter_check(counts, four_seats):
 # ---------------------------------------------------------------------------
 
 
-def _d_runs(rounds, start):
+def _d_runs(
+    rounds: Rounds[P], start: Callable[[P], LetterState],
+) -> tuple[list[tuple[int, int]], dict[tuple[int, int, P], tuple[P, int]], dict[tuple[P, int], bool]]:
     """The planned 4-tables and the runs of 4-table seats that may take their D.
 
     Returns ``(tables, run_of, runs)``: the (round, table) of each planned 4-table;
@@ -143,15 +164,17 @@ def _d_runs(rounds, start):
     that run may still take a D; and for each such run whether it is finished (it must
     take one).
     """
-    tables, run_of, runs = [], {}, {}
-    planned = {}
+    tables: list[tuple[int, int]] = []
+    run_of: dict[tuple[int, int, P], tuple[P, int]] = {}
+    runs: dict[tuple[P, int], bool] = {}
+    planned: dict[P, int] = {}
     for t, round_tables in enumerate(rounds):
         for j, table in enumerate(round_tables):
             if len(table) == 4:
                 tables.append((t, j))
                 for p in table:
                     planned[p] = planned.get(p, 0) + 1
-    seen = {}
+    seen: dict[P, int] = {}
     for t, j in tables:
         for p in rounds[t][j]:
             counts, fours = start(p)
@@ -169,7 +192,7 @@ def _d_runs(rounds, start):
     return tables, run_of, runs
 
 
-def _choose_d(rounds, start, rng):
+def _choose_d(rounds: Rounds[P], start: Callable[[P], LetterState], rng: random.Random) -> set[tuple[int, int, P]]:
     """The D seat of every planned 4-table, as a set of (round, table, player).
 
     Each player's 4-table seats, counted on from his earlier ones, fall into runs of
@@ -179,17 +202,20 @@ def _choose_d(rounds, start, rng):
     left without a D gives it to the player it unbalances least.
     """
     tables, run_of, runs = _d_runs(rounds, start)
-    table_adj = {i: [] for i in range(len(tables))}
-    run_adj = {key: [] for key in runs}
+    table_adj: dict[int, list[tuple[P, int]]] = {i: [] for i in range(len(tables))}
+    run_adj: dict[tuple[P, int], list[int]] = {key: [] for key in runs}
     for i, (t, j) in enumerate(tables):
         for p in rounds[t][j]:
             key = run_of.get((t, j, p))
             if key is not None:
                 table_adj[i].append(key)
                 run_adj[key].append(i)
-    for adj in itertools.chain(table_adj.values(), run_adj.values()):
-        rng.shuffle(adj)
-    table_run, run_table = {}, {}
+    for runs_at_table in table_adj.values():
+        rng.shuffle(runs_at_table)
+    for tables_of_run in run_adj.values():
+        rng.shuffle(tables_of_run)
+    table_run: dict[int, tuple[P, int]] = {}
+    run_table: dict[tuple[P, int], int] = {}
     must = [key for key, finished in runs.items() if finished]
     rng.shuffle(must)
     for key in must:
@@ -197,7 +223,7 @@ def _choose_d(rounds, start, rng):
     for i in rng.sample(range(len(tables)), len(tables)):
         if i not in table_run:
             augment(i, table_adj, table_run, run_table)
-    chosen = set()
+    chosen: set[tuple[int, int, P]] = set()
     for i, (t, j) in enumerate(tables):
         key = table_run.get(i)
         if key is not None:
@@ -207,7 +233,7 @@ def _choose_d(rounds, start, rng):
     return chosen
 
 
-def _d_harm(state):
+def _d_harm(state: LetterState) -> int:
     """A player's excess after one more seat at D (``state``: his letter counts and
     4-table seats)."""
     counts, fours = state
@@ -216,7 +242,10 @@ def _d_harm(state):
     return excess(after, fours + 1)
 
 
-def colour_rounds(rounds, rng, counts=None, four_seats=None):
+def colour_rounds(
+    rounds: Rounds[P], rng: random.Random,
+    counts: ByPlayer[P, Sequence[int]] | None = None, four_seats: ByPlayer[P, int] | None = None,
+) -> Lettered[P] | None:
     """Letters for planned rounds, every player balanced after every round if it can be.
 
     ``rounds[t]`` is a list of tables (lists of players, 3 or 4 each); ``counts[p]`` and
@@ -225,17 +254,20 @@ def colour_rounds(rounds, rng, counts=None, four_seats=None):
     (A first), or None if the A-C colouring ran into earlier letters.  Without earlier
     rounds it always succeeds (see the module notes).
     """
-    def start(p):
+    def start(p: P) -> LetterState:
         """Player p's letter counts and 4-table seats before the planned rounds."""
-        if counts is None:
+        if counts is None or four_seats is None:
             return (0, 0, 0, 0), 0
         return counts[p], four_seats[p]
 
     has_d = _choose_d(rounds, start, rng)
     # A-C: (round, table) against (player, run of three seats without D).
     tables = [(t, j) for t, round_tables in enumerate(rounds) for j in range(len(round_tables))]
-    runs, edges, seats, taken = {}, [], [], {}
-    plain = {}
+    runs: dict[tuple[P, int], int] = {}
+    edges: list[tuple[int, int]] = []
+    seats: list[tuple[int, int, P]] = []
+    taken: dict[int, list[int]] = {}
+    plain: dict[P, int] = {}
     for i, (t, j) in enumerate(tables):
         for p in rounds[t][j]:
             if (t, j, p) in has_d:
@@ -255,17 +287,17 @@ def colour_rounds(rounds, rng, counts=None, four_seats=None):
     colour = edge_colouring(edges, len(tables), len(runs), 3, rng, taken)
     if colour is None:
         return None
-    lettered = [[[None] * len(table) for table in round_tables] for round_tables in rounds]
+    lettered: list[list[list[P | None]]] = [[[None] * len(table) for table in round_tables] for round_tables in rounds]
     for (t, j, p) in has_d:
         lettered[t][j][D] = p
     for edge, (t, j, p) in enumerate(seats):
         lettered[t][j][colour[edge]] = p
-    return lettered
+    return cast("Lettered[P]", lettered)  # every seat is taken now
 
 
-def total_excess(rounds, counts, four_seats):
+def total_excess(rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int]) -> int:
     """Sum over players and planned rounds (in letter order) of the excess after each."""
-    state = {}
+    state: dict[P, tuple[list[int], int]] = {}
     total = 0
     for tables in rounds:
         for table in tables:
@@ -279,10 +311,12 @@ def total_excess(rounds, counts, four_seats):
     return total
 
 
-def _greedy(rounds, counts, four_seats, rng):
+def _greedy(
+    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random,
+) -> Lettered[P]:
     """Round after round, each table the letters that unbalance its players least."""
-    state = {}
-    lettered = []
+    state: dict[P, LetterState] = {}
+    lettered: Lettered[P] = []
     for tables in rounds:
         lettered_tables = []
         for table in tables:
@@ -298,9 +332,12 @@ def _greedy(rounds, counts, four_seats, rng):
     return lettered
 
 
-def _least_excess_orders(table, state, counts, four_seats):
+def _least_excess_orders(
+    table: Sequence[P], state: dict[P, LetterState], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int],
+) -> list[tuple[P, ...]]:
     """The letter orders of a table that leave its players' excess least."""
-    best, orders = None, []
+    best: int | None = None
+    orders: list[tuple[P, ...]] = []
     for perm in itertools.permutations(table):
         total = 0
         for letter, p in enumerate(perm):
@@ -315,19 +352,22 @@ def _least_excess_orders(table, state, counts, four_seats):
     return orders
 
 
-def refine(rounds, counts, four_seats, tables=_REFINE_TABLES):
+def refine(
+    rounds: Lettered[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int],
+    tables: int = _REFINE_TABLES,
+) -> int:
     """Improve letters in place, one table at a time: each table of each round (in
     round order, at most ``tables`` of them where someone is unbalanced) takes the
     letter order that lowers its players' excess summed over the rounds.  Returns the
     total excess (``total_excess``)."""
-    seats = {}
+    seats: dict[P, list[tuple[int, list[P]]]] = {}
     for t, round_tables in enumerate(rounds):
         for table in round_tables:
             for p in table:
                 seats.setdefault(p, []).append((t, table))
     round_count = len(rounds)
 
-    def player_excess(p):
+    def player_excess(p: P) -> int:
         """Player p's excess summed over the rounds, each round's counted until his next seat."""
         letter_counts, fours = list(counts[p]), four_seats[p]
         total = 0
@@ -358,7 +398,10 @@ def refine(rounds, counts, four_seats, tables=_REFINE_TABLES):
     return total_excess(rounds, counts, four_seats)
 
 
-def assign(rounds, counts, four_seats, rng, tries=8, refined=True):
+def assign(
+    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random,
+    tries: int = 8, refined: bool = True,
+) -> tuple[Lettered[P], int]:
     """Letters for planned ``rounds`` after earlier ones, as balanced as can be found.
 
     Up to ``tries`` colourings (``colour_rounds``, each from other random choices) and a
@@ -367,7 +410,8 @@ def assign(rounds, counts, four_seats, rng, tries=8, refined=True):
     (``refine``, unless ``refined`` is false).  Returns ``(rounds in letter order,
     total excess)``.
     """
-    best, best_excess = None, None
+    best: Lettered[P] | None = None
+    best_excess = 0
     for _ in range(tries):
         lettered = colour_rounds(rounds, rng, counts, four_seats)
         if lettered is None:

@@ -2,11 +2,52 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypedDict
+
 from engine.seating import letters
-from engine.seating.tables import LETTERS, sort_key
+from engine.seating.tables import LETTERS, PlayerId, Seating, sort_key
 
 
-def quality_report(rounds):
+class PairCount(TypedDict):
+    """A pair that met more than once, and how often."""
+
+    pair: list[PlayerId]
+    count: int
+
+
+class RepeatSeat(TypedDict):
+    """A 3-table seat given while someone at a 4-table had had fewer."""
+
+    round: int
+    player: PlayerId
+
+
+class PlayerEntry(TypedDict):
+    """One player's letters, 3-table seats and balance."""
+
+    player: PlayerId
+    seats: dict[str, int]
+    three_tables: int
+    spread: int
+    balanced: bool
+
+
+class QualityReport(TypedDict):
+    """See ``quality_report``."""
+
+    rounds: int
+    repeat_pairs: int
+    pairs: list[PairCount]
+    worst_pair: int
+    three_table_repeats: int
+    three_table_repeat_seats: list[RepeatSeat]
+    seat_spread: int
+    unbalanced: int
+    players: list[PlayerEntry]
+
+
+def quality_report(rounds: Sequence[Seating]) -> QualityReport:
     """Quality figures of a list of rounds (each a list of table dicts).
 
     Returns a JSON-serialisable dict:
@@ -45,7 +86,7 @@ def quality_report(rounds):
     }
 
 
-def _repeat_pairs(meetings):
+def _repeat_pairs(meetings: dict[tuple[PlayerId, ...], int]) -> list[tuple[tuple[PlayerId, ...], int]]:
     """Pairs that met more than once with their counts, worst first."""
     return sorted(
         ((pair, count) for pair, count in meetings.items() if count > 1),
@@ -56,16 +97,17 @@ def _repeat_pairs(meetings):
 class _Tally:
     """Meetings, letters and 3-table seats counted round by round."""
 
-    def __init__(self):
-        self.meetings = {}  # sorted pair of ids -> tables shared
-        self.seats = {}  # id -> letter -> seats
-        self.threes = {}  # id -> 3-table seats
-        self.fours = set()  # ids who sat at a 4-table
-        self.repeat_seats = []
+    def __init__(self) -> None:
+        self.meetings: dict[tuple[PlayerId, ...], int] = {}  # sorted pair of ids -> tables shared
+        self.seats: dict[PlayerId, dict[str, int]] = {}  # id -> letter -> seats
+        self.threes: dict[PlayerId, int] = {}  # id -> 3-table seats
+        self.fours: set[PlayerId] = set()  # ids who sat at a 4-table
+        self.repeat_seats: list[RepeatSeat] = []
 
-    def add_round(self, number, seating):
+    def add_round(self, number: int, seating: Seating) -> None:
         """Count round ``number``: its seats, meetings and unfair 3-table seats."""
-        in_three, at_four = [], []
+        in_three: list[PlayerId] = []
+        at_four: list[PlayerId] = []
         for table in seating:
             three = len(table) == 3
             for letter, pid in table.items():
@@ -85,14 +127,14 @@ class _Tally:
         for pid in in_three:
             self.threes[pid] += 1
 
-    def _count_meetings(self, pids):
+    def _count_meetings(self, pids: list[PlayerId]) -> None:
         """One more meeting for every pair of players at one table."""
         for i, pid in enumerate(pids):
             for other in pids[i + 1 :]:
                 key = tuple(sorted((pid, other), key=sort_key))
                 self.meetings[key] = self.meetings.get(key, 0) + 1
 
-    def player_entry(self, pid):
+    def player_entry(self, pid: PlayerId) -> PlayerEntry:
         """The report's entry of one player: letters, 3-table seats, spread, balance."""
         counts = self.seats[pid]
         possible = LETTERS if pid in self.fours else LETTERS[:3]

@@ -12,13 +12,19 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from collections.abc import Hashable, Mapping, Sequence
 
 from engine.seating import designs, letters
 from engine.seating.plan import MAX_LOOKAHEAD, org_matrix
-from engine.seating.quality import quality_report
+from engine.seating.quality import QualityReport, quality_report
 from engine.seating.search import fair_order, field_plan, lookahead, plan_rounds
 from engine.seating.tables import (
     LETTERS,
+    HistoryCounts,
+    Organisations,
+    PlayerId,
+    Seating,
+    Tables,
     history_counts,
     index_seating,
     plan_seed,
@@ -33,16 +39,16 @@ from engine.seating.tables import (
 # kept apart with balanced letters.
 _ORG_TRIES = 6
 
-
-def _design_size(player_count):
-    """Points of the built-in schedule that seats ``player_count`` players (their 3-tables
-    filled up with absent "virtual" players), or None."""
-    size = player_count + table_sizes(player_count).count(3)
-    return size if designs.rounds_available(size) else None
+Round1 = tuple[tuple[PlayerId, ...], ...]  # round 1's tables, players in letter order
+OrgPairs = tuple[tuple[PlayerId, Hashable], ...]  # (player, organisation), sorted by player
+Classes = list[list[list[int]]]  # the schedule's rounds: blocks of points
+Label = list[PlayerId | None]  # the player on each point (None: a virtual player)
+# The schedule over round 1: labels, classes, their playing order, the rounds after round 1.
+DesignPlan = tuple[Label, Classes, list[int], list[Seating]]
 
 
 @functools.lru_cache(maxsize=32)
-def _design_plan(round1, organisations, total):
+def _design_plan(round1: Round1, organisations: OrgPairs | None, total: int) -> DesignPlan | None:
     """The built-in schedule laid over the players of round 1, or None.
 
     ``round1``: round 1's tables (tuples of player ids in letter order);
@@ -65,17 +71,18 @@ def _design_plan(round1, organisations, total):
     layout = _Layout.over(round1, total)
     if layout is None:
         return None
-    best, best_key = None, None
+    best: tuple[tuple[int, int], Label, list[int], list[list[list[PlayerId]]]] | None = None
     for attempt in range(_ORG_TRIES if organisations else 1):
         if attempt and 3 not in layout.sizes:
             # Any of the rounds will do: try other sets for organisations and letters.
             layout.order = layout.rng.sample(layout.order, len(layout.order))
         label, rounds, key = _labelled_rounds(round1, layout, organisations, total)
-        if best is None or key < best_key:
-            best, best_key = (label, layout.order, rounds), key
-        if not any(best_key):
+        if best is None or key < best[0]:
+            best = key, label, layout.order, rounds
+        if not any(best[0]):
             break
-    label, order, rounds = best
+    assert best is not None  # there is always a first attempt
+    _, label, order, rounds = best
     return label, layout.classes, [layout.first] + order, [to_seating(seating) for seating in rounds]
 
 
@@ -88,7 +95,10 @@ class _Layout:
     round 1, so the same at every later draw and unknown before round 1 is drawn.
     """
 
-    def __init__(self, classes, sizes, rng, first, virtual_points, others):
+    def __init__(
+        self, classes: Classes, sizes: list[int], rng: random.Random, first: int, virtual_points: list[int],
+        others: list[int],
+    ) -> None:
         """Round 1's blocks and the ``others`` classes are shuffled with ``rng``, then
         those classes are put in an order fair to 3-table players."""
         self.classes = classes
@@ -111,14 +121,15 @@ class _Layout:
         self.order = [others[i] for i in fair]  # the classes after round 1's, in playing order
 
     @classmethod
-    def over(cls, round1, total):
+    def over(cls, round1: Round1, total: int) -> _Layout | None:
         """The layout of the schedule over ``round1`` for ``total`` rounds, or None."""
         player_count = sum(map(len, round1))
-        size = _design_size(player_count)
         sizes = table_sizes(player_count)
-        if size is None or sorted(map(len, round1), reverse=True) != sizes:
+        # The schedule that seats the field with its 3-tables filled up by virtual players.
+        classes = designs.schedule(player_count + sizes.count(3))
+        if classes is None or sorted(map(len, round1), reverse=True) != sizes:
             return None
-        classes = designs.schedule(size)
+        size = sum(map(len, classes[0]))
         players = [pid for table in round1 for pid in table]
         rng = random.Random(plan_seed([to_seating(round1)], players, "design"))
         first, skip, virtual_points = _place_virtual_points(classes, size - player_count, rng)
@@ -127,13 +138,15 @@ class _Layout:
             return None
         return cls(classes, sizes, rng, first, virtual_points, others)
 
-    def tables_of(self, number):
+    def tables_of(self, number: int) -> Tables:
         """The tables of class ``number`` (real points only), the largest first."""
         tables = [[point for point in block if point not in self.virtual] for block in self.classes[number]]
         return sorted(tables, key=len, reverse=True)
 
 
-def _place_virtual_points(classes, virtual_count, rng):
+def _place_virtual_points(
+    classes: Classes, virtual_count: int, rng: random.Random,
+) -> tuple[int, int | None, list[int]]:
     """Round 1's class, the class left out (or None) and the virtual points, at random."""
     skip = None
     if virtual_count <= 1:
@@ -147,7 +160,9 @@ def _place_virtual_points(classes, virtual_count, rng):
     return first, skip, virtual_points
 
 
-def _labelled_rounds(round1, layout, organisations, total):
+def _labelled_rounds(
+    round1: Round1, layout: _Layout, organisations: OrgPairs | None, total: int,
+) -> tuple[Label, list[list[list[PlayerId]]], tuple[int, int]]:
     """One lettering of the schedule's rounds with players on its points.
 
     Returns ``(label, rounds, key)``: the player of each point, rounds 2..``total`` as
@@ -156,8 +171,9 @@ def _labelled_rounds(round1, layout, organisations, total):
     order = layout.order[: total - 1]
     planned = [layout.tables_of(layout.first)] + [layout.tables_of(c) for c in order]
     coloured = letters.colour_rounds(planned, layout.rng)
+    assert coloured is not None  # without earlier letters a colouring always exists
     at_block = {frozenset(table): table for table in coloured[0]}
-    label = [None] * layout.size
+    label: Label = [None] * layout.size
     for table, block in zip(sorted(round1, key=len), layout.round1_blocks):
         points = at_block[frozenset(point for point in block if point not in layout.virtual)]
         for pid, point in zip(table, points):
@@ -171,11 +187,14 @@ def _labelled_rounds(round1, layout, organisations, total):
     return label, rounds, (clashes, excess)
 
 
-def _reletter_after_round1(round1, rounds, rng):
+def _reletter_after_round1(
+    round1: Round1, rounds: list[list[list[PlayerId]]], rng: random.Random,
+) -> tuple[list[list[list[PlayerId]]], int]:
     """Letters for ``rounds`` (tables of player ids) after ``round1`` (tables of player
     ids in letter order), as balanced as ``letters.assign`` finds them, and
     their total excess."""
-    counts, fours = {}, {}
+    counts: dict[PlayerId, list[int]] = {}
+    fours: dict[PlayerId, int] = {}
     for table in round1:
         for letter, pid in enumerate(table):
             counts[pid] = [int(letter == i) for i in range(letters.LETTER_COUNT)]
@@ -183,11 +202,13 @@ def _reletter_after_round1(round1, rounds, rng):
     return letters.assign(rounds, counts, fours, rng)
 
 
-def _separate_organisations(label, classes, first_blocks, organisations):
+def _separate_organisations(
+    label: Label, classes: Classes, first_blocks: list[list[int]], organisations: Mapping[PlayerId, Hashable],
+) -> int:
     """Exchange the labels of two players within round 1's blocks while that lowers the number
     of same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
     Returns the number of such pairs left."""
-    blocks_of = {}
+    blocks_of: dict[int, list[list[int]]] = {}
     for tables in classes:
         for block in tables:
             for point in block:
@@ -196,7 +217,7 @@ def _separate_organisations(label, classes, first_blocks, organisations):
         for point in block:
             blocks_of.setdefault(point, [])
 
-    def clashes(point):
+    def clashes(point: int) -> int:
         """Same-organisation tablemates of the player on ``point`` in ``classes``."""
         org = organisations.get(label[point]) if label[point] is not None else None
         if org is None:
@@ -227,7 +248,10 @@ def _separate_organisations(label, classes, first_blocks, organisations):
     return sum(clashes(point) for block in first_blocks for point in block) // 2
 
 
-def design_round(ids, history, total, organisations, effort):
+def design_round(
+    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None,
+    effort: float,
+) -> Seating | None:
     """This round from the built-in schedule laid over round 1, or None.
 
     Used while the tournament fits the schedule (rounds planned at most the rounds it
@@ -252,11 +276,11 @@ def design_round(ids, history, total, organisations, effort):
         done = len(history) - 1
         if done < len(planned) and list(history[1:]) == planned[:done]:
             return planned[done]
-    label = _with_arrivals(label, ids)
-    if label is None:
+    placed = _with_arrivals(label, ids)
+    if placed is None:
         return None
-    played = _played_classes(history[1:], label, classes, order)
-    rounds = _unplayed_rounds(ids, label, classes, [c for c in order if c not in played])
+    played = _played_classes(history[1:], placed, classes, order)
+    rounds = _unplayed_rounds(ids, placed, classes, [c for c in order if c not in played])
     if not rounds:
         return None
     sizes = table_sizes(len(ids))
@@ -272,7 +296,7 @@ def design_round(ids, history, total, organisations, effort):
     return index_seating(ids, chosen)
 
 
-def _design_key(round1, organisations):
+def _design_key(round1: Seating, organisations: Organisations | None) -> tuple[Round1, OrgPairs | None]:
     """Round 1 (tuples of player ids in letter order) and the organisations (sorted pairs
     or None) as ``_design_plan`` keeps them."""
     tables = tuple(tuple(table[letter] for letter in LETTERS if letter in table) for table in round1)
@@ -282,7 +306,7 @@ def _design_key(round1, organisations):
     return tables, tuple(sorted(known, key=lambda item: sort_key(item[0])))
 
 
-def _with_arrivals(label, ids):
+def _with_arrivals(label: Label, ids: Sequence[PlayerId]) -> Label | None:
     """The schedule's labels with players new since round 1 on virtual points (in order),
     or None when there are more of them than virtual points."""
     label = list(label)
@@ -296,11 +320,11 @@ def _with_arrivals(label, ids):
     return label
 
 
-def _played_classes(rounds, label, classes, order):
+def _played_classes(rounds: Sequence[Seating], label: Label, classes: Classes, order: list[int]) -> set[int]:
     """The schedule's classes that ``rounds`` followed: for each round, the class sharing
     most of its pairs, if it shares at least half of them."""
     point_of = {pid: point for point, pid in enumerate(label) if pid is not None}
-    played = set()
+    played: set[int] = set()
     for seating in rounds:
         pairs = {
             frozenset((point_of[pid], point_of[other]))
@@ -318,23 +342,26 @@ def _played_classes(rounds, label, classes, order):
     return played
 
 
-def _unplayed_rounds(ids, label, classes, unplayed):
+def _unplayed_rounds(ids: Sequence[PlayerId], label: Label, classes: Classes, unplayed: list[int]) -> list[Tables]:
     """The ``unplayed`` classes as rounds of the players ``ids`` (tables of indices, the
     largest first; empty tables left out)."""
     index = {pid: i for i, pid in enumerate(ids)}
-    rounds = []
+    rounds: list[Tables] = []
     for c in unplayed:
         tables = [[index[label[point]] for point in block if label[point] in index] for block in classes[c]]
         rounds.append(sorted((table for table in tables if table), key=len, reverse=True))
     return rounds
 
 
-def _meets_again(tables, meetings):
+def _meets_again(tables: Tables, meetings: list[list[int]]) -> bool:
     """Whether two players of one of ``tables`` have met before."""
     return any(meetings[p][q] for table in tables for p in table for q in table if p != q)
 
 
-def _schedule_choice(fitting, needed, sizes, history, ids, total, organisations, base):
+def _schedule_choice(
+    fitting: list[Tables], needed: int, sizes: list[int], history: Sequence[Seating], ids: Sequence[PlayerId],
+    total: int, organisations: Organisations | None, base: HistoryCounts,
+) -> Tables:
     """The next round (tables of player indices in letter order) among unplayed
     schedule rounds that fit: ``needed`` of them are planned, 3-table fair first.
 
@@ -354,30 +381,31 @@ def _schedule_choice(fitting, needed, sizes, history, ids, total, organisations,
             choices.append([ordered[t] for t in order[:needed]])
     org_weights = org_matrix(ids, organisations)
     check = letters.letter_check(base.letter_counts, base.four_seats)
-    best, best_key = None, None
+    best: tuple[tuple[int, bool, int, int], Tables] | None = None  # (key, round)
     for ahead in choices:
         clashes = _clashes(ahead, org_weights)
         feasible = all(check.ok(check.code(table, size), size) for table, size in zip(ahead[0], sizes))
-        if best is not None and (clashes, not feasible) > best_key[:2]:
+        if best is not None and (clashes, not feasible) > best[0][:2]:
             continue
         lettered, excess = letters.assign(ahead, base.letter_counts, base.four_seats, rng)
         first = letters.total_excess(lettered[:1], base.letter_counts, base.four_seats)
         key = (clashes, first > 0, first, excess)
-        if best is None or key < best_key:
-            best, best_key = lettered[0], key
+        if best is None or key < best[0]:
+            best = key, lettered[0]
         if not any(key):
             break
-    return best
+    assert best is not None  # the fair order is always a choice
+    return best[1]
 
 
-def _clashes(rounds, org_weights):
+def _clashes(rounds: list[Tables], org_weights: list[list[int]] | None) -> int:
     """Organisation clash weight of ``rounds`` (each pair counted both ways)."""
     if not org_weights:
         return 0
     return sum(org_weights[p][q] for tables in rounds for table in tables for p in table for q in table)
 
 
-def _fit_sizes(tables, sizes):
+def _fit_sizes(tables: Tables, sizes: list[int]) -> Tables:
     """Tables (lists of player indices) made to the given sizes with few moves.
 
     Tables are matched to sizes largest first; players over a table's size are moved to
@@ -386,7 +414,7 @@ def _fit_sizes(tables, sizes):
     tables = sorted((table[:] for table in tables), key=len, reverse=True)
     while len(tables) < len(sizes):
         tables.append([])
-    spare = []
+    spare: list[int] = []
     for table, size in zip(tables, sizes):
         while len(table) > size:
             spare.append(table.pop())
@@ -399,7 +427,10 @@ def _fit_sizes(tables, sizes):
     return fitted
 
 
-def _search_does_better(history, total, organisations, effort, scheduled):
+def _search_does_better(
+    history: Sequence[Seating], total: int, organisations: Organisations | None, effort: float,
+    scheduled: list[Seating],
+) -> bool:
     """Whether the plain search seats the field of round 1 better than the schedule does.
 
     With two or three absent players the schedule's 3-tables are where they sit, so who
@@ -417,7 +448,7 @@ def _search_does_better(history, total, organisations, effort, scheduled):
     return _plan_quality(history[0], searched) < _plan_quality(history[0], scheduled)
 
 
-def _plan_quality(round1, rounds):
+def _plan_quality(round1: Seating, rounds: list[Seating]) -> tuple[int, int, int, int]:
     """SPEC §5's order for round 1 and the planned ``rounds``: repeats, the worst pair,
     3-table repeats, unbalanced letters (lower is better)."""
     report = quality_report([round1, *rounds])

@@ -10,6 +10,7 @@ followed by the later draws (``continued_round``); plans are kept per process
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.seating import letters
 from engine.seating.plan import (
@@ -24,6 +25,10 @@ from engine.seating.plan import (
 from engine.seating.tabu import improve, tabu_search
 from engine.seating.tables import (
     LETTERS,
+    Organisations,
+    PlayerId,
+    Seating,
+    Tables,
     history_counts,
     index_seating,
     plan_seed,
@@ -36,7 +41,7 @@ from engine.seating.tables import (
 _MAX_ATTEMPTS = 12
 
 
-def _greedy_round(plan, sizes, rng):
+def _greedy_round(plan: Plan, sizes: list[int], rng: random.Random) -> Tables:
     """One round built table by table, each time adding the player who adds least cost.
 
     3-tables are filled first so they get the players with fewest 3-table seats.
@@ -44,7 +49,7 @@ def _greedy_round(plan, sizes, rng):
     """
     unplaced = list(range(plan.player_count))
     rng.shuffle(unplaced)
-    tables = [None] * len(sizes)
+    tables: Tables = [[] for _ in sizes]
     # The first planned round also keeps its tables able to take balanced letters.
     check = plan.letter_check if not plan.members else None
     for j in sorted(range(len(sizes)), key=lambda j: (sizes[j], j)):
@@ -64,12 +69,14 @@ def _greedy_round(plan, sizes, rng):
     return tables
 
 
-def _cheapest_to_add(plan, table, size, unplaced, check):
+def _cheapest_to_add(
+    plan: Plan, table: list[int], size: int, unplaced: list[int], check: letters.TableCheck | None,
+) -> int:
     """The unplaced player who adds least cost to ``table`` (the first of equals)."""
     if check is not None:
         terms = check.term[size]
         code = check.code(table, size)
-    best, best_cost = None, None
+    best, best_cost = unplaced[0], None
     for q in unplaced:
         join = plan.join_cost[q]
         cost = 0
@@ -84,7 +91,7 @@ def _cheapest_to_add(plan, table, size, unplaced, check):
     return best
 
 
-def lookahead(player_count, total_rounds, max_seat):
+def lookahead(player_count: int, total_rounds: int, max_seat: int) -> int:
     """How many rounds to plan together (1 = this round alone).
 
     Looking ahead only pays when meetings are scarce, i.e. when all the rounds
@@ -95,7 +102,10 @@ def lookahead(player_count, total_rounds, max_seat):
     return MAX_LOOKAHEAD
 
 
-def plan_rounds(ids, history, round_count, rng, organisations, effort, initial=None):
+def plan_rounds(
+    ids: Sequence[PlayerId], history: Sequence[Seating], round_count: int, rng: random.Random,
+    organisations: Organisations | None, effort: float, initial: Sequence[Tables] | None = None,
+) -> list[Seating]:
     """Plan ``round_count`` rounds after ``history`` for players ``ids`` (mixed method).
 
     Several seeded attempts (alternately putting 3-table rotation before or
@@ -115,7 +125,7 @@ def plan_rounds(ids, history, round_count, rng, organisations, effort, initial=N
     budget = int(BASE_BUDGET * effort)
     mixed_sizes = 3 in sizes and 4 in sizes
     used = 0
-    best, best_key = None, None
+    best: tuple[tuple[int, ...], list[Tables]] | None = None  # (quality, lettered rounds)
     for attempt in range(_MAX_ATTEMPTS):
         plan = Plan(sizes, base, org_weights, random.Random(rng.random()), letter_check=check)
         if mixed_sizes and attempt % 2 == 1:
@@ -128,23 +138,25 @@ def plan_rounds(ids, history, round_count, rng, organisations, effort, initial=N
         planned = [plan.members[t] for t in order]
         lettered, excess = _letters(planned, first, base.letter_counts, base.four_seats, plan.rng)
         key = (*plan.quality_key(), excess)
-        if best is None or key < best_key:
-            best, best_key = lettered, key
+        if best is None or key < best[0]:
+            best = key, lettered
         if (not plan.conflicts() and not excess) or used >= budget:
             break
+    assert best is not None  # there is always a first attempt
+    best_key, best_rounds = best
     if best_key[-1]:
-        letters.refine(best, base.letter_counts, base.four_seats)
-    return [to_seating([[ids[p] for p in table] for table in tables]) for tables in best]
+        letters.refine(best_rounds, base.letter_counts, base.four_seats)
+    return [to_seating([[ids[p] for p in table] for table in tables]) for tables in best_rounds]
 
 
-def _search(plan, round_count, initial, budget):
+def _search(plan: Plan, round_count: int, initial: Sequence[Tables] | None, budget: int) -> None:
     """One attempt: greedy rounds (or ``initial``) improved by the tabu search within
     ``budget``; the plan ends with the usual 3-table weight."""
+    rounds: list[Tables] = []
     if initial is not None:
         rounds = [[table[:] for table in tables] for tables in initial]
     else:
         plan.load([])
-        rounds = []
         for _ in range(round_count):
             rounds.append(_greedy_round(plan, plan.sizes, plan.rng))
             plan.load(rounds)
@@ -154,7 +166,7 @@ def _search(plan, round_count, initial, budget):
     plan.load(plan.snapshot())
 
 
-def _only_round(ids, history):
+def _only_round(ids: Sequence[PlayerId], history: Sequence[Seating]) -> Tables | None:
     """Round 1's tables (player indices in letter order) if it is the only round
     played and it seated exactly ``ids``, else None."""
     if len(history) != 1 or round_players(history[0]) != set(ids):
@@ -163,7 +175,10 @@ def _only_round(ids, history):
     return [[index[table[letter]] for letter in LETTERS if letter in table] for table in history[0]]
 
 
-def _letters(rounds, first, letter_counts, four_seats, rng):
+def _letters(
+    rounds: list[Tables], first: Tables | None, letter_counts: list[list[int]], four_seats: list[int],
+    rng: random.Random,
+) -> tuple[list[Tables], int]:
     """Seat letters for planned rounds (tables of player indices), and their total excess.
 
     After round 1 alone (``first``: its tables in letter order), the players of each
@@ -176,6 +191,7 @@ def _letters(rounds, first, letter_counts, four_seats, rng):
     if first is None:
         return letters.assign(rounds, letter_counts, four_seats, rng, refined=False)
     coloured = letters.colour_rounds([first] + rounds, rng)
+    assert coloured is not None  # without earlier letters a colouring always exists
     place = {}
     for slots, table in zip(coloured[0], first):
         for slot, p in zip(slots, table):
@@ -183,7 +199,7 @@ def _letters(rounds, first, letter_counts, four_seats, rng):
     return [[[place[slot] for slot in table] for table in tables] for tables in coloured[1:]], 0
 
 
-def fair_order(rounds, sizes, prior, keep_first=False):
+def fair_order(rounds: Sequence[Tables], sizes: list[int], prior: list[int], keep_first: bool = False) -> list[int]:
     """Order of planned rounds giving 3-table seats to those who had fewest so far.
 
     Greedy: next comes the round with fewest players at a 3-table while a
@@ -194,7 +210,7 @@ def fair_order(rounds, sizes, prior, keep_first=False):
         return list(range(len(rounds)))
     three_seats = prior[:]
     left = list(range(len(rounds)))
-    order = []
+    order: list[int] = []
     while left:
         t = min(left, key=lambda t: (_unfair_seats(rounds[t], sizes, three_seats),
                                      t if order or not keep_first else t != 0))
@@ -207,7 +223,7 @@ def fair_order(rounds, sizes, prior, keep_first=False):
     return order
 
 
-def _unfair_seats(tables, sizes, three_seats):
+def _unfair_seats(tables: Tables, sizes: list[int], three_seats: list[int]) -> int:
     """Players of a round at a 3-table while a 4-table player has had fewer 3-table seats."""
     fewest = min(three_seats[p] for j, table in enumerate(tables) if sizes[j] == 4 for p in table)
     return sum(
@@ -215,18 +231,21 @@ def _unfair_seats(tables, sizes, three_seats):
     )
 
 
-def _grouping(seating):
+def _grouping(seating: Seating) -> set[frozenset[PlayerId]]:
     """A round's tables as sets of players, letters aside."""
     return {frozenset(table.values()) for table in seating}
 
 
 # Plans recomputed at every later draw of a field are kept (per process) for the
 # next draws: the same inputs give the same plan, so this only saves time.
-_PLANS = {}
+_PLANS: dict[str, list[Seating]] = {}
 _PLANS_KEPT = 16
 
 
-def field_plan(ids, prefix, total, round_count, organisations, effort):
+def field_plan(
+    ids: Sequence[PlayerId], prefix: Sequence[Seating], total: int, round_count: int,
+    organisations: Organisations | None, effort: float,
+) -> tuple[list[Seating], random.Random]:
     """The plan of ``round_count`` rounds after ``prefix`` for the field ``ids`` (kept per
     process), and its rng."""
     rng = random.Random(plan_seed(prefix, ids, total))
@@ -240,7 +259,10 @@ def field_plan(ids, prefix, total, round_count, organisations, effort):
     return planned, rng
 
 
-def continued_round(ids, history, total, organisations, effort):
+def continued_round(
+    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None,
+    effort: float,
+) -> Seating | None:
     """This round of the plan made when the current field started, if still followed.
 
     The plan starts after the first round of the longest run of latest rounds

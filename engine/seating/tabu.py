@@ -8,13 +8,18 @@ result.
 
 from __future__ import annotations
 
-from engine.seating.plan import LETTER_WEIGHT
+from collections.abc import Iterable
+
+from engine.seating.letters import TableCheck
+from engine.seating.plan import LETTER_WEIGHT, Plan
+
+Move = tuple[int, int, int]  # (round, p, q): p and q exchange seats in that planned round
 
 # A player who left a table may not go back to it for this many steps (drawn at random).
 _TENURE = (1, 4)
 
 
-def tabu_search(plan, budget):
+def tabu_search(plan: Plan, budget: int) -> None:
     """Conflict-directed tabu search on repeat meetings and 3-table rotation.
 
     Each step exchanges two players of one round, one of whom is in
@@ -34,7 +39,7 @@ def tabu_search(plan, budget):
 class _TabuSearch:
     """The state of one tabu search: the current and best costs, the tabu list, the step."""
 
-    def __init__(self, plan, budget):
+    def __init__(self, plan: Plan, budget: int) -> None:
         self.plan = plan
         self.budget = budget
         self.cost = plan.full_cost()
@@ -47,21 +52,21 @@ class _TabuSearch:
         self.start_evaluations = plan.evaluations
         self.patience = max(budget // 2, 50_000)
         self.best_at = plan.evaluations
-        self.best_change = None
-        self.best_moves = []
+        self.best_change = 0  # of the best moves of this step, when there are any
+        self.best_moves: list[Move] = []
 
-    def _no_tabu(self):
+    def _no_tabu(self) -> list[list[int]]:
         """Per planned round, for each (player, table): the step until which it is tabu."""
         plan = self.plan
         return [[0] * (plan.player_count * plan.table_count) for _ in range(plan.round_count)]
 
-    def run(self, conflicts):
+    def run(self, conflicts: list[tuple[int, int]]) -> None:
         """Take steps until no conflict is left, the work is spent or progress stopped."""
         plan = self.plan
         while conflicts and plan.evaluations - self.start_evaluations < self.budget:
             self.step += 1
             plan.evaluations += 1
-            self.best_change, self.best_moves = None, []
+            self.best_change, self.best_moves = 0, []
             for t, p in conflicts:
                 self._consider_moves(t, p)
             if self.best_moves:
@@ -79,7 +84,7 @@ class _TabuSearch:
         if self.cost > self.best_cost:
             plan.load(self.best_plan)
 
-    def _take_best_move(self):
+    def _take_best_move(self) -> None:
         """Make one of the best exchanges (chosen at random) and make both moves back tabu."""
         plan, rng = self.plan, self.plan.rng
         t, p, q = self.best_moves[rng.randrange(len(self.best_moves))]
@@ -91,7 +96,7 @@ class _TabuSearch:
         self.tabu_until[t][p * tables + a] = self.step + rng.randint(*_TENURE)
         self.tabu_until[t][q * tables + b] = self.step + rng.randint(*_TENURE)
 
-    def _perturb(self):
+    def _perturb(self) -> None:
         """A few random exchanges, then the tabu list starts afresh."""
         plan = self.plan
         _random_exchanges(plan, plan.rng.randint(1, 3))
@@ -99,10 +104,11 @@ class _TabuSearch:
         self.tabu_until = self._no_tabu()
         self.last_best_step = self.step
 
-    def _consider_moves(self, t, p):
+    def _consider_moves(self, t: int, p: int) -> None:
         """Price every exchange of p (round t) with a player of another table; keep the best."""
         plan = self.plan
-        sizes, home = plan.sizes, plan.home_table
+        sizes, swiss = plan.sizes, plan.swiss
+        home = swiss.home_table if swiss is not None else None
         a = plan.table_of[t][p]
         mates = [x for x in plan.members[t][a] if x != p]
         join_p = plan.join_cost[p]
@@ -127,8 +133,8 @@ class _TabuSearch:
                     change -= leave_q[y]  # leave_q[q] is 0
                 if three:
                     change += plan.three_change(p, q, a)
-                if home is not None:
-                    change += plan.away_change(p, q, a, b)
+                if swiss is not None:
+                    change += swiss.away_change(p, q, a, b)
                 if letter_codes is not None:
                     change += self._letter_change(letter_codes, q, a, b)
                 if (p_tabu or tabu[q * tables + a] > self.step) and self.cost + change >= self.best_cost:
@@ -136,33 +142,34 @@ class _TabuSearch:
                 self._keep(change, (t, p, q))
             plan.evaluations += len(others)
 
-    def _keep(self, change, move):
+    def _keep(self, change: int, move: Move) -> None:
         """Keep ``move`` if it is at least as good as the best move of this step."""
-        if self.best_change is None or change < self.best_change:
+        if not self.best_moves or change < self.best_change:
             self.best_change = change
             self.best_moves = [move]
         elif change == self.best_change:
             self.best_moves.append(move)
 
-    def _letter_codes(self, t, p, a):
-        """Table a's letter code without p, when the letters of round t are checked, else None."""
+    def _letter_codes(self, t: int, p: int, a: int) -> tuple[TableCheck, int, int] | None:
+        """The letter check, p and table a's letter code without p, when the letters of
+        round t are checked, else None."""
         check = self.plan.letter_check
         if check is None or t != 0:
             return None
-        return p, self.plan.table_codes[a] - check.term[self.plan.sizes[a]][p]
+        return check, p, self.plan.table_codes[a] - check.term[self.plan.sizes[a]][p]
 
-    def _letter_change(self, letter_codes, q, a, b):
-        """Letter cost change when p (letter_codes: p and table a's code without him) and q
-        (table b) exchange tables."""
+    def _letter_change(self, letter_codes: tuple[TableCheck, int, int], q: int, a: int, b: int) -> int:
+        """Letter cost change when p (table a; see ``_letter_codes``) and q (table b)
+        exchange tables."""
         plan = self.plan
-        check, sizes = plan.letter_check, plan.sizes
-        p, code_a = letter_codes
+        sizes = plan.sizes
+        check, p, code_a = letter_codes
         code_b = plan.table_codes[b] + check.term[sizes[b]][p] - check.term[sizes[b]][q]
         now_bad = (not check.ok(code_a + check.term[sizes[a]][q], sizes[a])) + (not check.ok(code_b, sizes[b]))
         return LETTER_WEIGHT * (now_bad - plan.bad_tables[a] - plan.bad_tables[b])
 
 
-def _random_exchanges(plan, exchanges):
+def _random_exchanges(plan: Plan, exchanges: int) -> None:
     """``exchanges`` random exchanges in random rounds (where swiss allows them)."""
     rng = plan.rng
     for _ in range(exchanges):
@@ -173,7 +180,7 @@ def _random_exchanges(plan, exchanges):
             plan.apply(t, p, q)
 
 
-def improve(plan, budget):
+def improve(plan: Plan, budget: int) -> None:
     """Steepest descent on the whole cost for players with a side problem.
 
     Candidates: players at a 3-table, players sharing a table with someone
@@ -186,7 +193,7 @@ def improve(plan, budget):
     while improved and plan.evaluations - start < budget:
         improved = False
         for t in range(plan.round_count):
-            candidates = range(plan.player_count) if everyone else _side_problems(plan, t)
+            candidates: Iterable[int] = range(plan.player_count) if everyone else _side_problems(plan, t)
             for p in candidates:
                 if _best_exchange(plan, t, p):
                     improved = True
@@ -194,9 +201,10 @@ def improve(plan, budget):
                 break
 
 
-def _best_exchange(plan, t, p):
+def _best_exchange(plan: Plan, t: int, p: int) -> bool:
     """Make p's best improving exchange in round t, if any; whether one was made."""
-    best_change, best_q = 0, None
+    best_change = 0
+    best_q: int | None = None
     for q in range(plan.player_count):
         if q == p or not plan.allowed(t, p, q):
             continue
@@ -210,10 +218,10 @@ def _best_exchange(plan, t, p):
     return True
 
 
-def _side_problems(plan, t):
+def _side_problems(plan: Plan, t: int) -> list[int]:
     """Players of round t at a 3-table, with someone of their organisation, or at a table
     of the first round that cannot keep letters balanced (sorted)."""
-    found = set()
+    found: set[int] = set()
     tables = plan.members[t]
     for j, table in enumerate(tables):
         if plan.sizes[j] == 3:

@@ -10,11 +10,12 @@ MAX_LINES = 60
 def function_lengths(source):
     """(name, first line, lines) of every function and method in ``source``; a nested
     function counts in its parent's lines too."""
-    return [
-        (node.name, node.lineno, node.end_lineno - node.lineno + 1)
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    ]
+    lengths = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            last = node.end_lineno if node.end_lineno is not None else node.lineno
+            lengths.append((node.name, node.lineno, last - node.lineno + 1))
+    return lengths
 
 
 def test_lengths_are_counted_from_def_to_last_line_nested_functions_included():
