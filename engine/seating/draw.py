@@ -12,6 +12,7 @@ from engine.seating.plan import BASE_BUDGET, SWISS_WEIGHT, Plan, SwissGroups, or
 from engine.seating.quality import QualityReport, quality_report
 from engine.seating.schedules import design_round
 from engine.seating.search import continued_round, lookahead, plan_rounds
+from engine.seating.settle import settled
 from engine.seating.tabu import improve, tabu_search
 from engine.seating.tables import (
     METHODS,
@@ -27,6 +28,7 @@ from engine.seating.tables import (
     derive_seed,
     history_counts,
     index_seating,
+    round_players,
     stable_order,
     table_sizes,
 )
@@ -61,7 +63,9 @@ def draw_round(
     the history, not from ``seed``); ``continue_plan=False`` forces a fresh
     plan from ``seed`` (e.g. to redraw a round).  While the rounds planned fit a
     built-in zero-repeat schedule (``engine.seating.designs``) for the field of round 1,
-    "mixed" follows it instead (see ``schedules.design_round``).
+    "mixed" follows it instead (see ``schedules.design_round``).  A "mixed" round for
+    players who are not those of the last round (late arrivals, withdrawals,
+    disqualifications) is then settled by single swaps in SPEC §5's order (``settle``).
     ``effort``: scales the search work (1.0 = default).
     """
     if method not in METHODS:
@@ -80,6 +84,10 @@ def draw_round(
         drawn = _swiss_round(ids, sizes, base, standings, organisations, rng, budget)
     else:
         drawn = _mixed_round(ids, played, rng, organisations, remaining_rounds, continue_plan, effort)
+        if round_players(played[-1]) != set(ids):
+            # Players arrived or left since the last round: no plan for this field is followed
+            # yet, so the last pass settles the round against the rounds played.
+            drawn = settled(ids, drawn, played, base, organisations)
     return cast("list[dict[str, Player]]", drawn)  # its seats hold the ids of ``players``
 
 
