@@ -56,6 +56,7 @@ dev: system-packages $(VENV)/.installed-run
 test: NEED = test
 test: system-packages $(VENV)/.installed-test
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy --strict engine
 	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q engine/tests
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
 

@@ -43,7 +43,7 @@ UNIT_ROUND = "round"
 class RuleViolation(ValueError):
     """A game that breaks a rule of SPEC §3."""
 
-    def __init__(self, code: str, path: str, message: str, **params):
+    def __init__(self, code: str, path: str, message: str, **params: object) -> None:
         super().__init__(f"{path}: {message}" if path else message)
         self.code = code
         self.path = path
@@ -65,7 +65,7 @@ class Settings:
     big_point_unit: str = UNIT_GAME
     big_point_places: tuple[int, ...] = (1, 0, 0, 0)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.opening_penalty_mode not in (REPLACE, ADD):
             raise ValueError(f"opening_penalty_mode must be replace or add, got {self.opening_penalty_mode!r}")
         if self.pool_exhausted_scoring not in (SUM, DIFFERENCE):
@@ -107,6 +107,8 @@ class Game:
 
 @dataclass(frozen=True)
 class GameResult:
+    """A scored game: each seat's score, the winners, and each seat's minus points."""
+
     scores: dict[str, int]
     winners: frozenset[str]
     minus: dict[str, int]
@@ -127,6 +129,7 @@ def flat_penalty(rack: Rack, settings: Settings) -> int:
 
 
 def has_flat_penalty(rack: Rack) -> bool:
+    """Whether an opening or first-move penalty applies to the rack."""
     return rack.opening != OPENED or rack.first_move_case
 
 
@@ -142,6 +145,7 @@ def rack_minus(rack: Rack, settings: Settings) -> int:
 
 
 def validate_rack(rack: Rack, path: str) -> None:
+    """Raise RuleViolation for the first bad field of a rack (SPEC §3), named under ``path``."""
     if not isinstance(rack.tiles, int) or isinstance(rack.tiles, bool):
         raise RuleViolation("tiles_not_integer", f"{path}.tiles", f"must be a whole number, got {rack.tiles!r}", value=rack.tiles)
     if not 0 <= rack.tiles <= MAX_TILES:
@@ -157,6 +161,7 @@ def validate_rack(rack: Rack, path: str) -> None:
 
 
 def validate_seats(seats: Sequence[str]) -> None:
+    """Raise RuleViolation unless the seats are 3 or 4 different letters A–D."""
     for letter in seats:
         if letter not in SEAT_LETTERS:
             raise RuleViolation("seat_letter", "seats", f"seat letters are A–D, got {letter!r}", value=letter)
@@ -290,7 +295,7 @@ def keypad_rack(faces: Iterable[int | str]) -> tuple[int, int]:
 
 def validate_keypad_racks(racks: Mapping[str, Iterable[int | str]]) -> None:
     """The keypad racks of one game must fit the 106-tile set (SPEC §3)."""
-    counts: Counter = Counter()
+    counts: Counter[int | str] = Counter()
     for letter, faces in racks.items():
         faces = list(faces)
         keypad_rack(faces)

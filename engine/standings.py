@@ -9,24 +9,29 @@ from the database.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from engine import rules
 from engine.discipline import ACTIVE, DISQUALIFIED, derived_status
 
 MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
 MEDAL_PLACES = len(MEDALS)
+Key = TypeVar("Key", bound=Hashable)  # the caller's key of a player
 
 
 @dataclass
 class Totals:
+    """Big points, small points and games won, summed."""
+
     big_points: int = 0
     small_points: int = 0
     games_won: int = 0
 
-    def add(self, other: Mapping[str, int]):
+    def add(self, other: Mapping[str, int]) -> None:
+        """Add a round's totals (a dict with the same three keys)."""
         self.big_points += other["big_points"]
         self.small_points += other["small_points"]
         self.games_won += other["games_won"]
@@ -51,6 +56,8 @@ class Entrant:
 
 @dataclass
 class StandingRow:
+    """One line of the standings: the player, his totals and his rank."""
+
     entrant: Entrant
     qualifying: Totals = field(default_factory=Totals)
     final: Totals | None = None  # set for the players seated at the final table
@@ -60,15 +67,18 @@ class StandingRow:
     decided_tie: bool = False  # ordered by a recorded tie decision
 
     @property
-    def player(self):
+    def player(self) -> object:
+        """The caller's own record of the player (``Entrant.record``)."""
         return self.entrant.record
 
     @property
-    def status(self):
+    def status(self) -> str:
+        """The player's status in these standings."""
         return self.entrant.status
 
     @property
     def total(self) -> Totals:
+        """Qualifying and final totals together."""
         if self.final is None:
             return self.qualifying
         return Totals(
@@ -78,11 +88,13 @@ class StandingRow:
         )
 
     @property
-    def is_disqualified(self):
+    def is_disqualified(self) -> bool:
+        """Whether the player is disqualified (listed last, without a rank)."""
         return self.status == DISQUALIFIED
 
     @property
-    def rank_label(self):
+    def rank_label(self) -> str:
+        """The rank as shown: "5", a shared "5–6", or "DQ"."""
         if self.rank is None:
             return "DQ"
         if self.rank_to and self.rank_to != self.rank:
@@ -90,10 +102,13 @@ class StandingRow:
         return str(self.rank)
 
     @property
-    def medal(self):
-        return None if self.is_disqualified else MEDALS.get(self.rank)
+    def medal(self) -> str | None:
+        """"gold", "silver" or "bronze" for places 1–3, else None."""
+        if self.is_disqualified or self.rank is None:
+            return None
+        return MEDALS.get(self.rank)
 
-    def as_json(self):
+    def as_json(self) -> dict[str, object]:
         """The row of SPEC §9's standings JSON."""
         total = self.total
         return {
@@ -108,13 +123,15 @@ class StandingRow:
         }
 
 
-def table_totals(games_by_table, settings: rules.Settings):
+def table_totals(
+    games_by_table: Mapping[Hashable, Iterable[tuple[dict[str, int], Iterable[str]]]], settings: rules.Settings,
+) -> dict[tuple[Hashable, str], dict[str, int]]:
     """{(table, letter): round totals} from each table's scored games.
 
     `games_by_table`: {table: iterable of (scores by letter, winner letters)}, the scores with
     the referee's overrides applied.
     """
-    totals = {}
+    totals: dict[tuple[Hashable, str], dict[str, int]] = {}
     for table, games in games_by_table.items():
         scored = [rules.GameResult(scores=scores, winners=frozenset(winners), minus={}) for scores, winners in games]
         for letter, values in rules.table_round(scored, settings).items():
@@ -122,7 +139,7 @@ def table_totals(games_by_table, settings: rules.Settings):
     return totals
 
 
-def competition_ranks(rows, key, start=1):
+def competition_ranks(rows: list[StandingRow], key: Callable[[StandingRow], object], start: int = 1) -> None:
     """Give rows (already sorted) ranks; rows with an equal key share the best rank."""
     position = start
     index = 0
@@ -136,7 +153,7 @@ def competition_ranks(rows, key, start=1):
         index = end + 1
 
 
-def apply_tie_decisions(rows, decisions):
+def apply_tie_decisions(rows: list[StandingRow], decisions: Iterable[Sequence[str]]) -> None:
     """Order tied groups as the head referee decided; decided rows get their own ranks.
 
     `decisions`: orders of player ids (`Entrant.ext_id`), best first. A decision orders a tie
@@ -144,7 +161,7 @@ def apply_tie_decisions(rows, decisions):
     """
     for order in decisions:
         position_of = {ext_id: i for i, ext_id in enumerate(order)}
-        groups = defaultdict(list)
+        groups: defaultdict[int, list[StandingRow]] = defaultdict(list)
         for row in rows:
             if row.entrant.ext_id in position_of and row.rank is not None:
                 groups[row.rank].append(row)
@@ -152,7 +169,7 @@ def apply_tie_decisions(rows, decisions):
             tied = [r for r in rows if r.rank == rank]
             if len(group) < 2 or len(group) != len(tied):
                 continue
-            group.sort(key=lambda r: position_of[r.entrant.ext_id])
+            group.sort(key=lambda row: position_of[row.entrant.ext_id])
             first = rows.index(tied[0])
             for offset, row in enumerate(group):
                 rows[first + offset] = row
@@ -160,7 +177,10 @@ def apply_tie_decisions(rows, decisions):
                 row.decided_tie = True
 
 
-def rank(entrants: Iterable[Entrant], results, finalists, decisions) -> list[StandingRow]:
+def rank(
+    entrants: Iterable[Entrant], results: Iterable[tuple[Hashable, bool, Mapping[str, int]]],
+    finalists: Iterable[Hashable], decisions: Iterable[Sequence[str]],
+) -> list[StandingRow]:
     """The standings rows in order (SPEC §4).
 
     `results`: (entrant key, at the final table?, round totals) per seat and round;
@@ -171,45 +191,55 @@ def rank(entrants: Iterable[Entrant], results, finalists, decisions) -> list[Sta
     rows = {entrant.key: StandingRow(entrant) for entrant in entrants}
     for key in finalists:
         rows[key].final = Totals()
-    for key, at_final, values in results:
+    for key, at_final_table, values in results:
         row = rows[key]
-        (row.final if at_final else row.qualifying).add(values)
+        totals = row.final if at_final_table else row.qualifying
+        if totals is None:
+            raise ValueError(f"{key!r} has results at the final table but is not listed as a finalist")
+        totals.add(values)
 
     ranked = [r for r in rows.values() if not r.is_disqualified]
     disqualified = sorted(
-        (r for r in rows.values() if r.is_disqualified), key=lambda r: (r.entrant.name, r.entrant.start_number)
+        (row for row in rows.values() if row.is_disqualified), key=lambda row: (row.entrant.name, row.entrant.start_number)
     )
 
-    def qualifying_key(r):
-        return (-r.qualifying.big_points, -r.qualifying.small_points, -r.qualifying.games_won)
+    def qualifying_key(row: StandingRow) -> tuple[int, int, int]:
+        """Big points, small points, games won: best first."""
+        return (-row.qualifying.big_points, -row.qualifying.small_points, -row.qualifying.games_won)
 
-    ranked.sort(key=lambda r: (qualifying_key(r), r.entrant.start_number))
+    ranked.sort(key=lambda row: (qualifying_key(row), row.entrant.start_number))
     competition_ranks(ranked, qualifying_key)
-    decisions = list(decisions)
-    apply_tie_decisions(ranked, decisions)
+    decided = list(decisions)
+    apply_tie_decisions(ranked, decided)
 
     at_final = [r for r in ranked if r.final is not None]
     if at_final:
         qualifying_rank = {id(r): r.rank for r in ranked}
         others = [r for r in ranked if r.final is None]
 
-        def final_key(r):
-            return (-r.final.big_points, -r.final.small_points, qualifying_rank[id(r)])
+        def final_key(row: StandingRow) -> tuple[int, int, int | None]:
+            """The final's big points, small points, then the qualifying rank."""
+            final = row.final
+            assert final is not None  # only finalists are ordered by the final
+            return (-final.big_points, -final.small_points, qualifying_rank[id(row)])
 
-        at_final.sort(key=lambda r: (final_key(r), r.entrant.start_number))
+        at_final.sort(key=lambda row: (final_key(row), row.entrant.start_number))
         competition_ranks(at_final, final_key)
         competition_ranks(others, qualifying_key, start=len(at_final) + 1)
-        apply_tie_decisions(others, decisions)
+        apply_tie_decisions(others, decided)
         ranked = at_final + others
 
     for row in ranked:
-        row.unresolved_tie = row.rank <= MEDAL_PLACES and row.rank_to != row.rank
+        row.unresolved_tie = row.rank is not None and row.rank <= MEDAL_PLACES and row.rank_to != row.rank
     for row in disqualified:
         row.rank = row.rank_to = None
     return ranked + disqualified
 
 
-def statuses_as_of(statuses: Mapping[Hashable, str], cards, up_to_round: int, later_start: datetime | None):
+def statuses_as_of(
+    statuses: Mapping[Key, str], cards: Iterable[tuple[Key, str, int | None, datetime]],
+    up_to_round: int, later_start: datetime | None,
+) -> dict[Key, str]:
     """{player key: status} as it was after round `up_to_round` (frozen public standings).
 
     `statuses`: the stored statuses; `cards`: (player key, colour, round number or None, given
@@ -218,12 +248,13 @@ def statuses_as_of(statuses: Mapping[Hashable, str], cards, up_to_round: int, la
     disqualification that only later cards explain is not shown yet (the player was active);
     any other stored status stands.
     """
-    then, ever = defaultdict(Counter), defaultdict(Counter)
+    then: defaultdict[Key, Counter[str]] = defaultdict(Counter)
+    ever: defaultdict[Key, Counter[str]] = defaultdict(Counter)
     for key, colour, number, given_at in cards:
         ever[key][colour] += 1
         if number <= up_to_round if number is not None else (later_start is None or given_at < later_start):
             then[key][colour] += 1
-    as_of = {}
+    as_of: dict[Key, str] = {}
     for key, status in statuses.items():
         if derived_status(ACTIVE, then[key]) == DISQUALIFIED:
             status = DISQUALIFIED

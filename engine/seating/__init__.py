@@ -7,12 +7,13 @@ Player ids are opaque hashable values (ints or strings).  Callers write
 
 Public API:
 
-* ``table_sizes(n)`` -- table sizes for ``n`` players (4-tables first).
+* ``table_sizes(player_count)`` -- table sizes for that many players (4-tables first).
 * ``draw_round(players, history, *, seed, method, ...)`` -- one round's seating.
 * ``quality_report(rounds)`` -- repeat meetings, 3-table repeats, seat balance.
-* ``swap_players(seating, a, b)`` -- a new seating with two players' seats exchanged.
-* ``plan_tournament(n_players, n_rounds, *, method, seed)`` -- a whole plan for
-  players ``1..n`` plus its report (used by the ``seating_plan`` command and the
+* ``swap_players(seating, player_a, player_b)`` -- a new seating with two players' seats
+  exchanged.
+* ``plan_tournament(player_count, round_count, *, method, seed)`` -- a whole plan for
+  players ``1..player_count`` plus its report (used by the ``seating_plan`` command and the
   benchmark).
 * ``derive_seed``, ``SeatingError``, ``METHODS``, ``LETTERS``.
 
@@ -28,6 +29,7 @@ Modules, each importing only those listed before it:
 
 * ``tables`` -- letters, methods, ``SeatingError``, ``table_sizes``, player order,
   seeds, seatings as dicts or as tables of player indices, counts from history;
+* ``colouring`` -- bipartite matchings and edge colourings (Konig) for ``letters``;
 * ``letters`` -- when a player's seat letters are balanced, and how tables get them;
 * ``designs`` -- the built-in schedules in which nobody meets twice;
 * ``plan`` -- the search state ``Plan``: cost weights and incremental cost;
@@ -36,6 +38,8 @@ Modules, each importing only those listed before it:
 * ``search`` -- greedy rounds, look-ahead plans, a plan followed over later draws
   and the per-process cache of plans;
 * ``schedules`` -- the built-in schedules laid over round 1;
+* ``settle`` -- the last pass over a round drawn after players arrived or left: single
+  swaps in the order above;
 * ``draw`` -- ``draw_round`` (mixed, swiss, random), ``swap_players``, ``plan_tournament``.
 """
 

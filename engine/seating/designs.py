@@ -38,13 +38,16 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
+
+Blocks = tuple[tuple[tuple[int, ...], ...], ...]  # rounds of blocks of points
 
 # Affine spaces over GF(4): n -> dimension.
-_AFFINE = {16: 2, 64: 3}
+_AFFINE: dict[int, int] = {16: 2, 64: 3}
 
 # Schedules with GF(2)^3 as symmetries: n -> per orbit of rounds, the mask of the round
 # action and the base blocks (point 8*i + v, v in GF(2)^3, i in 0..3; see ``_binary_rounds``).
-_BINARY = {
+_BINARY: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {
     32: (
         (0, ((0, 5, 26, 31), (8, 12, 19, 23))),
         (0, ((0, 3, 4, 7), (8, 15, 26, 29), (16, 18, 21, 23))),
@@ -57,7 +60,7 @@ _BINARY = {
 }
 
 # n -> (m, f, eps, seed): n = 3m + f players, m rounds.  eps None: no symmetry asked.
-_CYCLIC = {
+_CYCLIC: dict[int, tuple[int, int, int | None, int]] = {
     20: (5, 5, None, 0),
     24: (7, 3, 1, 0),
     28: (9, 1, 4, 0),
@@ -71,63 +74,65 @@ _CYCLIC = {
 }
 
 
-def sizes():
+def sizes() -> list[int]:
     """Numbers of players with a built-in schedule, ascending."""
     return sorted(set(_AFFINE) | set(_BINARY) | set(_CYCLIC))
 
 
-def rounds_available(n):
-    """Rounds of the built-in schedule for exactly ``n`` players (0 if none)."""
-    if n in _AFFINE or n in _BINARY:
-        return (n - 1) // 3
-    params = _CYCLIC.get(n)
+def rounds_available(player_count: int) -> int:
+    """Rounds of the built-in schedule for exactly ``player_count`` players (0 if none)."""
+    if player_count in _AFFINE or player_count in _BINARY:
+        return (player_count - 1) // 3
+    params = _CYCLIC.get(player_count)
     return params[0] if params else 0
 
 
 @functools.lru_cache(maxsize=None)
-def _schedule(n):
-    if n in _AFFINE:
-        rounds = _affine_rounds(_AFFINE[n])
-    elif n in _BINARY:
-        rounds = _binary_rounds(_BINARY[n])
+def _schedule(player_count: int) -> Blocks:
+    """The built-in schedule's rounds (tuples of point blocks), checked by ``verify``."""
+    if player_count in _AFFINE:
+        rounds = _affine_rounds(_AFFINE[player_count])
+    elif player_count in _BINARY:
+        rounds = _binary_rounds(_BINARY[player_count])
     else:
-        m, f, eps, seed = _CYCLIC[n]
-        base = _base_round(m, f, eps, seed)
+        orbit, fixed, multiplier, seed = _CYCLIC[player_count]
+        base = _base_round(orbit, fixed, multiplier, seed)
         if base is None:  # pragma: no cover - the parameters above are tested
-            raise RuntimeError(f"no base round for {n} players")
+            raise RuntimeError(f"no base round for {player_count} players")
         rounds = tuple(
-            tuple(tuple(_translate(p, t, m) for p in block) for block in base)
-            for t in range(m)
+            tuple(tuple(_translate(point, shift, orbit) for point in block) for block in base)
+            for shift in range(orbit)
         )
-    if verify(rounds, n) != 0:  # pragma: no cover - a broken construction must not seat anyone
-        raise RuntimeError(f"the schedule for {n} players has repeat meetings")
+    if verify(rounds, player_count) != 0:  # pragma: no cover - a broken construction must not seat anyone
+        raise RuntimeError(f"the schedule for {player_count} players has repeat meetings")
     return rounds
 
 
-def schedule(n):
-    """The rounds of the built-in schedule for ``n`` players, or None.
+def schedule(player_count: int) -> list[list[list[int]]] | None:
+    """The rounds of the built-in schedule for ``player_count`` players, or None.
 
-    Each round is a list of blocks (lists of 4 points); points are ``0 .. n-1``.  No pair of
-    points shares a block twice.  Computed once per process (well under a second).
+    Each round is a list of blocks (lists of 4 points); points are ``0 .. player_count-1``.
+    No pair of points shares a block twice.  Computed once per process (well under a
+    second).
     """
-    if rounds_available(n) == 0:
+    if rounds_available(player_count) == 0:
         return None
-    return [[list(block) for block in rnd] for rnd in _schedule(n)]
+    return [[list(block) for block in blocks] for blocks in _schedule(player_count)]
 
 
-def verify(rounds, n):
+def verify(rounds: Sequence[Sequence[Sequence[int]]], point_count: int) -> int:
     """Number of repeat meetings in ``rounds``; raises ValueError unless each round
-    seats every point of ``0 .. n-1`` exactly once."""
-    seen = set()
+    seats every point of ``0 .. point_count-1`` exactly once."""
+    seen: set[tuple[int, int]] = set()
     repeats = 0
-    for rnd in rounds:
-        points = sorted(p for block in rnd for p in block)
-        if points != list(range(n)):
+    for blocks in rounds:
+        points = sorted(point for block in blocks for point in block)
+        if points != list(range(point_count)):
             raise ValueError("a round does not seat every point exactly once")
-        for block in rnd:
-            for i, p in enumerate(block):
-                for q in block[i + 1 :]:
-                    pair = (p, q) if p < q else (q, p)
+        for block in blocks:
+            for i, point in enumerate(block):
+                for other in block[i + 1 :]:
+                    pair = (point, other) if point < other else (other, point)
                     if pair in seen:
                         repeats += 1
                     seen.add(pair)
@@ -143,39 +148,50 @@ _GF4_MUL = (
 )
 
 
-def _affine_rounds(k):
-    """Parallel classes of lines of the affine space AG(k, 4): 4**k points, 4-point lines.
+def _affine_rounds(dimension: int) -> Blocks:
+    """Parallel classes of lines of the affine space AG(dimension, 4): 4**dimension points,
+    4-point lines.
 
     A point is a vector over GF(4), numbered in base 4.  Each direction (a nonzero vector
-    whose first nonzero coordinate is 1; (4**k - 1)/3 of them) gives a round: its lines
-    ``{p + c*d : c in GF(4)}`` partition the points.  Two points lie on exactly one line,
-    so no pair meets twice.
+    whose first nonzero coordinate is 1; (4**dimension - 1)/3 of them) gives a round: its
+    lines ``{p + c*d : c in GF(4)}`` partition the points.  Two points lie on exactly one
+    line, so no pair meets twice.
     """
-    n = 4**k
-
-    def vector(p):
-        return [(p >> (2 * i)) & 3 for i in range(k)]
-
-    def number(v):
-        return sum(c << (2 * i) for i, c in enumerate(v))
-
-    directions = [v for v in map(vector, range(1, n)) if next(c for c in v if c) == 1]
-    rounds = []
-    for d in directions:
-        seen = set()
-        lines = []
-        for p in range(n):
-            if p in seen:
+    point_count = 4**dimension
+    directions = [
+        vector
+        for vector in (_gf4_vector(point, dimension) for point in range(1, point_count))
+        if next(c for c in vector if c) == 1
+    ]
+    rounds: list[tuple[tuple[int, ...], ...]] = []
+    for direction in directions:
+        seen: set[int] = set()
+        lines: list[tuple[int, ...]] = []
+        for point in range(point_count):
+            if point in seen:
                 continue
-            v = vector(p)
-            line = [number([a ^ _GF4_MUL[c][b] for a, b in zip(v, d)]) for c in range(4)]
+            vector = _gf4_vector(point, dimension)
+            line = [
+                _gf4_number([a ^ _GF4_MUL[c][b] for a, b in zip(vector, direction)])
+                for c in range(4)
+            ]
             seen.update(line)
             lines.append(tuple(line))
         rounds.append(tuple(lines))
     return tuple(rounds)
 
 
-def _binary_rounds(orbits):
+def _gf4_vector(point: int, dimension: int) -> list[int]:
+    """The coordinates over GF(4) of a point numbered in base 4."""
+    return [(point >> (2 * i)) & 3 for i in range(dimension)]
+
+
+def _gf4_number(vector: Sequence[int]) -> int:
+    """The number of a point from its coordinates over GF(4)."""
+    return sum(c << (2 * i) for i, c in enumerate(vector))
+
+
+def _binary_rounds(orbits: Sequence[tuple[int, Sequence[tuple[int, ...]]]]) -> Blocks:
     """The rounds developed from ``orbits`` by the translations of GF(2)^3.
 
     Points are ``(v, i)``, numbered ``8*i + v``, with ``v`` in GF(2)^3 (a 3-bit number)
@@ -193,192 +209,226 @@ def _binary_rounds(orbits):
     pairs ``v, v XOR 1`` (same ``i``) never meet and every other pair meets once: a
     resolvable 4-GDD of type 2^16.  ``verify`` checks it, and the tests check it.
     """
-    rounds = []
+    rounds: list[tuple[tuple[int, ...], ...]] = []
     for mask, base_blocks in orbits:
-        halves = ({}, {}) if mask else ({},)
+        halves: tuple[dict[tuple[int, ...], None], ...] = ({}, {}) if mask else ({},)
         for block in base_blocks:
-            for g in range(8):
-                moved = tuple(sorted(p ^ g for p in block))
-                halves[bin(g & mask).count("1") % 2][moved] = None
+            for translation in range(8):
+                moved = tuple(sorted(point ^ translation for point in block))
+                halves[bin(translation & mask).count("1") % 2][moved] = None
         rounds.extend(tuple(half) for half in halves)
     return tuple(rounds)
 
 
-def _translate(p, t, m):
-    if p >= 3 * m:
-        return p
-    x, a = divmod(p, m)
-    return x * m + (a + t) % m
+def _translate(point: int, shift: int, orbit: int) -> int:
+    """Point ``(a, x)`` moved to ``(a + shift, x)`` in ``Z_orbit``; fixed points stay."""
+    if point >= 3 * orbit:
+        return point
+    x, a = divmod(point, orbit)
+    return x * orbit + (a + shift) % orbit
 
 
-def _pair_classes(m, f):
-    """cls[p][q]: the class number of the pair {p, q}, or -1 if it may not be in a block."""
-    nfin = 3 * m
-    n = nfin + f
-    ids = {}
-    cls = [[-1] * n for _ in range(n)]
-    for p in range(n):
-        for q in range(n):
-            if p == q or (p >= nfin and q >= nfin):
+def _pair_classes(orbit: int, fixed: int) -> tuple[list[list[int]], int]:
+    """classes[p][q]: the class number of the pair {p, q} of points, or -1 if it may not be
+    in a block; and the number of classes."""
+    finite = 3 * orbit
+    point_count = finite + fixed
+    numbers: dict[tuple[object, ...], int] = {}
+    classes = [[-1] * point_count for _ in range(point_count)]
+    for p in range(point_count):
+        for q in range(point_count):
+            if p == q or (p >= finite and q >= finite):
                 continue
-            if p >= nfin or q >= nfin:
-                finite, fixed = (p, q) if q >= nfin else (q, p)
-                key = ("fixed", fixed, finite // m)
-            else:
-                x, a = divmod(p, m)
-                y, b = divmod(q, m)
-                if x == y:
-                    d = (b - a) % m
-                    d = min(d, m - d)
-                    if 2 * d % m == 0:
-                        continue
-                    key = ("pure", x, d)
-                else:
-                    if x > y:
-                        x, y, a, b = y, x, b, a
-                    key = ("mixed", x, y, (b - a) % m)
-            cls[p][q] = ids.setdefault(key, len(ids))
-    return cls, len(ids)
+            key = _pair_class(p, q, orbit, finite)
+            if key is not None:
+                classes[p][q] = numbers.setdefault(key, len(numbers))
+    return classes, len(numbers)
 
 
-def _base_round(m, f, eps, seed, node_limit=200_000):
+def _pair_class(p: int, q: int, orbit: int, finite: int) -> tuple[object, ...] | None:
+    """The class of the pair {p, q} (see the module notes), or None if it may not be in a
+    block (a difference d with 2d = 0)."""
+    if p >= finite or q >= finite:
+        point, fixed_point = (p, q) if q >= finite else (q, p)
+        return ("fixed", fixed_point, point // orbit)
+    x, a = divmod(p, orbit)
+    y, b = divmod(q, orbit)
+    if x == y:
+        difference = (b - a) % orbit
+        difference = min(difference, orbit - difference)
+        if 2 * difference % orbit == 0:
+            return None
+        return ("pure", x, difference)
+    if x > y:
+        x, y, a, b = y, x, b, a
+    return ("mixed", x, y, (b - a) % orbit)
+
+
+def _base_round(
+    orbit: int, fixed: int, multiplier: int | None, seed: int, node_limit: int = 200_000,
+) -> list[list[int]] | None:
     """A base round (list of blocks) whose pairs are of pairwise different classes, or None.
 
-    Depth-first: the lowest unplaced point (fixed points first) gets three partners.  With
-    ``eps`` set, the base round is invariant under tau (see the module notes): a block is
-    added together with its images under tau and tau^2, and a block holding a fixed point
-    that tau keeps is ``{fixed, P, tau P, tau^2 P}``.  Fixed points are kept by tau unless
-    there are exactly three of them, which tau then cycles.
+    ``orbit``, ``fixed``, ``multiplier``: m, f and eps of the module notes.  Depth-first:
+    the lowest unplaced point (fixed points first) gets three partners.  With a
+    ``multiplier``, the base round is invariant under tau (see the module notes): a block
+    is added together with its images under tau and tau^2, and a block holding a fixed
+    point that tau keeps is ``{fixed, P, tau P, tau^2 P}``.  Fixed points are kept by tau
+    unless there are exactly three of them, which tau then cycles.
     """
-    nfin = 3 * m
-    n = nfin + f
-    cls, n_cls = _pair_classes(m, f)
-    rng = random.Random(seed)
-    if eps is None:
-        tau = list(range(n))
-    else:
-        tau = [((p // m + 1) % 3) * m + (eps * (p % m)) % m for p in range(nfin)]
-        tau += [nfin + (j + 1) % 3 if f == 3 else nfin + j for j in range(f)]
-    used = [False] * n_cls
-    free = [True] * n
-    blocks = []
-    nodes = 0
+    search = _BaseRoundSearch(orbit, fixed, multiplier, seed, node_limit)
+    return search.blocks if search.solve() else None
 
-    def images(points):
+
+def _symmetry(orbit: int, fixed: int, multiplier: int | None) -> list[int]:
+    """tau as a list: point -> its image (the identity without a multiplier)."""
+    finite = 3 * orbit
+    if multiplier is None:
+        return list(range(finite + fixed))
+    tau = [((p // orbit + 1) % 3) * orbit + (multiplier * (p % orbit)) % orbit for p in range(finite)]
+    tau += [finite + (j + 1) % 3 if fixed == 3 else finite + j for j in range(fixed)]
+    return tau
+
+
+class _BaseRoundSearch:
+    """The depth-first search of ``_base_round``: blocks placed so far, pair classes and
+    points in use, and the nodes visited (the search gives up past ``node_limit``)."""
+
+    def __init__(self, orbit: int, fixed: int, multiplier: int | None, seed: int, node_limit: int) -> None:
+        self.orbit = orbit
+        self.finite = 3 * orbit
+        self.point_count = self.finite + fixed
+        self.pair_class, class_count = _pair_classes(orbit, fixed)
+        self.rng = random.Random(seed)
+        self.symmetric = multiplier is not None
+        self.tau = _symmetry(orbit, fixed, multiplier)
+        self.used = [False] * class_count
+        self.free = [True] * self.point_count
+        self.blocks: list[list[int]] = []
+        self.nodes = 0
+        self.node_limit = node_limit
+
+    def images(self, points: list[int]) -> list[list[int]]:
         """The orbit of a list of points under tau (1 or 3 lists)."""
-        if eps is None:
+        if not self.symmetric:
             return [points]
-        once = [tau[p] for p in points]
-        return [points, once, [tau[p] for p in once]]
+        once = [self.tau[p] for p in points]
+        return [points, once, [self.tau[p] for p in once]]
 
-    def place(new_blocks):
-        """Classes of the new blocks' pairs, or None if one is taken or repeated."""
-        taken = []
-        for block in new_blocks:
-            for i, p in enumerate(block):
-                for q in block[i + 1 :]:
-                    c = cls[p][q]
-                    if c < 0 or used[c] or c in taken:
-                        return None
-                    taken.append(c)
-        return taken
-
-    def solve():
-        nonlocal nodes
-        fixed_left = [p for p in range(nfin, n) if free[p]]
+    def solve(self) -> bool:
+        """Complete the base round from the blocks placed so far; whether it succeeded."""
+        free = self.free
+        fixed_left = [p for p in range(self.finite, self.point_count) if free[p]]
         if fixed_left:
             p = fixed_left[0]
         elif True in free:
             p = free.index(True)
         else:
             return True
-        nodes += 1
-        if nodes > node_limit:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
             return False
-        if eps is not None and tau[p] == p:
-            options = [[p, a, tau[a], tau[tau[a]]] for a in range(m)]
-            rng.shuffle(options)
-            for block in options:
-                if not all(free[q] for q in block[1:]):
-                    continue
-                taken = place([block])
-                if taken is None:
-                    continue
-                if _commit([block], taken, used, free, blocks) and solve():
-                    return True
-                _undo([block], taken, used, free, blocks)
-                if nodes > node_limit:
-                    return False
-            return False
-        starts = images([p])
+        if self.symmetric and self.tau[p] == p:
+            return self._fixed_point_block(p)
+        starts = self.images([p])
         for (q,) in starts:
             free[q] = False
-        partial = [list(s) for s in starts]
-        candidates = [q for q in range(nfin) if free[q]]
-        rng.shuffle(candidates)
-        if extend(partial, candidates, 0):
+        partial = [list(start) for start in starts]
+        candidates = [q for q in range(self.finite) if free[q]]
+        self.rng.shuffle(candidates)
+        if self._extend(partial, candidates, 0):
             return True
         for (q,) in starts:
             free[q] = True
         return False
 
-    def extend(partial, candidates, start):
-        if len(partial[0]) == 4:
-            blocks.extend([b[:] for b in partial])
-            if solve():
-                return True
-            del blocks[len(blocks) - len(partial) :]
-            return False
-        for i in range(start, len(candidates)):
-            q = candidates[i]
-            qs = [img[0] for img in images([q])]
-            if not all(free[x] for x in qs) or len(set(qs)) != len(qs):
+    def _fixed_point_block(self, p: int) -> bool:
+        """Place the block ``{p, P, tau P, tau^2 P}`` of a fixed point p that tau keeps."""
+        tau = self.tau
+        options = [[p, a, tau[a], tau[tau[a]]] for a in range(self.orbit)]
+        self.rng.shuffle(options)
+        for block in options:
+            if not all(self.free[q] for q in block[1:]):
                 continue
-            taken = []
-            for block, x in zip(partial, qs):
-                for y in block:
-                    c = cls[x][y]
-                    if c < 0 or used[c] or c in taken:
-                        taken = None
-                        break
-                    taken.append(c)
-                if taken is None:
-                    break
+            taken = self._block_classes(block)
             if taken is None:
                 continue
-            for c in taken:
-                used[c] = True
-            for block, x in zip(partial, qs):
-                block.append(x)
-                free[x] = False
-            if extend(partial, candidates, i + 1):
+            self._commit(block, taken)
+            if self.solve():
                 return True
-            for block, x in zip(partial, qs):
-                block.pop()
-                free[x] = True
-            for c in taken:
-                used[c] = False
-            if nodes > node_limit:
+            self._undo(block, taken)
+            if self.nodes > self.node_limit:
                 return False
         return False
 
-    return blocks if solve() else None
+    def _block_classes(self, block: list[int]) -> list[int] | None:
+        """Classes of the block's pairs, or None if one is taken or repeated."""
+        taken: list[int] = []
+        for i, p in enumerate(block):
+            for q in block[i + 1 :]:
+                pair_class = self.pair_class[p][q]
+                if pair_class < 0 or self.used[pair_class] or pair_class in taken:
+                    return None
+                taken.append(pair_class)
+        return taken
 
-
-def _commit(new_blocks, taken, used, free, blocks):
-    for c in taken:
-        used[c] = True
-    for block in new_blocks:
+    def _commit(self, block: list[int], taken: list[int]) -> None:
+        """Place ``block``, whose pairs are of the classes ``taken``."""
+        for pair_class in taken:
+            self.used[pair_class] = True
         for q in block:
-            free[q] = False
-        blocks.append(block)
-    return True
+            self.free[q] = False
+        self.blocks.append(block)
 
-
-def _undo(new_blocks, taken, used, free, blocks):
-    for c in taken:
-        used[c] = False
-    for block in new_blocks:
+    def _undo(self, block: list[int], taken: list[int]) -> None:
+        """Take back the last block placed by ``_commit``."""
+        for pair_class in taken:
+            self.used[pair_class] = False
         for q in block:
-            free[q] = True
-        blocks.pop()
+            self.free[q] = True
+        self.blocks.pop()
+
+    def _extend(self, partial: list[list[int]], candidates: list[int], start: int) -> bool:
+        """Add a partner (with its images) to the ``partial`` blocks from ``candidates[start:]``,
+        until they hold 4 points; then go on with the next blocks."""
+        if len(partial[0]) == 4:
+            self.blocks.extend([block[:] for block in partial])
+            if self.solve():
+                return True
+            del self.blocks[len(self.blocks) - len(partial) :]
+            return False
+        free = self.free
+        for i in range(start, len(candidates)):
+            joining = [image[0] for image in self.images([candidates[i]])]
+            if not all(free[x] for x in joining) or len(set(joining)) != len(joining):
+                continue
+            taken = self._joining_classes(partial, joining)
+            if taken is None:
+                continue
+            for pair_class in taken:
+                self.used[pair_class] = True
+            for block, x in zip(partial, joining):
+                block.append(x)
+                free[x] = False
+            if self._extend(partial, candidates, i + 1):
+                return True
+            for block, x in zip(partial, joining):
+                block.pop()
+                free[x] = True
+            for pair_class in taken:
+                self.used[pair_class] = False
+            if self.nodes > self.node_limit:
+                return False
+        return False
+
+    def _joining_classes(self, partial: list[list[int]], joining: list[int]) -> list[int] | None:
+        """Classes of the pairs the ``joining`` points make with the ``partial`` blocks, or
+        None if one is taken or repeated."""
+        taken: list[int] = []
+        for block, x in zip(partial, joining):
+            for y in block:
+                pair_class = self.pair_class[x][y]
+                if pair_class < 0 or self.used[pair_class] or pair_class in taken:
+                    return None
+                taken.append(pair_class)
+        return taken

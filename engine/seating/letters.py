@@ -38,6 +38,26 @@ account, and ``assign`` completes the letters of planned rounds.
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol, TypeVar, cast
+
+from engine.seating.colouring import augment, edge_colouring
+
+P = TypeVar("P", bound=Hashable)  # a player: an index, or an id
+_Key = TypeVar("_Key", contravariant=True)
+_Value = TypeVar("_Value", covariant=True)
+
+
+class ByPlayer(Protocol[_Key, _Value]):
+    """Something per player: a list by player index or a dict by player id."""
+
+    def __getitem__(self, player: _Key, /) -> _Value: ...
+
+
+Rounds = Sequence[Sequence[Sequence[P]]]  # rounds of tables of players
+Lettered = list[list[list[P]]]  # rounds of tables of players in letter order
+LetterState = tuple[Sequence[int], int]  # a player's letter counts and 4-table seats
 
 LETTER_COUNT = 4
 D = 3
@@ -45,46 +65,47 @@ D = 3
 _REFINE_TABLES = 150
 
 
-def balanced(counts, four_seats):
-    """Whether letter counts ``(a, b, c, d)`` are balanced for ``four_seats`` 4-table seats."""
-    a, b, c, d = counts
-    return max(a, b, c) - min(a, b, c) <= 1 and four_seats // 4 <= d <= -(-four_seats // 4)
+def balanced(counts: Sequence[int], four_seats: int) -> bool:
+    """Whether letter counts (A, B, C, D) are balanced for ``four_seats`` 4-table seats."""
+    abc, d_seats = counts[:D], counts[D]
+    return max(abc) - min(abc) <= 1 and four_seats // 4 <= d_seats <= -(-four_seats // 4)
 
 
-def excess(counts, four_seats):
-    """How far letter counts are from balanced (0 = balanced)."""
-    a, b, c, d = counts
-    abc = max(a, b, c) - min(a, b, c) - 1
+def excess(counts: Sequence[int], four_seats: int) -> int:
+    """How far letter counts (A, B, C, D) are from balanced (0 = balanced)."""
+    abc, d_seats = counts[:D], counts[D]
+    spread = max(abc) - min(abc) - 1
     low, high = four_seats // 4, -(-four_seats // 4)
-    return max(0, abc) + max(0, low - d, d - high)
+    return max(0, spread) + max(0, low - d_seats, d_seats - high)
 
 
-def options(counts, four_seats, size):
+def options(counts: Sequence[int], four_seats: int, size: int) -> int:
     """Bit mask of the letters that leave a player as balanced as possible after one more
     seat at a table of ``size`` (bit i = letter i)."""
-    best, mask = None, 0
-    f = four_seats + (size == 4)
+    best: int | None = None
+    mask = 0
+    fours_after = four_seats + (size == 4)
     for letter in range(size):
         after = list(counts)
         after[letter] += 1
-        e = excess(after, f)
-        if best is None or e < best:
-            best, mask = e, 1 << letter
-        elif e == best:
+        off = excess(after, fours_after)
+        if best is None or off < best:
+            best, mask = off, 1 << letter
+        elif off == best:
             mask |= 1 << letter
     return mask
 
 
-_MATCHABLE = {}
+_MATCHABLE: dict[tuple[tuple[int, ...], int], bool] = {}
 
 
-def matchable(masks, size):
+def matchable(masks: Sequence[int], size: int) -> bool:
     """Whether players with these letter masks (at most ``size`` of them) can take
     different letters of a table of ``size``, one each."""
     key = (tuple(sorted(masks)), size)
     found = _MATCHABLE.get(key)
     if found is None:
-        found = any(all(m >> letter & 1 for m, letter in zip(key[0], perm))
+        found = any(all(mask >> letter & 1 for mask, letter in zip(key[0], perm))
                     for perm in itertools.permutations(range(size), len(masks)))
         _MATCHABLE[key] = found
     return found
@@ -99,30 +120,32 @@ class TableCheck:
     still take different letters.
     """
 
-    def __init__(self, masks3, masks4):
-        self.term = {3: [8**m for m in masks3], 4: [8**m for m in masks4]}
-        self._known = {}
+    def __init__(self, masks3: Sequence[int], masks4: Sequence[int]) -> None:
+        self.term = {3: [8**mask for mask in masks3], 4: [8**mask for mask in masks4]}
+        self._known: dict[tuple[int, int], bool] = {}
 
-    def code(self, players, size):
+    def code(self, players: Sequence[int], size: int) -> int:
+        """The code of a table of ``size`` holding ``players``."""
         term = self.term[size]
         return sum(term[p] for p in players)
 
-    def ok(self, code, size):
+    def ok(self, code: int, size: int) -> bool:
+        """Whether the players of a table with this code can keep balanced letters."""
         key = (code, size)
         found = self._known.get(key)
         if found is None:
-            masks = []
-            for m in range(16):
-                masks += [m] * ((code >> (3 * m)) & 7)
+            masks: list[int] = []
+            for mask in range(16):
+                masks += [mask] * ((code >> (3 * mask)) & 7)
             found = matchable(masks, size)
             self._known[key] = found
         return found
 
 
-def letter_check(counts, four_seats):
+def letter_check(counts: Sequence[Sequence[int]], four_seats: Sequence[int]) -> TableCheck:
     """The ``TableCheck`` of players with these letter counts and 4-table seats."""
-    masks3 = [options(c, f, 3) for c, f in zip(counts, four_seats)]
-    masks4 = [options(c, f, 4) for c, f in zip(counts, four_seats)]
+    masks3 = [options(letter_counts, fours, 3) for letter_counts, fours in zip(counts, four_seats)]
+    masks4 = [options(letter_counts, fours, 4) for letter_counts, fours in zip(counts, four_seats)]
     return TableCheck(masks3, masks4)
 
 
@@ -131,117 +154,32 @@ def letter_check(counts, four_seats):
 # ---------------------------------------------------------------------------
 
 
-def _augment(start, adjacency, mate_x, mate_y):
-    """Augment a bipartite matching along a shortest path from the free vertex ``start``
-    of side X (``adjacency``: X -> Y lists; ``mate_x``/``mate_y``: partners).  Vertices
-    matched before stay matched.  Returns whether a path was found."""
-    prev = {}
-    queue, seen = [start], {start}
-    for x in queue:
-        for y in adjacency[x]:
-            if y in prev:
-                continue
-            prev[y] = x
-            x2 = mate_y.get(y)
-            if x2 is None:
-                while True:
-                    x = prev[y]
-                    old = mate_x.get(x)
-                    mate_x[x] = y
-                    mate_y[y] = x
-                    if x == start:
-                        return True
-                    y = old
-            if x2 not in seen:
-                seen.add(x2)
-                queue.append(x2)
-    return False
+def _d_runs(
+    rounds: Rounds[P], start: Callable[[P], LetterState],
+) -> tuple[list[tuple[int, int]], dict[tuple[int, int, P], tuple[P, int]], dict[tuple[P, int], bool]]:
+    """The planned 4-tables and the runs of 4-table seats that may take their D.
 
-
-def _edge_colouring(edges, n_left, n_right, k, rng, taken=None):
-    """A proper edge colouring with ``k`` colours of a bipartite graph of maximum degree
-    at most ``k``, by alternating paths; ``edges`` are (left, right) pairs.
-
-    ``taken[v]``: colours right vertex v already has from earlier rounds (its degree
-    here is at most ``k`` minus their number).  Without them this always succeeds (Konig);
-    with them an alternating path may run into one, and None is returned when no
-    choice of colours avoids that.
+    Returns ``(tables, run_of, runs)``: the (round, table) of each planned 4-table;
+    for a seat (round, table, player), the run (player, run number) it belongs to when
+    that run may still take a D; and for each such run whether it is finished (it must
+    take one).
     """
-    left = [[None] * k for _ in range(n_left)]
-    right = [[None] * k for _ in range(n_right)]
-    for v, colours in (taken or {}).items():
-        for c in colours:
-            right[v][c] = -1
-    colour = [None] * len(edges)
-    order = list(range(len(edges)))
-    rng.shuffle(order)
-    for e in order:
-        u, v = edges[e]
-        free_u = [c for c in range(k) if left[u][c] is None]
-        free_v = [c for c in range(k) if right[v][c] is None]
-        common = [c for c in free_u if c in free_v]
-        if common:
-            a, path = rng.choice(common), []
-        else:
-            choices = [(a, b) for a in free_u for b in free_v]
-            rng.shuffle(choices)
-            for a, b in choices:
-                # The path from v alternating a, b; swapped, it frees a at v (it cannot
-                # reach u).  It may not pass a colour taken in earlier rounds.
-                path, x, on_right, c = [], v, True, a
-                while True:
-                    e2 = (right if on_right else left)[x][c]
-                    if e2 is None:
-                        break
-                    if e2 == -1:
-                        path = None
-                        break
-                    path.append(e2)
-                    x = edges[e2][0] if on_right else edges[e2][1]
-                    on_right = not on_right
-                    c = b if c == a else a
-                if path is not None:
-                    break
-            else:
-                return None
-            for e2 in path:
-                u2, v2 = edges[e2]
-                left[u2][colour[e2]] = None
-                right[v2][colour[e2]] = None
-            for e2 in path:
-                u2, v2 = edges[e2]
-                colour[e2] = b if colour[e2] == a else a
-                left[u2][colour[e2]] = e2
-                right[v2][colour[e2]] = e2
-        colour[e] = a
-        left[u][a] = e
-        right[v][a] = e
-    return colour
-
-
-def _choose_d(rounds, start, rng):
-    """The D seat of every planned 4-table, as a set of (round, table, player).
-
-    Each player's 4-table seats, counted on from his earlier ones, fall into runs of
-    four; a run may hold one D and a finished run must.  Tables and runs are matched
-    (first every run that must have a D, then every table; each step keeps the
-    vertices matched before, so both succeed together whenever possible).  A table
-    left without a D gives it to the player it unbalances least.
-    """
-    tables, run_of, runs = [], {}, {}
-    planned = {}
-    for t, rnd in enumerate(rounds):
-        for j, tbl in enumerate(rnd):
-            if len(tbl) == 4:
+    tables: list[tuple[int, int]] = []
+    run_of: dict[tuple[int, int, P], tuple[P, int]] = {}
+    runs: dict[tuple[P, int], bool] = {}
+    planned: dict[P, int] = {}
+    for t, round_tables in enumerate(rounds):
+        for j, table in enumerate(round_tables):
+            if len(table) == 4:
                 tables.append((t, j))
-                for p in tbl:
+                for p in table:
                     planned[p] = planned.get(p, 0) + 1
-    seen = {}
+    seen: dict[P, int] = {}
     for t, j in tables:
         for p in rounds[t][j]:
-            counts, f = start(p)
-            position = f % 4
-            had_d = min(1, max(0, counts[D] - f // 4))
+            counts, fours = start(p)
+            position = fours % 4
+            had_d = min(1, max(0, counts[D] - fours // 4))
             i = seen.get(p, 0)
             seen[p] = i + 1
             run = (position + i) // 4
@@ -251,40 +189,63 @@ def _choose_d(rounds, start, rng):
                 key = (p, run)
                 runs.setdefault(key, finished)
                 run_of[(t, j, p)] = key
-    table_adj = {i: [] for i in range(len(tables))}
-    run_adj = {key: [] for key in runs}
+    return tables, run_of, runs
+
+
+def _choose_d(rounds: Rounds[P], start: Callable[[P], LetterState], rng: random.Random) -> set[tuple[int, int, P]]:
+    """The D seat of every planned 4-table, as a set of (round, table, player).
+
+    Each player's 4-table seats, counted on from his earlier ones, fall into runs of
+    four; a run may hold one D and a finished run must.  Tables and runs are matched
+    (first every run that must have a D, then every table; each step keeps the
+    vertices matched before, so both succeed together whenever possible).  A table
+    left without a D gives it to the player it unbalances least.
+    """
+    tables, run_of, runs = _d_runs(rounds, start)
+    table_adj: dict[int, list[tuple[P, int]]] = {i: [] for i in range(len(tables))}
+    run_adj: dict[tuple[P, int], list[int]] = {key: [] for key in runs}
     for i, (t, j) in enumerate(tables):
         for p in rounds[t][j]:
             key = run_of.get((t, j, p))
             if key is not None:
                 table_adj[i].append(key)
                 run_adj[key].append(i)
-    for adj in itertools.chain(table_adj.values(), run_adj.values()):
-        rng.shuffle(adj)
-    table_run, run_table = {}, {}
+    for runs_at_table in table_adj.values():
+        rng.shuffle(runs_at_table)
+    for tables_of_run in run_adj.values():
+        rng.shuffle(tables_of_run)
+    table_run: dict[int, tuple[P, int]] = {}
+    run_table: dict[tuple[P, int], int] = {}
     must = [key for key, finished in runs.items() if finished]
     rng.shuffle(must)
     for key in must:
-        _augment(key, run_adj, run_table, table_run)
+        augment(key, run_adj, run_table, table_run)
     for i in rng.sample(range(len(tables)), len(tables)):
         if i not in table_run:
-            _augment(i, table_adj, table_run, run_table)
-    chosen = set()
+            augment(i, table_adj, table_run, run_table)
+    chosen: set[tuple[int, int, P]] = set()
     for i, (t, j) in enumerate(tables):
         key = table_run.get(i)
         if key is not None:
             chosen.add((t, j, key[0]))
         else:
-            def harm(p):
-                counts, f = start(p)
-                after = list(counts)
-                after[D] += 1
-                return excess(after, f + 1)
-            chosen.add((t, j, min(rounds[t][j], key=lambda p: (harm(p), rng.random()))))
+            chosen.add((t, j, min(rounds[t][j], key=lambda p: (_d_harm(start(p)), rng.random()))))
     return chosen
 
 
-def colour_rounds(rounds, rng, counts=None, four_seats=None):
+def _d_harm(state: LetterState) -> int:
+    """A player's excess after one more seat at D (``state``: his letter counts and
+    4-table seats)."""
+    counts, fours = state
+    after = list(counts)
+    after[D] += 1
+    return excess(after, fours + 1)
+
+
+def colour_rounds(
+    rounds: Rounds[P], rng: random.Random,
+    counts: ByPlayer[P, Sequence[int]] | None = None, four_seats: ByPlayer[P, int] | None = None,
+) -> Lettered[P] | None:
     """Letters for planned rounds, every player balanced after every round if it can be.
 
     ``rounds[t]`` is a list of tables (lists of players, 3 or 4 each); ``counts[p]`` and
@@ -293,133 +254,154 @@ def colour_rounds(rounds, rng, counts=None, four_seats=None):
     (A first), or None if the A-C colouring ran into earlier letters.  Without earlier
     rounds it always succeeds (see the module notes).
     """
-    def start(p):
-        if counts is None:
+    def start(p: P) -> LetterState:
+        """Player p's letter counts and 4-table seats before the planned rounds."""
+        if counts is None or four_seats is None:
             return (0, 0, 0, 0), 0
         return counts[p], four_seats[p]
 
     has_d = _choose_d(rounds, start, rng)
     # A-C: (round, table) against (player, run of three seats without D).
-    tables = [(t, j) for t, rnd in enumerate(rounds) for j in range(len(rnd))]
-    runs, edges, seats, taken = {}, [], [], {}
-    plain = {}
+    tables = [(t, j) for t, round_tables in enumerate(rounds) for j in range(len(round_tables))]
+    runs: dict[tuple[P, int], int] = {}
+    edges: list[tuple[int, int]] = []
+    seats: list[tuple[int, int, P]] = []
+    taken: dict[int, list[int]] = {}
+    plain: dict[P, int] = {}
     for i, (t, j) in enumerate(tables):
         for p in rounds[t][j]:
             if (t, j, p) in has_d:
                 continue
             if p not in plain:
-                c = start(p)[0][:3]
-                used = [letter for letter in range(3) if c[letter] > min(c)]
+                abc = start(p)[0][:3]
+                used = [letter for letter in range(3) if abc[letter] > min(abc)]
                 plain[p] = len(used)
                 if used:
                     taken[len(runs)] = used
-            k = plain[p]
-            plain[p] = k + 1
-            if (p, k // 3) not in runs:
-                runs[(p, k // 3)] = len(runs)
-            edges.append((i, runs[(p, k // 3)]))
+            seat = plain[p]
+            plain[p] = seat + 1
+            if (p, seat // 3) not in runs:
+                runs[(p, seat // 3)] = len(runs)
+            edges.append((i, runs[(p, seat // 3)]))
             seats.append((t, j, p))
-    colour = _edge_colouring(edges, len(tables), len(runs), 3, rng, taken)
+    colour = edge_colouring(edges, len(tables), len(runs), 3, rng, taken)
     if colour is None:
         return None
-    out = [[[None] * len(tbl) for tbl in rnd] for rnd in rounds]
+    lettered: list[list[list[P | None]]] = [[[None] * len(table) for table in round_tables] for round_tables in rounds]
     for (t, j, p) in has_d:
-        out[t][j][D] = p
-    for e, (t, j, p) in enumerate(seats):
-        out[t][j][colour[e]] = p
-    return out
+        lettered[t][j][D] = p
+    for edge, (t, j, p) in enumerate(seats):
+        lettered[t][j][colour[edge]] = p
+    return cast("Lettered[P]", lettered)  # every seat is taken now
 
 
-def total_excess(rounds, counts, four_seats):
+def total_excess(rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int]) -> int:
     """Sum over players and planned rounds (in letter order) of the excess after each."""
-    state = {}
+    state: dict[P, tuple[list[int], int]] = {}
     total = 0
-    for rnd in rounds:
-        for tbl in rnd:
-            for letter, p in enumerate(tbl):
-                c, f = state.get(p) or (list(counts[p]), four_seats[p])
-                c = list(c)
-                c[letter] += 1
-                f += len(tbl) == 4
-                state[p] = (c, f)
-        total += sum(excess(c, f) for c, f in state.values())
+    for tables in rounds:
+        for table in tables:
+            for letter, p in enumerate(table):
+                letter_counts, fours = state.get(p) or (list(counts[p]), four_seats[p])
+                letter_counts = list(letter_counts)
+                letter_counts[letter] += 1
+                fours += len(table) == 4
+                state[p] = (letter_counts, fours)
+        total += sum(excess(letter_counts, fours) for letter_counts, fours in state.values())
     return total
 
 
-def _greedy(rounds, counts, four_seats, rng):
+def _greedy(
+    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random,
+) -> Lettered[P]:
     """Round after round, each table the letters that unbalance its players least."""
-    state = {}
-    out = []
-    for rnd in rounds:
-        new = []
-        for tbl in rnd:
-            size = len(tbl)
-            best, perms = None, []
-            for perm in itertools.permutations(tbl):
-                e = 0
-                for letter, p in enumerate(perm):
-                    c, f = state.get(p) or (counts[p], four_seats[p])
-                    after = list(c)
-                    after[letter] += 1
-                    e += excess(after, f + (size == 4))
-                if best is None or e < best:
-                    best, perms = e, [perm]
-                elif e == best:
-                    perms.append(perm)
-            chosen = list(rng.choice(perms))
+    state: dict[P, LetterState] = {}
+    lettered: Lettered[P] = []
+    for tables in rounds:
+        lettered_tables = []
+        for table in tables:
+            chosen = list(rng.choice(_least_excess_orders(table, state, counts, four_seats)))
+            fours_more = len(table) == 4
             for letter, p in enumerate(chosen):
-                c, f = state.get(p) or (counts[p], four_seats[p])
-                c = list(c)
-                c[letter] += 1
-                state[p] = (c, f + (size == 4))
-            new.append(chosen)
-        out.append(new)
-    return out
+                letter_counts, fours = state.get(p) or (counts[p], four_seats[p])
+                letter_counts = list(letter_counts)
+                letter_counts[letter] += 1
+                state[p] = (letter_counts, fours + fours_more)
+            lettered_tables.append(chosen)
+        lettered.append(lettered_tables)
+    return lettered
 
 
-def refine(rounds, counts, four_seats, tables=_REFINE_TABLES):
+def _least_excess_orders(
+    table: Sequence[P], state: dict[P, LetterState], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int],
+) -> list[tuple[P, ...]]:
+    """The letter orders of a table that leave its players' excess least."""
+    best: int | None = None
+    orders: list[tuple[P, ...]] = []
+    for perm in itertools.permutations(table):
+        total = 0
+        for letter, p in enumerate(perm):
+            letter_counts, fours = state.get(p) or (counts[p], four_seats[p])
+            after = list(letter_counts)
+            after[letter] += 1
+            total += excess(after, fours + (len(table) == 4))
+        if best is None or total < best:
+            best, orders = total, [perm]
+        elif total == best:
+            orders.append(perm)
+    return orders
+
+
+def refine(
+    rounds: Lettered[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int],
+    tables: int = _REFINE_TABLES,
+) -> int:
     """Improve letters in place, one table at a time: each table of each round (in
     round order, at most ``tables`` of them where someone is unbalanced) takes the
     letter order that lowers its players' excess summed over the rounds.  Returns the
     total excess (``total_excess``)."""
-    seats = {}
-    for t, rnd in enumerate(rounds):
-        for tbl in rnd:
-            for p in tbl:
-                seats.setdefault(p, []).append((t, tbl))
-    n_rounds = len(rounds)
+    seats: dict[P, list[tuple[int, list[P]]]] = {}
+    for t, round_tables in enumerate(rounds):
+        for table in round_tables:
+            for p in table:
+                seats.setdefault(p, []).append((t, table))
+    round_count = len(rounds)
 
-    def player_excess(p):
-        c, f = list(counts[p]), four_seats[p]
+    def player_excess(p: P) -> int:
+        """Player p's excess summed over the rounds, each round's counted until his next seat."""
+        letter_counts, fours = list(counts[p]), four_seats[p]
         total = 0
         places = seats[p]
-        for i, (t, tbl) in enumerate(places):
-            c[tbl.index(p)] += 1
-            f += len(tbl) == 4
-            until = places[i + 1][0] if i + 1 < len(places) else n_rounds
-            total += excess(c, f) * (until - t)
+        for i, (t, table) in enumerate(places):
+            letter_counts[table.index(p)] += 1
+            fours += len(table) == 4
+            until = places[i + 1][0] if i + 1 < len(places) else round_count
+            total += excess(letter_counts, fours) * (until - t)
         return total
 
     improved = True
     while improved and tables > 0:
         improved = False
-        for rnd in rounds:
-            for tbl in rnd:
-                cost = sum(player_excess(p) for p in tbl)
+        for round_tables in rounds:
+            for table in round_tables:
+                cost = sum(player_excess(p) for p in table)
                 if not cost or tables <= 0:
                     continue
                 tables -= 1
-                best = tbl[:]
+                best = table[:]
                 for perm in itertools.permutations(best):
-                    tbl[:] = perm
-                    now = sum(player_excess(p) for p in tbl)
+                    table[:] = perm
+                    now = sum(player_excess(p) for p in table)
                     if now < cost:
                         cost, best, improved = now, list(perm), True
-                tbl[:] = best
+                table[:] = best
     return total_excess(rounds, counts, four_seats)
 
 
-def assign(rounds, counts, four_seats, rng, tries=8, refined=True):
+def assign(
+    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random,
+    tries: int = 8, refined: bool = True,
+) -> tuple[Lettered[P], int]:
     """Letters for planned ``rounds`` after earlier ones, as balanced as can be found.
 
     Up to ``tries`` colourings (``colour_rounds``, each from other random choices) and a
@@ -428,20 +410,21 @@ def assign(rounds, counts, four_seats, rng, tries=8, refined=True):
     (``refine``, unless ``refined`` is false).  Returns ``(rounds in letter order,
     total excess)``.
     """
-    best, best_excess = None, None
+    best: Lettered[P] | None = None
+    best_excess = 0
     for _ in range(tries):
-        out = colour_rounds(rounds, rng, counts, four_seats)
-        if out is None:
+        lettered = colour_rounds(rounds, rng, counts, four_seats)
+        if lettered is None:
             continue
-        e = total_excess(out, counts, four_seats)
-        if best is None or e < best_excess:
-            best, best_excess = out, e
-        if e == 0:
+        off = total_excess(lettered, counts, four_seats)
+        if best is None or off < best_excess:
+            best, best_excess = lettered, off
+        if off == 0:
             return best, 0
-    out = _greedy(rounds, counts, four_seats, rng)
-    e = total_excess(out, counts, four_seats)
-    if best is None or e < best_excess:
-        best, best_excess = out, e
+    lettered = _greedy(rounds, counts, four_seats, rng)
+    off = total_excess(lettered, counts, four_seats)
+    if best is None or off < best_excess:
+        best, best_excess = lettered, off
     if refined:
         best_excess = refine(best, counts, four_seats)
     return best, best_excess

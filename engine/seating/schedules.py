@@ -12,13 +12,19 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from collections.abc import Hashable, Mapping, Sequence
 
 from engine.seating import designs, letters
 from engine.seating.plan import MAX_LOOKAHEAD, org_matrix
-from engine.seating.quality import quality_report
+from engine.seating.quality import QualityReport, quality_report
 from engine.seating.search import fair_order, field_plan, lookahead, plan_rounds
 from engine.seating.tables import (
     LETTERS,
+    HistoryCounts,
+    Organisations,
+    PlayerId,
+    Seating,
+    Tables,
     history_counts,
     index_seating,
     plan_seed,
@@ -33,16 +39,16 @@ from engine.seating.tables import (
 # kept apart with balanced letters.
 _ORG_TRIES = 6
 
-
-def _design_size(n):
-    """Points of the built-in schedule that seats ``n`` players (their 3-tables filled
-    up with absent "virtual" players), or None."""
-    size = n + table_sizes(n).count(3)
-    return size if designs.rounds_available(size) else None
+Round1 = tuple[tuple[PlayerId, ...], ...]  # round 1's tables, players in letter order
+OrgPairs = tuple[tuple[PlayerId, Hashable], ...]  # (player, organisation), sorted by player
+Classes = list[list[list[int]]]  # the schedule's rounds: blocks of points
+Label = list[PlayerId | None]  # the player on each point (None: a virtual player)
+# The schedule over round 1: labels, classes, their playing order, the rounds after round 1.
+DesignPlan = tuple[Label, Classes, list[int], list[Seating]]
 
 
 @functools.lru_cache(maxsize=32)
-def _design_plan(round1, organisations, total):
+def _design_plan(round1: Round1, organisations: OrgPairs | None, total: int) -> DesignPlan | None:
     """The built-in schedule laid over the players of round 1, or None.
 
     ``round1``: round 1's tables (tuples of player ids in letter order);
@@ -51,28 +57,97 @@ def _design_plan(round1, organisations, total):
     player id or None (a virtual player), ``classes`` the schedule's rounds (lists of
     point blocks), ``order`` the classes in the order to play them (round 1's class
     first, the others fair to 3-table players, see ``fair_order``) and ``seatings``
-    rounds 2..``total`` with their letters.  None when the
-    tournament does not fit the schedule.
+    rounds 2..``total`` with their letters.  None when the tournament does not fit the
+    schedule (see ``_Layout``).
 
-    Round 1's 3-tables are the blocks of its class that hold a virtual point; with two
-    or three virtual points these lie in one block, whose class is left out (it would
-    need a 2- or 1-table).  Round 1's tables go to the blocks at random, but seeded by
-    round 1, so the same at every later draw and unknown before round 1 is drawn.
     Within a block, a player takes the point whose letter in round 1 is his: the
     letters of the rounds to play are chosen first, on the points, all together
     (``letters.colour_rounds``), so everyone's letters stay balanced.  With
     organisations, players of a block then exchange points where that keeps players
     of one organisation apart (organisations come first), and the rounds to play are
-    lettered again after round 1 (``letters.assign``).
+    lettered again after round 1 (``letters.assign``); other sets of rounds are tried
+    while that leaves a clash or unbalanced letters.
     """
-    players = [p for table in round1 for p in table]
-    n = len(players)
-    size = _design_size(n)
-    if size is None or sorted(map(len, round1), reverse=True) != table_sizes(n):
+    layout = _Layout.over(round1, total)
+    if layout is None:
         return None
-    classes = designs.schedule(size)
-    rng = random.Random(plan_seed([to_seating(round1)], players, "design"))
-    virtual_count = size - n
+    best: tuple[tuple[int, int], Label, list[int], list[list[list[PlayerId]]]] | None = None
+    for attempt in range(_ORG_TRIES if organisations else 1):
+        if attempt and 3 not in layout.sizes:
+            # Any of the rounds will do: try other sets for organisations and letters.
+            layout.order = layout.rng.sample(layout.order, len(layout.order))
+        label, rounds, key = _labelled_rounds(round1, layout, organisations, total)
+        if best is None or key < best[0]:
+            best = key, label, layout.order, rounds
+        if not any(best[0]):
+            break
+    assert best is not None  # there is always a first attempt
+    _, label, order, rounds = best
+    return label, layout.classes, [layout.first] + order, [to_seating(seating) for seating in rounds]
+
+
+class _Layout:
+    """Where round 1 lies in the schedule: its class, the virtual points, the other classes.
+
+    Round 1's 3-tables are the blocks of its class that hold a virtual point; with two
+    or three virtual points these lie in one block, whose class is left out (it would
+    need a 2- or 1-table).  Round 1's tables go to the blocks at random, but seeded by
+    round 1, so the same at every later draw and unknown before round 1 is drawn.
+    """
+
+    def __init__(
+        self, classes: Classes, sizes: list[int], rng: random.Random, first: int, virtual_points: list[int],
+        others: list[int],
+    ) -> None:
+        """Round 1's blocks and the ``others`` classes are shuffled with ``rng``, then
+        those classes are put in an order fair to 3-table players."""
+        self.classes = classes
+        self.size = sum(map(len, classes[0]))  # points of the schedule
+        self.sizes = sizes
+        self.rng = rng
+        self.first = first  # round 1's class
+        self.virtual = set(virtual_points)
+        threes = [block for block in classes[first] if self.virtual.intersection(block)]
+        fours = [block for block in classes[first] if not self.virtual.intersection(block)]
+        rng.shuffle(threes)
+        rng.shuffle(fours)
+        self.round1_blocks = threes + fours  # in the order of round 1's tables, 3-tables first
+        rng.shuffle(others)
+        prior = [0] * self.size
+        for block in threes:
+            for point in block:
+                prior[point] = 1
+        fair = fair_order([self.tables_of(c) for c in others], sizes, prior)
+        self.order = [others[i] for i in fair]  # the classes after round 1's, in playing order
+
+    @classmethod
+    def over(cls, round1: Round1, total: int) -> _Layout | None:
+        """The layout of the schedule over ``round1`` for ``total`` rounds, or None."""
+        player_count = sum(map(len, round1))
+        sizes = table_sizes(player_count)
+        # The schedule that seats the field with its 3-tables filled up by virtual players.
+        classes = designs.schedule(player_count + sizes.count(3))
+        if classes is None or sorted(map(len, round1), reverse=True) != sizes:
+            return None
+        size = sum(map(len, classes[0]))
+        players = [pid for table in round1 for pid in table]
+        rng = random.Random(plan_seed([to_seating(round1)], players, "design"))
+        first, skip, virtual_points = _place_virtual_points(classes, size - player_count, rng)
+        others = [c for c in range(len(classes)) if c not in (first, skip)]
+        if total > len(others) + 1:
+            return None
+        return cls(classes, sizes, rng, first, virtual_points, others)
+
+    def tables_of(self, number: int) -> Tables:
+        """The tables of class ``number`` (real points only), the largest first."""
+        tables = [[point for point in block if point not in self.virtual] for block in self.classes[number]]
+        return sorted(tables, key=len, reverse=True)
+
+
+def _place_virtual_points(
+    classes: Classes, virtual_count: int, rng: random.Random,
+) -> tuple[int, int | None, list[int]]:
+    """Round 1's class, the class left out (or None) and the virtual points, at random."""
     skip = None
     if virtual_count <= 1:
         first = rng.randrange(len(classes))
@@ -82,60 +157,44 @@ def _design_plan(round1, organisations, total):
         block = rng.choice(classes[skip])
         virtual_points = rng.sample(block, virtual_count)
         first = rng.choice([c for c in range(len(classes)) if c != skip])
-    order = [c for c in range(len(classes)) if c not in (first, skip)]
-    if total > len(order) + 1:
-        return None
-    virtual = set(virtual_points)
-    threes = [b for b in classes[first] if virtual.intersection(b)]
-    fours = [b for b in classes[first] if not virtual.intersection(b)]
-    rng.shuffle(threes)
-    rng.shuffle(fours)
-    tables = sorted(round1, key=len)  # 3-tables first
-    rng.shuffle(order)
-    sizes = table_sizes(n)
-
-    def tables_of(c):
-        tables = [[p for p in block if p not in virtual] for block in classes[c]]
-        return sorted(tables, key=len, reverse=True)
-
-    prior = [0] * size
-    for block in threes:
-        for p in block:
-            prior[p] = 1
-    order = [order[i] for i in fair_order([tables_of(c) for c in order], sizes, prior)]
-    best, best_key = None, None
-    for attempt in range(_ORG_TRIES if organisations else 1):
-        if attempt and 3 not in sizes:
-            # Any of the rounds will do: try other sets for organisations and letters.
-            order = rng.sample(order, len(order))
-        planned = [tables_of(first)] + [tables_of(c) for c in order[: total - 1]]
-        played = [classes[c] for c in order[: total - 1]]
-        coloured = letters.colour_rounds(planned, rng)
-        at_block = {frozenset(tbl): tbl for tbl in coloured[0]}
-        label = [None] * size
-        for table, block in zip(tables, threes + fours):
-            points = at_block[frozenset(p for p in block if p not in virtual)]
-            for pid, point in zip(table, points):
-                label[point] = pid
-        if not organisations:
-            best = label, order, [[[label[p] for p in tbl] for tbl in rnd] for rnd in coloured[1:]]
-            break
-        clashes = _separate_organisations(label, played, classes[first], dict(organisations))
-        rounds = [[[label[p] for p in tbl] for tbl in rnd] for rnd in coloured[1:]]
-        rounds, excess = _reletter_after_round1(round1, rounds, rng)
-        if best is None or (clashes, excess) < best_key:
-            best, best_key = (label, order, rounds), (clashes, excess)
-        if not any(best_key):
-            break
-    label, order, rounds = best
-    return label, classes, [first] + order, [to_seating(rnd) for rnd in rounds]
+    return first, skip, virtual_points
 
 
-def _reletter_after_round1(round1, rounds, rng):
+def _labelled_rounds(
+    round1: Round1, layout: _Layout, organisations: OrgPairs | None, total: int,
+) -> tuple[Label, list[list[list[PlayerId]]], tuple[int, int]]:
+    """One lettering of the schedule's rounds with players on its points.
+
+    Returns ``(label, rounds, key)``: the player of each point, rounds 2..``total`` as
+    tables of player ids in letter order, and (organisation clashes, letter excess).
+    """
+    order = layout.order[: total - 1]
+    planned = [layout.tables_of(layout.first)] + [layout.tables_of(c) for c in order]
+    coloured = letters.colour_rounds(planned, layout.rng)
+    assert coloured is not None  # without earlier letters a colouring always exists
+    at_block = {frozenset(table): table for table in coloured[0]}
+    label: Label = [None] * layout.size
+    for table, block in zip(sorted(round1, key=len), layout.round1_blocks):
+        points = at_block[frozenset(point for point in block if point not in layout.virtual)]
+        for pid, point in zip(table, points):
+            label[point] = pid
+    if not organisations:
+        return label, [[[label[point] for point in table] for table in tables] for tables in coloured[1:]], (0, 0)
+    played = [layout.classes[c] for c in order]
+    clashes = _separate_organisations(label, played, layout.classes[layout.first], dict(organisations))
+    rounds = [[[label[point] for point in table] for table in tables] for tables in coloured[1:]]
+    rounds, excess = _reletter_after_round1(round1, rounds, layout.rng)
+    return label, rounds, (clashes, excess)
+
+
+def _reletter_after_round1(
+    round1: Round1, rounds: list[list[list[PlayerId]]], rng: random.Random,
+) -> tuple[list[list[list[PlayerId]]], int]:
     """Letters for ``rounds`` (tables of player ids) after ``round1`` (tables of player
     ids in letter order), as balanced as ``letters.assign`` finds them, and
     their total excess."""
-    counts, fours = {}, {}
+    counts: dict[PlayerId, list[int]] = {}
+    fours: dict[PlayerId, int] = {}
     for table in round1:
         for letter, pid in enumerate(table):
             counts[pid] = [int(letter == i) for i in range(letters.LETTER_COUNT)]
@@ -143,50 +202,56 @@ def _reletter_after_round1(round1, rounds, rng):
     return letters.assign(rounds, counts, fours, rng)
 
 
-def _separate_organisations(label, classes, first_blocks, organisations):
+def _separate_organisations(
+    label: Label, classes: Classes, first_blocks: list[list[int]], organisations: Mapping[PlayerId, Hashable],
+) -> int:
     """Exchange the labels of two players within round 1's blocks while that lowers the number
     of same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
     Returns the number of such pairs left."""
-    others = [block for rnd in classes for block in rnd]
-    where = {}
-    for block in others:
-        for p in block:
-            where.setdefault(p, []).append(block)
+    blocks_of: dict[int, list[list[int]]] = {}
+    for tables in classes:
+        for block in tables:
+            for point in block:
+                blocks_of.setdefault(point, []).append(block)
     for block in first_blocks:
-        for p in block:
-            where.setdefault(p, [])
+        for point in block:
+            blocks_of.setdefault(point, [])
 
-    def clashes(p):
-        org = organisations.get(label[p]) if label[p] is not None else None
+    def clashes(point: int) -> int:
+        """Same-organisation tablemates of the player on ``point`` in ``classes``."""
+        org = organisations.get(label[point]) if label[point] is not None else None
         if org is None:
             return 0
         return sum(
             1
-            for block in where[p]
-            for q in block
-            if q != p and label[q] is not None and organisations.get(label[q]) == org
+            for block in blocks_of[point]
+            for other in block
+            if other != point and label[other] is not None and organisations.get(label[other]) == org
         )
 
     improved = True
     while improved:
         improved = False
         for block in first_blocks:
-            for i, p in enumerate(block):
-                for q in block[i + 1 :]:
-                    if label[p] is None or label[q] is None:
+            for i, point in enumerate(block):
+                for other in block[i + 1 :]:
+                    if label[point] is None or label[other] is None:
                         continue  # an absent player's place stays where the schedule's 3-table is
-                    before = clashes(p) + clashes(q)
+                    before = clashes(point) + clashes(other)
                     if before == 0:
                         continue
-                    label[p], label[q] = label[q], label[p]
-                    if clashes(p) + clashes(q) < before:
+                    label[point], label[other] = label[other], label[point]
+                    if clashes(point) + clashes(other) < before:
                         improved = True
                     else:
-                        label[p], label[q] = label[q], label[p]
-    return sum(clashes(p) for block in first_blocks for p in block) // 2
+                        label[point], label[other] = label[other], label[point]
+    return sum(clashes(point) for block in first_blocks for point in block) // 2
 
 
-def design_round(ids, history, total, organisations, effort):
+def design_round(
+    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None,
+    effort: float,
+) -> Seating | None:
     """This round from the built-in schedule laid over round 1, or None.
 
     Used while the tournament fits the schedule (rounds planned at most the rounds it
@@ -201,67 +266,102 @@ def design_round(ids, history, total, organisations, effort):
     arrived than there are virtual places) they are the starting point of the usual
     search.
     """
-    round1 = tuple(tuple(table[letter] for letter in LETTERS if letter in table) for table in history[0])
-    orgs = None
-    if organisations:
-        orgs = tuple(sorted(((p, o) for p, o in organisations.items() if o is not None), key=lambda item: sort_key(item[0])))
-    designed = _design_plan(round1, orgs, total)
+    designed = _design_plan(*_design_key(history[0], organisations), total)
     if designed is None:
         return None
     label, classes, order, planned = designed
-    virtual_count = sum(1 for pid in label if pid is None)
-    if virtual_count >= 2 and planned is not None and _search_does_better(history, total, organisations, effort, planned):
+    if label.count(None) >= 2 and _search_does_better(history, total, organisations, effort, planned):
         return None
-    if planned is not None and set(ids) == set(label) - {None}:
+    if set(ids) == set(label) - {None}:
         done = len(history) - 1
         if done < len(planned) and list(history[1:]) == planned[:done]:
             return planned[done]
+    placed = _with_arrivals(label, ids)
+    if placed is None:
+        return None
+    played = _played_classes(history[1:], placed, classes, order)
+    rounds = _unplayed_rounds(ids, placed, classes, [c for c in order if c not in played])
+    if not rounds:
+        return None
+    sizes = table_sizes(len(ids))
+    base = history_counts(ids, history)
+    fitting = [tables for tables in rounds if [len(table) for table in tables] == sizes]
+    fitting = [tables for tables in fitting if not _meets_again(tables, base.meetings)]
+    needed = total - len(history)
+    if len(fitting) < needed:
+        initial = [_fit_sizes(tables, sizes) for tables in rounds[: max(needed, 1)]]
+        rng = random.Random(plan_seed(history, ids, total))
+        return plan_rounds(ids, history, len(initial), rng, organisations, effort, initial=initial)[0]
+    chosen = _schedule_choice(fitting, max(needed, 1), sizes, history, ids, total, organisations, base)
+    return index_seating(ids, chosen)
+
+
+def _design_key(round1: Seating, organisations: Organisations | None) -> tuple[Round1, OrgPairs | None]:
+    """Round 1 (tuples of player ids in letter order) and the organisations (sorted pairs
+    or None) as ``_design_plan`` keeps them."""
+    tables = tuple(tuple(table[letter] for letter in LETTERS if letter in table) for table in round1)
+    if not organisations:
+        return tables, None
+    known = ((pid, org) for pid, org in organisations.items() if org is not None)
+    return tables, tuple(sorted(known, key=lambda item: sort_key(item[0])))
+
+
+def _with_arrivals(label: Label, ids: Sequence[PlayerId]) -> Label | None:
+    """The schedule's labels with players new since round 1 on virtual points (in order),
+    or None when there are more of them than virtual points."""
     label = list(label)
-    free_points = [p for p, pid in enumerate(label) if pid is None]
+    free_points = [point for point, pid in enumerate(label) if pid is None]
     known = set(label)
     for pid in ids:
         if pid not in known:
             if not free_points:
                 return None
             label[free_points.pop(0)] = pid
-    point_of = {pid: p for p, pid in enumerate(label) if pid is not None}
-    played = set()
-    for rnd in history[1:]:
+    return label
+
+
+def _played_classes(rounds: Sequence[Seating], label: Label, classes: Classes, order: list[int]) -> set[int]:
+    """The schedule's classes that ``rounds`` followed: for each round, the class sharing
+    most of its pairs, if it shares at least half of them."""
+    point_of = {pid: point for point, pid in enumerate(label) if pid is not None}
+    played: set[int] = set()
+    for seating in rounds:
         pairs = {
-            frozenset((point_of[a], point_of[b]))
-            for table in rnd
-            for a, b in itertools.combinations(table.values(), 2)
-            if a in point_of and b in point_of
+            frozenset((point_of[pid], point_of[other]))
+            for table in seating
+            for pid, other in itertools.combinations(table.values(), 2)
+            if pid in point_of and other in point_of
         }
         shared = {
             c: sum(1 for block in classes[c] for pair in itertools.combinations(block, 2) if frozenset(pair) in pairs)
             for c in order
         }
-        best = max(order, key=lambda c: shared[c])
-        if 2 * shared[best] >= len(pairs):
-            played.add(best)
-    left = [c for c in order if c not in played]
-    if not left:
-        return None
-    n = len(ids)
-    sizes = table_sizes(n)
+        most = max(order, key=lambda c: shared[c])
+        if 2 * shared[most] >= len(pairs):
+            played.add(most)
+    return played
+
+
+def _unplayed_rounds(ids: Sequence[PlayerId], label: Label, classes: Classes, unplayed: list[int]) -> list[Tables]:
+    """The ``unplayed`` classes as rounds of the players ``ids`` (tables of indices, the
+    largest first; empty tables left out)."""
     index = {pid: i for i, pid in enumerate(ids)}
-    rounds = []
-    for c in left:
-        tables = [[index[label[p]] for p in block if label[p] in index] for block in classes[c]]
-        rounds.append(sorted((t for t in tables if t), key=len, reverse=True))
-    base_m, base_k3, base_lc, four = history_counts(ids, history)
-    fitting = [r for r in rounds if [len(t) for t in r] == sizes]
-    fitting = [r for r in fitting if not any(base_m[p][q] for t in r for p in t for q in t if p != q)]
-    needed = total - len(history)
-    if len(fitting) < needed:
-        initial = [_fit_sizes(r, sizes) for r in rounds[: max(needed, 1)]]
-        rng = random.Random(plan_seed(history, ids, total))
-        return plan_rounds(ids, history, len(initial), rng, organisations, effort, initial=initial)[0]
-    return index_seating(ids, _schedule_choice(fitting, max(needed, 1), sizes, history, ids, total, organisations, base_k3, base_lc, four))
+    rounds: list[Tables] = []
+    for c in unplayed:
+        tables = [[index[label[point]] for point in block if label[point] in index] for block in classes[c]]
+        rounds.append(sorted((table for table in tables if table), key=len, reverse=True))
+    return rounds
 
 
-def _schedule_choice(fitting, needed, sizes, history, ids, total, organisations, base_k3, base_lc, four):
+def _meets_again(tables: Tables, meetings: list[list[int]]) -> bool:
+    """Whether two players of one of ``tables`` have met before."""
+    return any(meetings[p][q] for table in tables for p in table for q in table if p != q)
+
+
+def _schedule_choice(
+    fitting: list[Tables], needed: int, sizes: list[int], history: Sequence[Seating], ids: Sequence[PlayerId],
+    total: int, organisations: Organisations | None, base: HistoryCounts,
+) -> Tables:
     """The next round (tables of player indices in letter order) among unplayed
     schedule rounds that fit: ``needed`` of them are planned, 3-table fair first.
 
@@ -271,55 +371,66 @@ def _schedule_choice(fitting, needed, sizes, history, ids, total, organisations,
     least letter excess in this round, then in the rounds after it.
     """
     rng = random.Random(plan_seed(history, ids, total))
-    choices = [[fitting[t] for t in fair_order(fitting, sizes, base_k3)[:needed]]]
+    choices = [[fitting[t] for t in fair_order(fitting, sizes, base.three_seats)[:needed]]]
     if 3 not in sizes and len(fitting) > needed and organisations:
         choices += [rng.sample(fitting, needed) for _ in range(_ORG_TRIES)]
     for i in range(len(fitting)):
         ordered = [fitting[i]] + fitting[:i] + fitting[i + 1 :]
-        order = fair_order(ordered, sizes, base_k3, keep_first=True)
+        order = fair_order(ordered, sizes, base.three_seats, keep_first=True)
         if order[0] == 0:
             choices.append([ordered[t] for t in order[:needed]])
-    org_w = org_matrix(ids, organisations)
-    check = letters.letter_check(base_lc, four)
-    best, best_key = None, None
+    org_weights = org_matrix(ids, organisations)
+    check = letters.letter_check(base.letter_counts, base.four_seats)
+    best: tuple[tuple[int, bool, int, int], Tables] | None = None  # (key, round)
     for ahead in choices:
-        clashes = sum(org_w[p][q] for t in ahead for tbl in t for p in tbl for q in tbl) if org_w else 0
-        feasible = all(check.ok(check.code(tbl, s), s) for tbl, s in zip(ahead[0], sizes))
-        if best is not None and (clashes, not feasible) > best_key[:2]:
+        clashes = _clashes(ahead, org_weights)
+        feasible = all(check.ok(check.code(table, size), size) for table, size in zip(ahead[0], sizes))
+        if best is not None and (clashes, not feasible) > best[0][:2]:
             continue
-        lettered, excess = letters.assign(ahead, base_lc, four, rng)
-        first = letters.total_excess(lettered[:1], base_lc, four)
+        lettered, excess = letters.assign(ahead, base.letter_counts, base.four_seats, rng)
+        first = letters.total_excess(lettered[:1], base.letter_counts, base.four_seats)
         key = (clashes, first > 0, first, excess)
-        if best is None or key < best_key:
-            best, best_key = lettered[0], key
+        if best is None or key < best[0]:
+            best = key, lettered[0]
         if not any(key):
             break
-    return best
+    assert best is not None  # the fair order is always a choice
+    return best[1]
 
 
-def _fit_sizes(tables, sizes):
+def _clashes(rounds: list[Tables], org_weights: list[list[int]] | None) -> int:
+    """Organisation clash weight of ``rounds`` (each pair counted both ways)."""
+    if not org_weights:
+        return 0
+    return sum(org_weights[p][q] for tables in rounds for table in tables for p in table for q in table)
+
+
+def _fit_sizes(tables: Tables, sizes: list[int]) -> Tables:
     """Tables (lists of player indices) made to the given sizes with few moves.
 
     Tables are matched to sizes largest first; players over a table's size are moved to
     the tables short of players.
     """
-    tables = sorted((t[:] for t in tables), key=len, reverse=True)
+    tables = sorted((table[:] for table in tables), key=len, reverse=True)
     while len(tables) < len(sizes):
         tables.append([])
-    spare = []
-    for t, s in zip(tables, sizes):
-        while len(t) > s:
-            spare.append(t.pop())
-    for t in tables[len(sizes):]:
-        spare.extend(t)
-    out = tables[: len(sizes)]
-    for t, s in zip(out, sizes):
-        while len(t) < s:
-            t.append(spare.pop())
-    return out
+    spare: list[int] = []
+    for table, size in zip(tables, sizes):
+        while len(table) > size:
+            spare.append(table.pop())
+    for table in tables[len(sizes):]:
+        spare.extend(table)
+    fitted = tables[: len(sizes)]
+    for table, size in zip(fitted, sizes):
+        while len(table) < size:
+            table.append(spare.pop())
+    return fitted
 
 
-def _search_does_better(history, total, organisations, effort, scheduled):
+def _search_does_better(
+    history: Sequence[Seating], total: int, organisations: Organisations | None, effort: float,
+    scheduled: list[Seating],
+) -> bool:
     """Whether the plain search seats the field of round 1 better than the schedule does.
 
     With two or three absent players the schedule's 3-tables are where they sit, so who
@@ -329,15 +440,16 @@ def _search_does_better(history, total, organisations, effort, scheduled):
     meetings are plentiful (no look-ahead) the search needs no comparison.
     """
     ids = stable_order(round_players(history[0]))
-    n = len(ids)
-    if lookahead(n, total, max(table_sizes(n))) == 1:
+    if lookahead(len(ids), total, max(table_sizes(len(ids)))) == 1:
         return True
     if total - 1 > MAX_LOOKAHEAD:
         return False
     searched, _ = field_plan(ids, history[:1], total, total - 1, organisations, effort)
+    return _plan_quality(history[0], searched) < _plan_quality(history[0], scheduled)
 
-    def key(rounds):
-        report = quality_report([history[0], *rounds])
-        return report["repeat_pairs"], report["worst_pair"], report["three_table_repeats"], report["unbalanced"]
 
-    return key(searched) < key(scheduled)
+def _plan_quality(round1: Seating, rounds: list[Seating]) -> tuple[int, int, int, int]:
+    """SPEC §5's order for round 1 and the planned ``rounds``: repeats, the worst pair,
+    3-table repeats, unbalanced letters (lower is better)."""
+    report = quality_report([round1, *rounds])
+    return report["repeat_pairs"], report["worst_pair"], report["three_table_repeats"], report["unbalanced"]

@@ -202,7 +202,7 @@ def test_settings_defaults_match_spec_section_2():
     assert s.pool_exhausted_scoring == SUM
     assert s.big_point_unit == UNIT_GAME
     assert s.big_point_places == (1, 0, 0, 0)
-    assert Settings(big_point_places=[4, 3, 1, 0]).big_point_places == GERMAN  # list -> tuple
+    assert Settings(big_point_places=[4, 3, 1, 0]).big_point_places == GERMAN  # type: ignore[arg-type]  # list -> tuple
 
 
 # ---------------------------------------------------------------------------------------

@@ -58,17 +58,18 @@ GOOD = {"B": opened(1), "C": opened(2), "D": opened(3)}
         (out("A", B=Rack(tiles=-3), C=opened(), D=opened()), "tiles_range", "racks.B.tiles"),
         (out("A", B=opened(), C=Rack(tiles=729), D=opened()), "tiles_range", "racks.C.tiles"),
         (out("A", B=opened(), C=opened(), D=Rack(tiles=10_000)), "tiles_range", "racks.D.tiles"),
-        (out("A", B=Rack(tiles=12.5), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),
-        (out("A", B=Rack(tiles=12.0), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),
-        (out("A", B=Rack(tiles="12"), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),
-        (out("A", B=Rack(tiles=None), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),
+        # values of the wrong type on purpose: the rules refuse what a file or form may hold
+        (out("A", B=Rack(tiles=12.5), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),  # type: ignore[arg-type]
+        (out("A", B=Rack(tiles=12.0), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),  # type: ignore[arg-type]
+        (out("A", B=Rack(tiles="12"), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),  # type: ignore[arg-type]
+        (out("A", B=Rack(tiles=None), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),  # type: ignore[arg-type]
         (out("A", B=Rack(tiles=True), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),
         (out("A", B=Rack(tiles=False), C=opened(), D=opened()), "tiles_not_integer", "racks.B.tiles"),
         # jokers 0–2 per rack
         (out("A", B=opened(), C=Rack(jokers=3), D=opened()), "jokers_range", "racks.C.jokers"),
         (out("A", B=opened(), C=Rack(jokers=-1), D=opened()), "jokers_range", "racks.C.jokers"),
         (out("A", B=opened(), C=Rack(jokers=True), D=opened()), "jokers_not_integer", "racks.C.jokers"),
-        (out("A", B=opened(), C=Rack(jokers=1.0), D=opened()), "jokers_not_integer", "racks.C.jokers"),
+        (out("A", B=opened(), C=Rack(jokers=1.0), D=opened()), "jokers_not_integer", "racks.C.jokers"),  # type: ignore[arg-type]
         # at most 2 jokers per game at a table
         (out("A", B=opened(0, 2), C=opened(0, 1), D=opened()), "jokers_per_game", "racks"),
         (pool(A=opened(0, 1), B=opened(0, 1), C=opened(0, 1), D=opened()), "jokers_per_game", "racks"),
@@ -76,10 +77,10 @@ GOOD = {"B": opened(1), "C": opened(2), "D": opened(3)}
         # opening must be known
         (out("A", B=Rack(opening="closed"), C=opened(), D=opened()), "opening_unknown", "racks.B.opening"),
         (out("A", B=Rack(opening="OPENED"), C=opened(), D=opened()), "opening_unknown", "racks.B.opening"),
-        (out("A", B=Rack(opening=None), C=opened(), D=opened()), "opening_unknown", "racks.B.opening"),
+        (out("A", B=Rack(opening=None), C=opened(), D=opened()), "opening_unknown", "racks.B.opening"),  # type: ignore[arg-type]
         # first_move_case must be a bool
-        (out("A", B=Rack(first_move_case="yes"), C=opened(), D=opened()), "first_move_case_not_bool", "racks.B.first_move_case"),
-        (out("A", B=Rack(first_move_case=1), C=opened(), D=opened()), "first_move_case_not_bool", "racks.B.first_move_case"),
+        (out("A", B=Rack(first_move_case="yes"), C=opened(), D=opened()), "first_move_case_not_bool", "racks.B.first_move_case"),  # type: ignore[arg-type]
+        (out("A", B=Rack(first_move_case=1), C=opened(), D=opened()), "first_move_case_not_bool", "racks.B.first_move_case"),  # type: ignore[arg-type]
     ],
 )
 def test_validation_rejects(game, code, path):

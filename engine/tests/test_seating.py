@@ -81,7 +81,7 @@ def test_same_seed_same_result_and_seed_matters():
 
 def test_string_ids_and_every_player_seated_once():
     players = [f"p{i}" for i in range(23)]
-    history = []
+    history: list[list[dict[str, str]]] = []
     for r in range(4):
         seating = draw_round(players, history, seed=r, remaining_rounds=3 - r)
         check_round(seating, players)
@@ -153,7 +153,7 @@ def test_swiss_moves_a_player_to_avoid_a_repeat():
 
 def test_organisations_kept_apart_when_possible():
     players = list(range(1, 17))
-    organisations = {p: f"club{p % 4}" for p in players}  # four clubs of four
+    organisations: dict[int, str | None] = {p: f"club{p % 4}" for p in players}  # four clubs of four
     organisations[16] = None
     seating = draw_round(players, [], seed=5, organisations=organisations)
     for table in seating:
@@ -265,7 +265,7 @@ def test_continued_plan_survives_a_manual_swap():
 def test_every_round_seats_everyone(n, seed, rounds, method):
     players = list(range(100, 100 + n))
     rng = random.Random(seed)
-    history = []
+    history: list[list[dict[str, int]]] = []
     for r in range(rounds):
         standings = players[:]
         rng.shuffle(standings)

@@ -19,7 +19,7 @@ from engine.seating import (
 
 
 def pair_counts(rounds):
-    counts = {}
+    counts: dict[tuple[int, int], int] = {}
     for rnd in rounds:
         for block in rnd:
             for pair in itertools.combinations(sorted(block), 2):
@@ -30,6 +30,7 @@ def pair_counts(rounds):
 @pytest.mark.parametrize("n", designs.sizes())
 def test_every_design_seats_everyone_and_no_pair_meets_twice(n):
     rounds = designs.schedule(n)
+    assert rounds is not None
     # as many rounds as counting allows (a player meets 3 others a round), except
     # for 20 players, where 6 rounds are known to be impossible
     assert len(rounds) == designs.rounds_available(n) == (5 if n == 20 else (n - 1) // 3)
@@ -53,6 +54,7 @@ def test_resolvable_designs_let_everyone_meet_everyone_once(n):
 
 def test_32_players_meet_everyone_but_their_partner_and_translations_keep_the_schedule():
     rounds = designs.schedule(32)
+    assert rounds is not None
     counts = pair_counts(rounds)
     never = {pair for pair in itertools.combinations(range(32), 2) if pair not in counts}
     # the 16 pairs that never meet: 8*i + v and 8*i + (v XOR 1), v even
@@ -105,7 +107,7 @@ def test_same_seed_same_plan_and_the_seed_matters():
 
 
 def draw_all(players_by_round, total, seed, organisations=None):
-    history = []
+    history: list[list[dict[str, int]]] = []
     for r, players in enumerate(players_by_round, start=1):
         seating = draw_round(players, history, seed=f"{seed}-{r}", remaining_rounds=total - r,
                              organisations=organisations)
