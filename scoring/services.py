@@ -12,8 +12,9 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import has_role
 from engine import discipline, rules
+from scoring import selectors
 from scoring.audit import log_change
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
+from scoring.models import Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit
 from tournament.models import Player
@@ -98,9 +99,8 @@ def game_result(game):
 def recompute_scores(tournament):
     """Score every stored game again, e.g. after a scoring setting changed."""
     settings = tournament.rules_settings()
-    games = Game.objects.filter(sheet__table__round__tournament=tournament).prefetch_related("results")
     changed = []
-    for game in games:
+    for game in selectors.tournament_games(tournament):
         result = rules.score_game(game_input(game), settings)
         for seat_result in game.results.all():
             score = result.scores[seat_result.letter]
@@ -127,10 +127,7 @@ class EditConflict(Refused):
     def __init__(self, sheet, version):
         super().__init__("stale_version")
         self.sheet = sheet
-        self.changes = changes_since(sheet, version)
-
-
-SHEET_ACTIONS = ("save_game", "correct_game", "override", "submit", "verify")
+        self.changes = selectors.changes_since(sheet, version)
 
 
 def is_head_referee(user, tournament):
@@ -149,13 +146,6 @@ def game_snapshot(game):
     snapshot = game_record(game)
     snapshot["scores"] = {r.letter: r.score for r in sorted(game.results.all(), key=lambda x: x.letter)}
     return snapshot
-
-
-def changes_since(sheet, version):
-    """The audit entries of `sheet` written after it had `version`, oldest first."""
-    entries = AuditEntry.objects.filter(sheet=sheet, action__in=SHEET_ACTIONS).select_related("user")
-    newer = [e for e in entries if isinstance(e.after, dict) and (e.after.get("version") or 0) > version]
-    return sorted(newer, key=lambda e: (e.after["version"], e.pk))
 
 
 def _current(sheet):
@@ -255,7 +245,7 @@ def override_score(sheet, number, letter, score, *, reason, version, user):
 
 
 def missing_games(sheet):
-    entered = set(sheet.games.values_list("number", flat=True))
+    entered = selectors.entered_game_numbers(sheet)
     return [n for n in range(1, games_per_table(sheet.table) + 1) if n not in entered]
 
 
@@ -321,7 +311,7 @@ def give_card(player, colour, reason, *, user, round=None):
         tournament, user, "card", reason=card.reason,
         after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
     )
-    colours = Counter(Card.objects.filter(player=player).values_list("colour", flat=True))
+    colours = Counter(selectors.card_colours(player))
     if discipline.disqualifies(colours) and player.status != Player.Status.DISQUALIFIED:
         log_change(
             tournament, user, "disqualify", reason=card.reason,

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine import rules
-from scoring import services
+from scoring import selectors, services
 from scoring.forms import GameForm, OverrideForm, blank_data, game_data, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.views.access import is_head, load_table
@@ -77,13 +77,12 @@ class SheetPage:
     @property
     def games(self):
         if self._games is None:
-            self._games = {g.number: g for g in self.sheet.games.prefetch_related("results")}
+            self._games = selectors.sheet_games(self.sheet)
         return self._games
 
     def refresh(self):
         """Read the sheet again after a change (the table and its players stay as they are)."""
-        self.sheet = ScoreSheet.objects.select_related("verified_by").get(pk=self.sheet.pk)
-        self.sheet.table = self.table
+        self.sheet = selectors.current_sheet(self.sheet)
         self.load_games()
         return self
 

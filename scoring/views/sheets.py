@@ -13,12 +13,11 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from engine import rules
-from scoring import services
+from scoring import selectors, services
 from scoring.completion import results_are_final
 from scoring.forms import OverrideForm
 from tournament.refusals import Refused, violation_message
-from scoring.models import AuditEntry
-from scoring.views.access import load_table, referee_view, seats_prefetch
+from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
 from scoring.views.sheet_page import (
     game_number_or_404,
@@ -28,25 +27,21 @@ from scoring.views.sheet_page import (
     render_sheet,
     sheet_page,
 )
-from tournament.models import Round, Table
+from tournament.models import Round
 from tournament.queries import current_round
 
 
 @referee_view()
 def referee_home(request, tournament, round_number=None):
     """The current round's tables as big buttons with the sheet state (or another round's)."""
-    rounds = list(Round.objects.filter(tournament=tournament).exclude(state=Round.State.DRAFT).order_by("number"))
+    rounds = selectors.referee_rounds(tournament)
     if round_number is None:
         round_ = current_round(tournament)
     else:
         round_ = next((r for r in rounds if r.number == round_number), None)
         if round_ is None:
             raise Http404
-    tables = []
-    if round_ is not None:
-        tables = list(
-            Table.objects.filter(round=round_).select_related("sheet").prefetch_related(seats_prefetch()).order_by("number")
-        )
+    tables = selectors.round_tables(round_) if round_ is not None else []
     completed = [r for r in rounds if r.state == Round.State.COMPLETED]
     context = {
         "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
@@ -214,10 +209,9 @@ def score_override(request, tournament, round_number, table_number, game_number)
 def sheet_log(request, tournament, round_number, table_number):
     """Every change of one sheet: who, when, before, after, reason."""
     table, sheet = load_table(tournament, round_number, table_number)
-    entries = AuditEntry.objects.filter(sheet=sheet).select_related("user").order_by("-created_at", "-pk")
     players = {seat.letter: seat.player for seat in table.seats.all()}
     context = {
         "tournament": tournament, "table": table, "sheet": sheet,
-        "changes": [describe_entry(entry, players) for entry in entries],
+        "changes": [describe_entry(entry, players) for entry in selectors.sheet_log(sheet)],
     }
     return render(request, "scoring/log.html", context)
