@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import models
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.lookups import Exact
 
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -84,6 +86,15 @@ def current_sheet(sheet: ScoreSheet) -> ScoreSheet:
 
 def entered_game_numbers(sheet: ScoreSheet) -> set[int]:
     return set(Game.objects.filter(sheet=sheet).values_list("number", flat=True))
+
+
+def holds_games(count: int) -> Exact:
+    """A condition on score sheets: games 1 to `count` are all stored."""
+    stored = (
+        Game.objects.filter(sheet=OuterRef("pk"), number__range=(1, count))
+        .values("sheet").annotate(entered=Count("pk")).values("entered")
+    )
+    return Exact(Subquery(stored), count)
 
 
 def changes_since(sheet: ScoreSheet, version: int) -> list[AuditEntry]:
