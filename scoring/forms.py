@@ -325,7 +325,9 @@ class OverrideForm(forms.Form):
 class CardForm(forms.Form):
     """A warning, yellow or red card with its reason (red only for the head referee)."""
 
-    colour = forms.ChoiceField(label=_("Card"), choices=Card.Colour.choices, widget=forms.RadioSelect)
+    colour = forms.ChoiceField(
+        label=_("Card"), choices=Card.Colour.choices, widget=ChoiceButtons(attrs={"class": "choice-input"})
+    )
     reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     round = forms.IntegerField(required=False, widget=forms.HiddenInput)
     next = forms.CharField(required=False, widget=forms.HiddenInput)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from engine import rules
 from scoring import selectors, services
-from scoring.forms import GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
+from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.views.access import is_head, load_table
 from tournament.models import Player
@@ -156,7 +156,14 @@ class SheetPage:
 
     @property
     def seat_rows(self):
-        return [(seat.letter, seat.player) for seat in self.seats]
+        """Each seat with its player and the form to give the player a card."""
+        return [(seat.letter, seat.player, self.card_form(seat.letter)) for seat in self.seats]
+
+    def card_form(self, letter):
+        return CardForm(
+            initial={"round": self.round.number, "next": self.url("sheet")}, allow_red=self.head,
+            auto_id=f"card-{letter}-%s",
+        )
 
     @property
     def totals(self):
