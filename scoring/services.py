@@ -18,10 +18,10 @@ from accounts.models import Role
 from accounts.roles import RANK, has_role
 from engine import discipline, rules
 from scoring import selectors
-from scoring.audit import log_change
 from scoring.models import Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit
+from tournament.audit import log_change
 from tournament.models import Player
 from tournament.refusals import Refused
 
