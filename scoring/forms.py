@@ -20,7 +20,7 @@ from tournament.refusals import MESSAGES, message_for
 
 KEYPAD_BACK = "back"
 KEYPAD_CLEAR = "clear"
-KEYPAD_TEXT_MAX = 400  # characters of the keypad field read (a rack has at most 14 tiles or so)
+KEYPAD_TEXT_MAX = 400  # characters of the keypad field read: far more than any rack's faces
 JOKER_CHOICES = [(str(n), str(n)) for n in range(rules.MAX_JOKERS + 1)]
 SEAT_FIELDS = ("tiles", "jokers", "opening", "first_move", "keypad")
 
@@ -143,7 +143,7 @@ class SeatFields(NamedTuple):
     keypad: forms.BoundField
 
 
-def seat_fields(number, letter):
+def seat_form_fields(number, letter):
     """The form fields of one seat: `B-tiles`, `B-jokers`, `B-opening`, `B-first_move`, `B-keypad`."""
     typed = {"class": f"g{number}-typed", "inputmode": "numeric", "autocomplete": "off",
              "aria-describedby": f"g{number}-{letter}-tiles-errors"}
@@ -211,7 +211,7 @@ class GameForm(forms.Form):
             error_messages={"required": MESSAGES["ending_missing"], "invalid_choice": MESSAGES["winner_not_at_table"]},
         )
         for letter in self.letters:
-            self.fields.update(seat_fields(number, letter))
+            self.fields.update(seat_form_fields(number, letter))
         self.fields["reason"].required = correcting and require_complete
         self.racks = {}
         self.keypad = {}
