@@ -20,7 +20,7 @@ from tournament.models import Player, Round, Seat, Table, Tournament
 SHEET_ACTIONS = ("save_game", "correct_game", "override", "submit", "verify")
 
 
-def as_prefetched(instance: models.Model, relation: str, objects: Iterable[models.Model]) -> None:
+def as_prefetched(instance: models.Model, relation: str, *, objects: Iterable[models.Model]) -> None:
     """Make `instance.<relation>.all()` return `objects` without a query, as `prefetch_related` does."""
     queryset = getattr(instance, relation).all()
     queryset._result_cache = list(objects)
@@ -49,7 +49,7 @@ def sheet_table(tournament: Tournament, *, round_number: int, table_number: int)
     table.round.tournament = tournament
     for seat in seats:
         seat.table = table
-    as_prefetched(table, "seats", seats)
+    as_prefetched(table, "seats", objects=seats)
     return table
 
 
@@ -73,7 +73,7 @@ def sheet_games(sheet: ScoreSheet) -> dict[int, Game]:
         results.setdefault(game.number, []).append(result)
     for number, game in games.items():
         game.sheet = sheet
-        as_prefetched(game, "results", results[number])
+        as_prefetched(game, "results", objects=results[number])
     return games
 
 

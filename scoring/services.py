@@ -177,7 +177,7 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
             for letter in values
         ]
         SeatResult.objects.bulk_create(results)
-        selectors.as_prefetched(stored, "results", results)
+        selectors.as_prefetched(stored, "results", objects=results)
         return stored
     if (existing.ending, existing.winner) != (ending, game.winner or ""):
         existing.ending, existing.winner = ending, game.winner or ""
