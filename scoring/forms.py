@@ -1,27 +1,28 @@
-"""Forms of the referee tablets: one game of a score sheet, a score override, a card.
+"""Forms of the referee tablets: one game of a score sheet, a score override, a card, a tie.
 
-`GameForm` only parses what the tablet posted and asks the rules engine; every message comes
-from `tournament.refusals`, so each SPEC §3 validation shows next to its field in the user's
-language. Nothing here computes a score by itself.
+`GameForm` parses what the tablet posted and asks for what is missing; the rules engine
+checks the game (`services.check_game`). Every message comes from `tournament.refusals`, so
+each SPEC §3 validation shows next to its field in the user's language.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django import forms
-from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
-from tournament.refusals import message_for, violation_message
-from scoring.models import Card
+from scoring.models import Card, SeatResult
+from scoring.services import POOL, EnteredGame
+from tournament.refusals import MESSAGES, message_for
 
-POOL = "pool"  # the value of the "pool exhausted" ending button
 KEYPAD_BACK = "back"
 KEYPAD_CLEAR = "clear"
-INCOMPLETE = {"ending_missing", "rack_missing"}  # not shown while the referee is still typing
+KEYPAD_TEXT_MAX = 400  # characters of the keypad field read: far more than any rack's faces
+JOKER_CHOICES = [(str(n), str(n)) for n in range(rules.MAX_JOKERS + 1)]
+SEAT_FIELDS = ("tiles", "jokers", "opening", "first_move", "keypad")
 
 
 def parse_faces(text):
@@ -61,256 +62,232 @@ def with_keypad_key(data, letters):
     return data
 
 
-def game_data(game, version):
-    """The form data of a stored game (so a saved game shows in the same form)."""
-    data = QueryDict(mutable=True)
-    data["version"] = str(version)
-    data["ending"] = game.winner or POOL
+def stored_initial(game, version):
+    """The initial values of a game form showing a stored game."""
+    initial = {"version": version, "ending": game.winner or POOL}
     for result in game.results.all():
         if result.went_out:
             continue
         letter = result.letter
         if result.keypad is not None:
-            data[f"{letter}-keypad"] = faces_text(result.keypad)
+            initial[f"{letter}-keypad"] = faces_text(result.keypad)
         else:
-            data[f"{letter}-tiles"] = str(result.tiles)
-            data[f"{letter}-jokers"] = str(result.jokers)
-        data[f"{letter}-opening"] = result.opening
-        if result.first_move_case:
-            data[f"{letter}-first_move"] = "on"
-    return data
+            initial[f"{letter}-tiles"] = result.tiles
+            initial[f"{letter}-jokers"] = result.jokers
+        initial[f"{letter}-opening"] = result.opening
+        initial[f"{letter}-first_move"] = result.first_move_case
+    return initial
 
 
-def blank_data(version):
-    data = QueryDict(mutable=True)
-    data["version"] = str(version)
-    return data
+class TextBox(forms.TextInput):
+    """A text input that always carries its value, empty when nothing was typed (as a browser sends it)."""
+
+    def format_value(self, value):
+        formatted = super().format_value(value)
+        return "" if formatted is None else formatted
 
 
-@dataclass
-class SeatEntry:
-    """One seat of a game form, as the template shows it."""
+class ChoiceButtons(forms.RadioSelect):
+    """Radio inputs the template draws as buttons; each id ends in its value (`g1-B-opening-opened`).
 
-    letter: str
-    tiles: str = ""
-    jokers: str = "0"
-    opening: str = rules.OPENED
-    first_move: bool = False
-    keypad: str = ""
-    keypad_total: tuple[int, int] | None = None  # (tiles, jokers) added up from the keypad
-    went_out: bool = False
-    has_rack: bool = False
-    minus: int | None = None  # the rack's minus points, once the rack is complete
-    score: int | None = None  # the game score, once the whole game is valid
-    is_winner: bool = False
-    errors: dict[str, list[str]] = field(default_factory=dict)
-    player: object = None  # set by the page: who sits here
-    stored: object = None  # set by the page: the stored SeatResult of this game, if any
+    With a `default` one button is always checked: a post without the field means the default.
+    """
 
-    @property
-    def uses_keypad(self):
-        return bool(self.keypad.strip())
+    def __init__(self, attrs=None, choices=(), default=None):
+        super().__init__(attrs, choices)
+        self.default = default
 
-    @property
-    def shown_score(self):
-        """The game score once known, else the rack's minus points."""
-        if self.score is not None:
-            return self.score
-        return None if self.minus is None else -self.minus
+    def value_from_datadict(self, data, files, name):
+        return super().value_from_datadict(data, files, name) or self.default
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if attrs and attrs.get("id"):
+            option["attrs"]["id"] = f"{attrs['id']}-{value}"
+        return option
+
+
+class EndingButtons(ChoiceButtons):
+    """Who went out: every value posted counts (two taps that disagree are refused)."""
+
+    def value_from_datadict(self, data, files, name):
+        return [value for value in data.getlist(name) if value]
+
+
+class EndingField(forms.ChoiceField):
+    widget = EndingButtons
+
+    def to_python(self, value):
+        endings = list(dict.fromkeys(value or ()))
+        if len(endings) > 1:
+            raise forms.ValidationError(MESSAGES["two_winners"], code="two_winners")
+        return endings[0] if endings else ""
+
+
+class KeypadField(forms.Field):
+    """The tile faces tapped on the keypad, as text ("7 13 J"); cleaned to a list of faces."""
+
+    widget = TextBox
+
+    def to_python(self, value):
+        return parse_faces(str(value or "")[:KEYPAD_TEXT_MAX])
+
+
+class SeatFields(NamedTuple):
+    """The fields of one seat of a game form."""
+
+    tiles: forms.BoundField
+    jokers: forms.BoundField
+    opening: forms.BoundField
+    first_move: forms.BoundField
+    keypad: forms.BoundField
+
+
+def seat_form_fields(number, letter):
+    """The form fields of one seat: `B-tiles`, `B-jokers`, `B-opening`, `B-first_move`, `B-keypad`."""
+    typed = {"class": f"g{number}-typed", "inputmode": "numeric", "autocomplete": "off",
+             "aria-describedby": f"g{number}-{letter}-tiles-errors"}
+    faces = {"class": "keypad__faces", "readonly": True, "placeholder": "–",
+             "aria-describedby": f"g{number}-{letter}-keypad-total g{number}-{letter}-keypad-errors"}
+    buttons = {"class": "choice-input"}
+    return {
+        f"{letter}-tiles": forms.IntegerField(
+            label=_("Tiles left (sum)"), required=False, widget=TextBox(attrs=typed),
+            error_messages={"invalid": MESSAGES["tiles_not_integer"]},
+        ),
+        f"{letter}-jokers": forms.IntegerField(
+            label=_("Jokers left"), required=False, initial=0,
+            widget=ChoiceButtons(attrs=buttons, choices=JOKER_CHOICES, default="0"),
+            error_messages={"invalid": MESSAGES["jokers_not_integer"]},
+        ),
+        f"{letter}-opening": forms.ChoiceField(
+            label=_("First laying out"), required=False, initial=rules.OPENED, choices=SeatResult.Opening.choices,
+            widget=ChoiceButtons(attrs=buttons, default=rules.OPENED),
+            error_messages={"invalid_choice": MESSAGES["opening_unknown"]},
+        ),
+        f"{letter}-first_move": forms.BooleanField(
+            label=_("Laid out in own first move; the game ended in another player's first move"), required=False,
+        ),
+        f"{letter}-keypad": KeypadField(label=_("Tiles entered"), required=False, widget=TextBox(attrs=faces)),
+    }
 
 
 class GameForm(forms.Form):
-    """One game as posted by the tablet: `seats` hold the values and errors per seat; validation
-    sets `game` (a rules.Game), `keypad` (faces per seat) and `result` (the rules engine's scores).
+    """One game as posted by a tablet: who went out, and a field per seat and rack value.
 
-    With `require_complete=False` (the live preview) a game that is not finished yet shows no
-    errors for what is still missing, and the minus points of every complete rack.
+    Cleaning parses every value, reads the racks (`racks`, the keypad's faces in `keypad` and
+    their sums in `keypad_totals`) and asks for what is missing and for a confirmation above 200
+    points of tiles; `entered()` hands the game to the rules (`services.check_game`).
+
+    With `require_complete=False` (the live preview) what is still missing is not an error.
+    A correction of a verified sheet (`correcting`) needs a reason.
     """
 
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    ending = forms.CharField(required=False, max_length=10)
-    reason = forms.CharField(label=_("Reason for the correction"), required=False, max_length=2000)
-    confirm_tiles = forms.BooleanField(required=False)
+    use_required_attribute = False  # the keypad keys and "Compute" post unfinished games too
 
-    def __init__(self, data, *, letters, number, settings, require_complete=True):
-        super().__init__(data, auto_id=f"g{number}-%s")
-        self.letters = tuple(letters)
+    version = forms.IntegerField(
+        min_value=0, widget=forms.HiddenInput,
+        error_messages=dict.fromkeys(("required", "invalid", "min_value"), MESSAGES["form_expired"]),
+    )
+    reason = forms.CharField(
+        label=_("Reason for the correction"), required=False, max_length=2000, widget=TextBox,
+        error_messages={"required": MESSAGES["reason_required"]},
+    )
+    confirm_tiles = forms.BooleanField(
+        label=_("Yes, I am sure: more than 200 points of tiles are left on a rack."), required=False,
+        widget=forms.CheckboxInput(attrs={"hx-preserve": True}),
+    )
+
+    def __init__(self, data=None, *, players, number, settings, require_complete=True, correcting=False, initial=None):
+        super().__init__(data, initial=initial, auto_id=f"g{number}-%s")
+        self.players = players
+        self.letters = tuple(players)
         self.number = number
         self.settings = settings
         self.require_complete = require_complete
-        self.seat_errors = False  # errors shown next to a seat's fields (kept in `seats`)
-        self.game = None
-        self.keypad = {}
-        self.result = None
-        self.incomplete = False
-        self._read_seats()
-
-    def _read_seats(self):
-        """The raw values per seat (also for showing a form that is not validated)."""
-        data = self.data
-        self.endings = [v for v in data.getlist("ending") if v]
-        ending = self.endings[-1] if self.endings else None
-        self.winner = ending if ending in self.letters else None
-        self.pool_exhausted = ending == POOL
-        self.seats = {}
+        self.fields["ending"] = EndingField(
+            choices=[(letter, player.name) for letter, player in players.items()] + [(POOL, _("Pool exhausted"))],
+            required=require_complete, widget=EndingButtons(attrs={"class": "choice-input"}),
+            error_messages={"required": MESSAGES["ending_missing"], "invalid_choice": MESSAGES["winner_not_at_table"]},
+        )
         for letter in self.letters:
-            seat = SeatEntry(
-                letter,
-                tiles=(data.get(f"{letter}-tiles") or "").strip(),
-                jokers=(data.get(f"{letter}-jokers") or "0").strip(),
-                opening=(data.get(f"{letter}-opening") or rules.OPENED).strip(),
-                first_move=_checked(data.get(f"{letter}-first_move")),
-                keypad=(data.get(f"{letter}-keypad") or "")[:400].strip(),
-                went_out=letter == self.winner,
-            )
-            if seat.uses_keypad:
-                try:
-                    seat.keypad_total = rules.keypad_rack(parse_faces(seat.keypad))
-                except rules.RuleViolation:
-                    pass  # reported by validation
-            seat.has_rack = bool(
-                seat.tiles or seat.keypad or seat.jokers not in ("", "0") or seat.opening != rules.OPENED
-                or seat.first_move
-            )
-            self.seats[letter] = seat
+            self.fields.update(seat_form_fields(number, letter))
+        self.fields["reason"].required = correcting and require_complete
+        self.racks = {}
+        self.keypad = {}
+        self.keypad_totals = {}
+        self.tile_counts = {}  # the tiles left on each rack read (typed, or added up from the keypad)
 
-    @property
-    def seat_list(self):
-        return [self.seats[letter] for letter in self.letters]
-
-    @property
-    def needs_confirmation(self):
-        """Some rack holds more than 200 points of tiles: the form asks "are you sure?"."""
-        for seat in self.seats.values():
-            tiles = seat.keypad_total[0] if seat.keypad_total else _as_int(seat.tiles)
-            if not seat.went_out and (tiles or 0) > rules.CONFIRM_TILES_ABOVE:
-                return True
-        return False
-
-    @property
-    def ending_errors(self):
-        return self.errors.get("ending", [])
-
-    # -- errors next to their fields
-
-    def _add(self, letter, name, code, params=None):
-        if not self.require_complete and code in INCOMPLETE:
-            self.incomplete = True
-            return
-        self.seats[letter].errors.setdefault(name, []).append(message_for(code, params))
-        self.seat_errors = True
-
-    def _ending_error(self, code, params=None):
-        if not self.require_complete and code in INCOMPLETE:
-            self.incomplete = True
-            return
-        self.add_error("ending", message_for(code, params))
-
-    def add_violation(self, error):
-        """Show a rules.RuleViolation (or a Refused) next to its field."""
-        parts = (getattr(error, "path", "") or "").split(".")
-        if error.code == "jokers_per_game":
-            for letter, seat in self.seats.items():
-                jokers = seat.keypad_total[1] if seat.keypad_total else _as_int(seat.jokers)
-                if not seat.went_out and jokers:
-                    self._add(letter, "keypad" if seat.uses_keypad else "jokers", error.code, error.params)
-        elif len(parts) >= 2 and parts[0] == "racks" and parts[1] in self.seats:
-            letter = parts[1]
-            name = parts[2] if len(parts) > 2 and parts[2] in ("jokers", "opening", "keypad") else "tiles"
-            if name in ("tiles", "jokers") and self.seats[letter].uses_keypad:
-                name = "keypad"
-            self._add(letter, name, error.code, error.params)
-        elif parts[0] == "winner":
-            self._ending_error(error.code, error.params)
-        elif error.code == "reason_required":
-            self.add_error("reason", violation_message(error))
-        else:
-            self.add_error(None, violation_message(error))
-
-    # -- validation
-
-    def is_valid(self):
-        return super().is_valid() and not self.seat_errors
+    def seat_fields(self, letter):
+        return SeatFields(*(self[f"{letter}-{name}"] for name in SEAT_FIELDS))
 
     def clean(self):
         cleaned = super().clean()
-        if "version" in self.errors:
-            del self.errors["version"]
-            self.add_error(None, message_for("form_expired"))
-        if len(set(self.endings)) > 1:
-            self._ending_error("two_winners")
-        elif not self.endings:
-            self._ending_error("ending_missing")
-        elif self.winner is None and not self.pool_exhausted:
-            self._ending_error("winner_not_at_table")
-        racks = {}
-        for letter, seat in self.seats.items():
-            rack = self._clean_seat(letter, seat)
-            if rack is not None:
-                racks[letter] = rack
-        if self.keypad:
-            try:
-                rules.validate_keypad_racks(self.keypad)
-            except rules.RuleViolation as error:
-                self.add_violation(error)
-        if self.errors or self.seat_errors or self.incomplete:
-            return cleaned
-        self.game = rules.Game(seats=self.letters, winner=self.winner, racks=racks)
-        try:
-            self.result = rules.score_game(self.game, self.settings)
-        except rules.RuleViolation as error:
-            self.game = None
-            self.add_violation(error)
-            return cleaned
-        for letter, score in self.result.scores.items():
-            self.seats[letter].score = score
-            self.seats[letter].is_winner = letter in self.result.winners
+        for letter in self.letters:
+            if not any(f"{letter}-{name}" in self.errors for name in SEAT_FIELDS):
+                self._read_rack(letter)
         return cleaned
 
-    def _clean_seat(self, letter, seat):
-        """The rules.Rack of one seat, or None (the winner, or an error was recorded)."""
-        if seat.went_out:
-            if seat.has_rack:
-                self._add(letter, "keypad" if seat.uses_keypad else "tiles", "winner_has_rack", {"seat": letter})
-            return None
-        if seat.uses_keypad:
-            faces = parse_faces(seat.keypad)
+    def _read_rack(self, letter):
+        """Read one seat's rack into `racks` (the winner's only when something was entered)."""
+        value = {name: self.cleaned_data.get(f"{letter}-{name}") for name in SEAT_FIELDS}
+        tiles, jokers, faces = value["tiles"], value["jokers"], value["keypad"]
+        opening, first_move = value["opening"], value["first_move"]
+        if faces:
             try:
                 tiles, jokers = rules.keypad_rack(faces)
             except rules.RuleViolation as error:
-                self._add(letter, "keypad", error.code, error.params)
-                return None
+                self.add_error(f"{letter}-keypad", message_for(error.code, error.params))
+                return
             self.keypad[letter] = faces
-        else:
-            tiles, jokers = _as_int(seat.tiles), _as_int(seat.jokers)
-            if seat.tiles and tiles is None:
-                self._add(letter, "tiles", "tiles_not_integer", {"value": seat.tiles})
-                return None
-            if jokers is None:
-                self._add(letter, "jokers", "jokers_not_integer", {"value": seat.jokers})
-                return None
+            self.keypad_totals[letter] = (tiles, jokers)
+        field = f"{letter}-keypad" if faces else f"{letter}-tiles"
+        if letter == self.cleaned_data.get("ending"):
+            if tiles is not None or jokers or opening != rules.OPENED or first_move:
+                self.racks[letter] = rules.Rack(tiles or 0, jokers, opening, first_move)  # the rules refuse it
+            return
         if tiles is None:
-            # With a flat penalty that replaces the rack count, the tiles do not matter.
-            probe = rules.Rack(jokers=jokers, opening=seat.opening, first_move_case=seat.first_move)
-            if not rules.has_flat_penalty(probe) or self.settings.opening_penalty_mode == rules.ADD:
-                self._add(letter, "tiles", "rack_missing", {"seat": letter})
-                return None
+            if not self._penalty_replaces_count(opening, first_move):
+                if self.require_complete:
+                    self.add_error(field, message_for("rack_missing", {"seat": letter}))
+                return
             tiles = 0
-        rack = rules.Rack(tiles=tiles, jokers=jokers, opening=seat.opening, first_move_case=seat.first_move)
-        try:
-            rules.validate_rack(rack, f"racks.{letter}")
-        except rules.RuleViolation as error:
-            self.add_violation(error)
-            return None
-        if tiles > rules.CONFIRM_TILES_ABOVE and not self.cleaned_data.get("confirm_tiles"):
-            name = "keypad" if seat.uses_keypad else "tiles"
-            self._add(letter, name, "confirm_tiles", {"limit": rules.CONFIRM_TILES_ABOVE})
-        seat.minus = rules.rack_minus(rack, self.settings)
-        return rack
+        self.tile_counts[letter] = tiles
+        if rules.CONFIRM_TILES_ABOVE < tiles <= rules.MAX_TILES and not self.cleaned_data.get("confirm_tiles"):
+            self.add_error(field, message_for("confirm_tiles", {"limit": rules.CONFIRM_TILES_ABOVE}))
+        self.racks[letter] = rules.Rack(tiles, jokers, opening, first_move)
 
+    def _penalty_replaces_count(self, opening, first_move):
+        """A flat opening penalty that replaces the rack count: the tiles need not be entered."""
+        rack = rules.Rack(opening=opening, first_move_case=first_move)
+        return rules.has_flat_penalty(rack) and self.settings.opening_penalty_mode == rules.REPLACE
 
-def _checked(value):
-    return (value or "") not in ("", "0", "false", "off")
+    @property
+    def game_complete(self):
+        """The game itself is read whole: who went out and every rack, with no error in them."""
+        ending = self.cleaned_data.get("ending")
+        fields = ["ending"] + [f"{letter}-{name}" for letter in self.letters for name in SEAT_FIELDS]
+        read = all(letter in self.racks for letter in self.letters if letter != ending)
+        return bool(ending) and read and not any(name in self.errors for name in fields)
+
+    def entered(self):
+        """The game as read (after validation), for the rules to check."""
+        return EnteredGame(
+            seats=self.letters, ending=self.cleaned_data.get("ending") or None, racks=dict(self.racks),
+            keypad=dict(self.keypad), complete=self.game_complete,
+        )
+
+    def add_refusals(self, refusals):
+        """Show refusals from the rules next to their fields (`racks.B.tiles` → `B-tiles`)."""
+        for refusal in refusals:
+            self.add_error(self._field_of(refusal.field), refusal.message)
+
+    def _field_of(self, path):
+        parts = (path or "").split(".")
+        if parts[0] == "racks" and len(parts) == 3:
+            name = f"{parts[1]}-{parts[2]}"
+            return name if name in self.fields else f"{parts[1]}-tiles"
+        return {"winner": "ending", "reason": "reason"}.get(parts[0])
 
 
 def _as_int(text):
@@ -348,7 +325,9 @@ class OverrideForm(forms.Form):
 class CardForm(forms.Form):
     """A warning, yellow or red card with its reason (red only for the head referee)."""
 
-    colour = forms.ChoiceField(label=_("Card"), choices=Card.Colour.choices, widget=forms.RadioSelect)
+    colour = forms.ChoiceField(
+        label=_("Card"), choices=Card.Colour.choices, widget=ChoiceButtons(attrs={"class": "choice-input"})
+    )
     reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     round = forms.IntegerField(required=False, widget=forms.HiddenInput)
     next = forms.CharField(required=False, widget=forms.HiddenInput)

@@ -73,10 +73,6 @@ class Game(models.Model):
     def __str__(self):
         return str(_("Game %(number)s") % {"number": self.number})
 
-    @property
-    def starting_seat(self):
-        return SEAT_LETTERS[(self.number - 1) % len(SEAT_LETTERS)]
-
 
 class SeatResult(models.Model):
     """One seat's result in one game: the raw rack input and the computed score."""

@@ -1,23 +1,32 @@
-"""State changes of score sheets. Every function runs in one transaction.
+"""State changes of score sheets. Every function that writes runs in one transaction.
 
-The rules engine computes; these functions store what it computed.
+The rules engine computes; these functions store what it computed. A game entered on a tablet
+is checked here, once (`check_game`): the rules engine validates every rack and scores the game.
 """
 
+from __future__ import annotations
+
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F, prefetch_related_objects
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Role
-from accounts.roles import has_role
+from accounts.roles import RANK, has_role
 from engine import discipline, rules
-from tournament.audit import log_change
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
+from scoring import selectors
+from scoring.models import Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit
+from tournament.audit import log_change
 from tournament.models import Player
 from tournament.refusals import Refused
+
+POOL = "pool"  # the ending of a game nobody went out of: the pool was exhausted
+EDITABLE = (ScoreSheet.State.EMPTY, ScoreSheet.State.IN_PROGRESS)
 
 
 def table_letters(table):
@@ -35,13 +44,110 @@ def ensure_sheet(table):
     return sheet
 
 
-@transaction.atomic(savepoint=False)  # nothing is written before every check has passed
-def store_game(sheet, number, game, *, keypad=None, overrides=None):
-    """Score `game` (a rules.Game) with the tournament's settings and store it as game `number`.
+# ---------------------------------------------------------------- one game, checked once
 
-    Replaces an existing game with that number. `keypad` maps a seat letter to the tile faces
-    entered one by one; `overrides` maps a seat letter to (score, reason). Raises
-    rules.RuleViolation, leaving the database unchanged, when the game breaks a rule.
+
+@dataclass(frozen=True)
+class EnteredGame:
+    """A game as read from a tablet: who went out (a seat, `POOL`, or None while not said yet),
+    the racks read so far (a rack for the winner is an error), and the tile faces of every rack
+    entered on the keypad. `complete`: nothing is missing, so the game can be scored."""
+
+    seats: tuple[str, ...]
+    ending: str | None
+    racks: Mapping[str, rules.Rack]
+    keypad: Mapping[str, list] = field(default_factory=dict)
+    complete: bool = True
+
+    @classmethod
+    def of(cls, game: rules.Game, keypad: Mapping[str, list] | None = None) -> EnteredGame:
+        return cls(seats=tuple(game.seats), ending=game.winner or POOL, racks=game.racks, keypad=keypad or {})
+
+    @property
+    def winner(self) -> str | None:
+        return None if self.ending == POOL else self.ending
+
+    @property
+    def game(self) -> rules.Game:
+        return rules.Game(seats=self.seats, winner=self.winner, racks=dict(self.racks))
+
+    def field(self, letter: str, name: str) -> str:
+        """Where a problem with a rack's `name` (tiles, jokers, ...) shows: a keypad rack's on the keypad."""
+        if name in ("tiles", "jokers") and letter in self.keypad:
+            name = "keypad"
+        return f"racks.{letter}.{name}"
+
+
+@dataclass
+class CheckedGame:
+    """What the rules engine found in an entered game: its problems (each names its field), the
+    minus points of every valid rack, and, for a complete valid game, the game and its scores."""
+
+    problems: list[Refused] = field(default_factory=list)
+    minus: dict[str, int] = field(default_factory=dict)
+    game: rules.Game | None = None
+    result: rules.GameResult | None = None
+    keypad: dict[str, list] = field(default_factory=dict)  # the faces to store, per keypad rack
+
+
+def check_game(entered: EnteredGame, settings: rules.Settings) -> CheckedGame:
+    """Validate an entered game with the rules engine (SPEC §3) and, when complete, score it."""
+    checked = CheckedGame()
+    for letter, rack in entered.racks.items():
+        if letter == entered.winner:
+            checked.problems.append(Refused("winner_has_rack", field=entered.field(letter, "tiles"), seat=letter))
+            continue
+        try:
+            rules.validate_rack(rack, f"racks.{letter}")
+        except rules.RuleViolation as error:
+            checked.problems += _refusals(error, entered)
+            continue
+        checked.minus[letter] = rules.rack_minus(rack, settings)
+    checked.keypad = {letter: list(faces) for letter, faces in entered.keypad.items() if letter != entered.winner}
+    try:
+        rules.validate_keypad_racks(checked.keypad)
+    except rules.RuleViolation as error:
+        checked.problems += _refusals(error, entered)
+    if checked.problems or not entered.complete:
+        return checked
+    try:
+        checked.result = rules.score_game(entered.game, settings)
+    except rules.RuleViolation as error:
+        checked.problems += _refusals(error, entered)
+    else:
+        checked.game = entered.game
+    return checked
+
+
+def _refusals(error: rules.RuleViolation, entered: EnteredGame) -> list[Refused]:
+    """The engine's violation as refusals at the fields it concerns (too many jokers: every rack with one)."""
+    if error.code == "jokers_per_game":
+        return [
+            Refused.from_violation(error, field=entered.field(letter, "jokers"))
+            for letter, rack in entered.racks.items() if rack.jokers
+        ]
+    parts = error.path.split(".")
+    if parts[0] == "racks" and len(parts) > 1:
+        return [Refused.from_violation(error, field=entered.field(parts[1], parts[2] if len(parts) > 2 else "tiles"))]
+    return [Refused.from_violation(error, field=error.path or None)]
+
+
+class InvalidGame(Refused):
+    """The game breaks rules of SPEC §3: `problems` say where; `checked` holds what could be counted."""
+
+    def __init__(self, checked: CheckedGame):
+        first = checked.problems[0]
+        super().__init__(first.code, field=first.field, problems=checked.problems, **first.params)
+        self.checked = checked
+
+
+def store_game(sheet, number, game, *, keypad=None, overrides=None):
+    """Score `game` (a rules.Game) with the tournament's settings and store it as game `number`
+    of a sheet that has no game of that number yet (the import of a tournament file).
+
+    `keypad` maps a seat letter to the tile faces entered one by one; `overrides` maps a seat
+    letter to (score, reason). Raises rules.RuleViolation, writing nothing, when the game
+    breaks a rule.
     """
     settings = sheet.table.round.tournament.rules_settings()
     if keypad:
@@ -53,25 +159,45 @@ def store_game(sheet, number, game, *, keypad=None, overrides=None):
             raise rules.RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table")
         if not str(reason or "").strip():
             raise rules.RuleViolation("override_reason", f"racks.{letter}.override.reason", "an override needs a reason")
-    Game.objects.filter(sheet=sheet, number=number).delete()
-    stored = Game.objects.create(
-        sheet=sheet, number=number, ending=rules.OUT if game.winner else rules.POOL_EXHAUSTED, winner=game.winner or ""
-    )
-    results = []
-    for letter, score in result.scores.items():
-        rack = game.racks.get(letter, rules.Rack())
-        override = overrides.get(letter)
-        results.append(
-            SeatResult(
-                game=stored, letter=letter, went_out=letter == game.winner, tiles=rack.tiles, jokers=rack.jokers,
-                opening=rack.opening, first_move_case=rack.first_move_case,
-                keypad=list(keypad[letter]) if keypad and letter in keypad else None,
-                score=score, is_winner=letter in result.winners,
-                override_score=override[0] if override else None, override_reason=override[1] if override else "",
-            )
-        )
-    SeatResult.objects.bulk_create(results)
-    return stored
+    return _write_game(sheet, number, game, result, keypad=keypad or {}, overrides=overrides)
+
+
+def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing=None):
+    """Write a scored game as game `number`, with the scores set by hand in `overrides`; or over
+    `existing` (the stored game of that number, with its results), keeping the scores set by
+    hand on it. The returned game carries its seat results."""
+    ending = rules.OUT if game.winner else rules.POOL_EXHAUSTED
+    values = {letter: _result_values(game, result, letter, keypad) for letter in result.scores}
+    if existing is None:
+        stored = Game.objects.create(sheet=sheet, number=number, ending=ending, winner=game.winner or "")
+        overrides = overrides or {}
+        results = [
+            SeatResult(game=stored, letter=letter, override_score=overrides[letter][0] if letter in overrides else None,
+                       override_reason=overrides[letter][1] if letter in overrides else "", **values[letter])
+            for letter in values
+        ]
+        SeatResult.objects.bulk_create(results)
+        selectors.as_prefetched(stored, "results", objects=results)
+        return stored
+    if (existing.ending, existing.winner) != (ending, game.winner or ""):
+        existing.ending, existing.winner = ending, game.winner or ""
+        existing.save(update_fields=["ending", "winner"])
+    results = list(existing.results.all())
+    for seat_result in results:
+        for name, value in values[seat_result.letter].items():
+            setattr(seat_result, name, value)
+    SeatResult.objects.bulk_update(results, list(values[results[0].letter]))
+    return existing
+
+
+def _result_values(game, result, letter, keypad):
+    """The stored fields of one seat's result (overrides aside)."""
+    rack = game.racks.get(letter, rules.Rack())
+    return {
+        "went_out": letter == game.winner, "tiles": rack.tiles, "jokers": rack.jokers, "opening": rack.opening,
+        "first_move_case": rack.first_move_case, "keypad": list(keypad[letter]) if letter in keypad else None,
+        "score": result.scores[letter], "is_winner": letter in result.winners,
+    }
 
 
 def game_input(game):
@@ -94,13 +220,25 @@ def game_result(game):
     )
 
 
+def holds_game(stored, game, keypad) -> bool:
+    """Whether a stored game is exactly `game` with these keypad faces (saving it changes nothing)."""
+    if stored is None or game is None:
+        return False
+    stored_keypad = {r.letter: r.keypad for r in stored.results.all() if r.keypad is not None}
+    return game_input(stored) == game and stored_keypad == dict(keypad)
+
+
+def sheet_totals(games, settings):
+    """A table's round totals per seat (small points, big points, games won) from its stored games."""
+    return rules.table_round([game_result(games[n]) for n in sorted(games)], settings)
+
+
 @transaction.atomic
 def recompute_scores(tournament):
     """Score every stored game again, e.g. after a scoring setting changed."""
     settings = tournament.rules_settings()
-    games = Game.objects.filter(sheet__table__round__tournament=tournament).prefetch_related("results")
     changed = []
-    for game in games:
+    for game in selectors.tournament_games(tournament):
         result = rules.score_game(game_input(game), settings)
         for seat_result in game.results.all():
             score = result.scores[seat_result.letter]
@@ -112,29 +250,47 @@ def recompute_scores(tournament):
     return len(changed)
 
 
-# ---------------------------------------------------------------- referee tablets (issue 4)
+# ---------------------------------------------------------------- referee tablets
 #
 # Every change to a sheet goes through `_claim_sheet`, a compare-and-swap on
 # `ScoreSheet.version`: the caller names the version its form was loaded at, and the change is
-# refused (`EditConflict`) when anyone saved in between. The same UPDATE … WHERE version = v
-# behaves identically on SQLite and PostgreSQL. Every change writes an AuditEntry whose `after`
-# carries the new version, so a conflict can show what was saved since.
+# made only when the sheet is still at that version (and in the state the change was decided
+# on). The same UPDATE … WHERE version = v behaves identically on SQLite and PostgreSQL; when it
+# changes nothing, the sheet as stored now says why. Every change writes an AuditEntry whose
+# `after` carries the new version, so a conflict can show what was saved since.
 
 
 class EditConflict(Refused):
-    """Someone saved the sheet after the form was loaded; `changes` are their audit entries."""
+    """Someone saved the sheet after the form was loaded. `sheet` is the sheet as stored now and
+    `changes` the audit entries since; after a game was sent, `games` are the stored games and
+    `checked` what the game sent scores."""
 
-    def __init__(self, sheet, version):
+    def __init__(self, sheet, version, *, games=None, checked=None):
         super().__init__("stale_version")
         self.sheet = sheet
-        self.changes = changes_since(sheet, version)
+        self.changes = selectors.changes_since(sheet, version)
+        self.games = games
+        self.checked = checked
 
 
-SHEET_ACTIONS = ("save_game", "correct_game", "override", "submit", "verify")
+@dataclass
+class SavedGame:
+    """A game saved on a sheet, with everything the sheet page shows after it."""
+
+    sheet: ScoreSheet  # with its new version and state
+    game: Game  # the stored game, with its seat results
+    checked: CheckedGame  # the game as sent, validated and scored
+    games: dict[int, Game]  # every stored game of the sheet, by number
+    totals: dict[str, dict[str, int]]  # the table's round totals per seat
+    already_saved: bool = False  # sent again (a retry after a lost reply): the sheet held it already
 
 
-def is_head_referee(user, tournament):
-    return has_role(user, tournament, Role.HEAD_REFEREE)
+def is_head_referee(user, tournament, role=None):
+    """Whether `user` is head referee (or organiser) of `tournament`; `role` is the user's role
+    there when the caller knows it already."""
+    if role is None:
+        return has_role(user, tournament, Role.HEAD_REFEREE)
+    return RANK[Role(role)] >= RANK[Role.HEAD_REFEREE]
 
 
 def starting_seat(letters, number):
@@ -151,30 +307,18 @@ def game_snapshot(game):
     return snapshot
 
 
-def changes_since(sheet, version):
-    """The audit entries of `sheet` written after it had `version`, oldest first."""
-    entries = AuditEntry.objects.filter(sheet=sheet, action__in=SHEET_ACTIONS).select_related("user")
-    newer = [e for e in entries if isinstance(e.after, dict) and (e.after.get("version") or 0) > version]
-    return sorted(newer, key=lambda e: (e.after["version"], e.pk))
-
-
-def _current(sheet):
-    """The sheet as stored now (state, version), keeping the caller's table, round and tournament."""
-    current = ScoreSheet.objects.get(pk=sheet.pk)
-    current.table = sheet.table
-    return current
-
-
-def _claim_sheet(sheet, version, user, **changes):
-    """Compare-and-swap: raise the version from `version` and apply `changes`, or raise EditConflict."""
+def _claim_sheet(sheet, version, user, *conditions, **changes):
+    """Compare-and-swap: raise the version from `version` and apply `changes` when the sheet is
+    still at `version` and meets `conditions`. Returns whether it did."""
     changes.update(updated_at=timezone.now(), updated_by=user)
-    claimed = ScoreSheet.objects.filter(pk=sheet.pk, version=version).update(version=F("version") + 1, **changes)
-    if not claimed:
-        raise EditConflict(ScoreSheet.objects.get(pk=sheet.pk), version)
-    for name, value in changes.items():
-        setattr(sheet, name, value)
-    sheet.version = version + 1
-    return sheet
+    claimed = ScoreSheet.objects.filter(*conditions, pk=sheet.pk, version=version).update(
+        version=F("version") + 1, **changes
+    )
+    if claimed:
+        for name, value in changes.items():
+            setattr(sheet, name, value)
+        sheet.version = version + 1
+    return bool(claimed)
 
 
 def _audit(sheet, user, action, *, before=None, after=None, reason=""):
@@ -182,69 +326,81 @@ def _audit(sheet, user, action, *, before=None, after=None, reason=""):
     return log_change(sheet.table.round.tournament, user, action, before=before, after=after, reason=reason, sheet=sheet)
 
 
-def _check_editable(sheet, version, user, reason):
-    """Refuse a change to a verified sheet unless the head referee gives a reason; then the version."""
-    if sheet.state == ScoreSheet.State.VERIFIED:
-        if not is_head_referee(user, sheet.table.round.tournament):
-            raise Refused("sheet_verified")
-        if not reason.strip():
-            raise Refused("reason_required")
-    if sheet.version != version:
-        raise EditConflict(sheet, version)
+def _current_or_conflict(sheet, version):
+    """After a compare-and-swap changed nothing: the conflict when the version moved on, else the
+    sheet as stored now (for the caller to say what else stopped it)."""
+    current = selectors.current_sheet(sheet)
+    if current.version != version:
+        raise EditConflict(current, version)
+    return current
 
 
 @transaction.atomic
-def save_game(sheet, number, game, *, version, user, keypad=None, reason=""):
-    """Store one game of a sheet entered on a tablet (validated by the rules engine).
+def save_game(sheet, number, game, *, version, user, keypad=None, reason="", role=None):
+    """Check one game entered on a tablet (the rules engine validates and scores it, once) and
+    store it as game `number` of `sheet`. Returns a SavedGame.
 
-    `version` is the sheet version the form was loaded at. A verified sheet changes only by the
-    head referee with a reason (a correction: the sheet stays verified); any other save leaves
-    the sheet in progress. Score overrides already on the game are kept. Raises EditConflict,
-    Refused or rules.RuleViolation; nothing is changed then.
+    `sheet` is the sheet as the caller read it: its state decides what the save is. A verified
+    sheet changes only by the head referee with a reason (a correction: it stays verified); any
+    other save leaves the sheet in progress. `version` is the sheet version the form was loaded
+    at. Score overrides already on the game are kept. A game the sheet holds already, sent again
+    after its version moved on (a retry after a lost reply), is saved already: nothing is
+    written. Raises EditConflict, InvalidGame or Refused; nothing is changed then.
     """
-    sheet = _current(sheet)
-    if not 1 <= number <= games_per_table(sheet.table):
+    table = sheet.table
+    tournament = table.round.tournament
+    if not 1 <= number <= games_per_table(table):
         raise Refused("game_number", number=number)
-    _check_editable(sheet, version, user, reason)
     correcting = sheet.state == ScoreSheet.State.VERIFIED
-    existing = Game.objects.filter(sheet=sheet, number=number).prefetch_related("results").first()
-    before = game_snapshot(existing)
-    overrides = {}
-    if existing is not None:
-        overrides = {
-            r.letter: (r.override_score, r.override_reason) for r in existing.results.all() if r.override_score is not None
-        }
+    if correcting and not is_head_referee(user, tournament, role):
+        raise Refused("sheet_verified")
+    if correcting and not reason.strip():
+        raise Refused("reason_required", field="reason")
+    settings = tournament.rules_settings()
+    checked = check_game(EnteredGame.of(game, keypad), settings)
+    if checked.problems:
+        raise InvalidGame(checked)
     state = sheet.state if correcting else ScoreSheet.State.IN_PROGRESS
-    _claim_sheet(sheet, version, user, state=state)
-    stored = store_game(sheet, number, game, keypad=keypad, overrides=overrides)
-    prefetch_related_objects([stored], "results")
+    claimed = _claim_sheet(sheet, version, user, Q(state=sheet.state), state=state)
+    games = selectors.sheet_games(sheet)
+    if not claimed:
+        return _saved_already(sheet, number, version, checked, games, settings)
+    existing = games.get(number)
+    before = game_snapshot(existing)
+    games[number] = stored = _write_game(
+        sheet, number, checked.game, checked.result, keypad=checked.keypad, existing=existing
+    )
     _audit(
         sheet, user, "correct_game" if correcting else "save_game",
         before=before and {"game": before}, after={"game": game_snapshot(stored)}, reason=reason.strip(),
     )
     if correcting:
         send_after_commit(sheet, "correction")
-    return stored
+    return SavedGame(sheet, stored, checked, games, sheet_totals(games, settings))
+
+
+def _saved_already(sheet, number, version, checked, games, settings):
+    """The sheet moved on from `version`: the SavedGame when it holds exactly this game already, else EditConflict."""
+    current = selectors.current_sheet(sheet)
+    stored = games.get(number)
+    if not holds_game(stored, checked.game, checked.keypad):
+        raise EditConflict(current, version, games=games, checked=checked)
+    return SavedGame(current, stored, checked, games, sheet_totals(games, settings), already_saved=True)
 
 
 @transaction.atomic
-def override_score(sheet, number, letter, score, *, reason, version, user):
-    """The head referee sets (or, with `score` None, removes) a seat's score, with a reason."""
-    sheet = _current(sheet)
-    if not is_head_referee(user, sheet.table.round.tournament):
+def override_score(sheet, game, letter, score, *, reason, version, user, role=None):
+    """The head referee sets (or, with `score` None, removes) a seat's score in a stored game, with a reason."""
+    if not is_head_referee(user, sheet.table.round.tournament, role):
         raise Refused("head_referee_only")
     if not reason.strip():
-        raise Refused("reason_required")
-    if sheet.version != version:
-        raise EditConflict(sheet, version)
-    game = Game.objects.filter(sheet=sheet, number=number).prefetch_related("results").first()
-    if game is None:
-        raise Refused("game_not_entered", number=number)
+        raise Refused("reason_required", field="reason")
     result = next((r for r in game.results.all() if r.letter == letter), None)
     if result is None:
-        raise rules.RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table", seat=letter)
+        raise Refused("seat_not_at_table", field="seat", seat=letter)
     before = game_snapshot(game)
-    _claim_sheet(sheet, version, user)
+    if not _claim_sheet(sheet, version, user, Q(state=sheet.state)):
+        raise EditConflict(selectors.current_sheet(sheet), version)
     result.override_score = score
     result.override_reason = reason.strip() if score is not None else ""
     result.save(update_fields=["override_score", "override_reason"])
@@ -255,42 +411,35 @@ def override_score(sheet, number, letter, score, *, reason, version, user):
 
 
 def missing_games(sheet):
-    entered = set(sheet.games.values_list("number", flat=True))
+    entered = selectors.entered_game_numbers(sheet)
     return [n for n in range(1, games_per_table(sheet.table) + 1) if n not in entered]
 
 
 @transaction.atomic
 def submit_sheet(sheet, *, version, user):
     """A referee hands in a complete sheet: in progress → submitted."""
-    sheet = _current(sheet)
-    if sheet.version != version:
-        raise EditConflict(sheet, version)
-    if sheet.state not in (ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.EMPTY):
-        raise Refused("not_in_progress", state=sheet.get_state_display())
-    missing = missing_games(sheet)
-    if missing:
-        raise Refused("sheet_incomplete", games=", ".join(map(str, missing)))
     before = {"state": sheet.state}
-    _claim_sheet(sheet, version, user, state=ScoreSheet.State.SUBMITTED, submitted_at=timezone.now())
+    complete = selectors.holds_games(games_per_table(sheet.table))
+    changes = {"state": ScoreSheet.State.SUBMITTED, "submitted_at": timezone.now()}
+    if not _claim_sheet(sheet, version, user, Q(state__in=EDITABLE), complete, **changes):
+        current = _current_or_conflict(sheet, version)
+        if current.state not in EDITABLE:
+            raise Refused("not_in_progress", state=current.get_state_display())
+        raise Refused("sheet_incomplete", games=", ".join(map(str, missing_games(current))))
     _audit(sheet, user, "submit", before=before, after={"state": sheet.state})
     return sheet
 
 
 @transaction.atomic
-def verify_sheet(sheet, *, version, user):
+def verify_sheet(sheet, *, version, user, role=None):
     """The head referee checks a submitted sheet: submitted → verified (SPEC §6)."""
-    sheet = _current(sheet)
-    if not is_head_referee(user, sheet.table.round.tournament):
+    if not is_head_referee(user, sheet.table.round.tournament, role):
         raise Refused("head_referee_only")
-    if sheet.version != version:
-        raise EditConflict(sheet, version)
-    if sheet.state != ScoreSheet.State.SUBMITTED:
-        raise Refused("not_submitted", state=sheet.get_state_display())
-    before = {"state": sheet.state}
-    _claim_sheet(
-        sheet, version, user, state=ScoreSheet.State.VERIFIED, verified_at=timezone.now(), verified_by=user
-    )
-    _audit(sheet, user, "verify", before=before, after={"state": sheet.state})
+    changes = {"state": ScoreSheet.State.VERIFIED, "verified_at": timezone.now(), "verified_by": user}
+    if not _claim_sheet(sheet, version, user, Q(state=ScoreSheet.State.SUBMITTED), **changes):
+        current = _current_or_conflict(sheet, version)
+        raise Refused("not_submitted", state=current.get_state_display())
+    _audit(sheet, user, "verify", before={"state": ScoreSheet.State.SUBMITTED}, after={"state": sheet.state})
     send_after_commit(sheet, "verify")
     return sheet
 
@@ -321,7 +470,7 @@ def give_card(player, colour, reason, *, user, round=None):
         tournament, user, "card", reason=card.reason,
         after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
     )
-    colours = Counter(Card.objects.filter(player=player).values_list("colour", flat=True))
+    colours = Counter(selectors.card_colours(player))
     if discipline.disqualifies(colours) and player.status != Player.Status.DISQUALIFIED:
         log_change(
             tournament, user, "disqualify", reason=card.reason,

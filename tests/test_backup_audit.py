@@ -23,6 +23,7 @@ def played(head_referee):
     first = rules.Game(seats=("A", "B", "C", "D"), winner="A", racks={x: rules.Rack(tiles=5) for x in "BCD"})
     services.save_game(sheet, 1, first, version=0, user=head_referee)
     ScoreSheet.objects.filter(pk=sheet.pk).update(state="verified")
+    sheet.refresh_from_db()
     services.save_game(sheet, 1, rules.Game(seats=("A", "B", "C", "D"), winner="B", racks={x: rules.Rack(tiles=7) for x in "ACD"}),
                        version=1, user=head_referee, reason="recounted with the players")
     services.give_card(tournament.players.get(ext_id="p3"), "warning", "untidy table", user=head_referee)

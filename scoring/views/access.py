@@ -2,16 +2,13 @@
 
 from functools import wraps
 
-from django.db.models import Prefetch
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Role
 from accounts.roles import RANK, staff_required
-from scoring import services
-from tournament.models import Round, Seat, Table
+from scoring import selectors, services
 
 
 def referee_view(minimum=Role.REFEREE):
@@ -39,19 +36,11 @@ def is_head(request):
     return RANK[request.role] >= RANK[Role.HEAD_REFEREE]
 
 
-def seats_prefetch():
-    return Prefetch("seats", Seat.objects.select_related("player").order_by("letter"))
-
-
 def load_table(tournament, round_number, table_number):
-    """A table of a round that is not a draft, with its seats, players and score sheet."""
-    table = get_object_or_404(
-        Table.objects.select_related("round").prefetch_related(seats_prefetch()),
-        round__tournament=tournament, round__number=round_number, number=table_number,
-    )
-    if table.round.state == Round.State.DRAFT:
+    """A table of a round that is not a draft, with its seats, players and score sheet (404 if none)."""
+    table = selectors.sheet_table(tournament, round_number=round_number, table_number=table_number)
+    if table is None:
         raise Http404
-    table.round.tournament = tournament
-    sheet = services.ensure_sheet(table)
+    sheet = selectors.sheet_of(table) or services.ensure_sheet(table)
     sheet.table = table
     return table, sheet

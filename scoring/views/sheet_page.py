@@ -8,11 +8,36 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine import rules
-from scoring import services
-from scoring.forms import GameForm, OverrideForm, blank_data, game_data, with_keypad_key
+from scoring import selectors, services
+from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.views.access import is_head, load_table
 from tournament.models import Player
+
+
+@dataclass
+class SeatRow:
+    """One seat of a game on the page: who sits there, its fields, and what it scores."""
+
+    letter: str
+    player: Player
+    fields: SeatFields
+    stored: SeatResult | None = None  # the seat's result in the stored game
+    score: int | None = None  # the game score, once the whole game is valid
+    minus: int | None = None  # the rack's minus points, once the rack is valid
+    keypad_total: tuple[int, int] | None = None  # (tiles, jokers) added up from the keypad
+    tiles: int | None = None  # the tiles left on the rack (typed, or from the keypad)
+
+    @property
+    def shown_score(self):
+        """The game score once known, else the rack's minus points."""
+        if self.score is not None:
+            return self.score
+        return None if self.minus is None else -self.minus
+
+    @property
+    def uses_keypad(self):
+        return bool(str(self.fields.keypad.value() or "").strip())
 
 
 @dataclass
@@ -23,7 +48,9 @@ class GameEntry:
     starts: str
     stored: Game | None
     form: GameForm | None = None
-    status: str = "new"  # new, saved, unsaved, conflict
+    rows: list[SeatRow] = field(default_factory=list)  # the seats of the form
+    checked: services.CheckedGame | None = None  # what the values in the form score
+    status: str = "new"  # new, saved, just_saved, unsaved, conflict
     changes: list = field(default_factory=list)  # audit entries shown on the conflict screen
     override_form: OverrideForm | None = None
     refusal: str = ""
@@ -39,16 +66,15 @@ class GameEntry:
         a conflict, a refusal); the others fold up to one line, which opens on a tap."""
         return self.force_open or self.current or self.status in ("unsaved", "conflict") or bool(self.refusal)
 
+    @property
+    def needs_confirmation(self):
+        """Some rack holds more than 200 points of tiles: the form asks "are you sure?"."""
+        return any((row.tiles or 0) > rules.CONFIRM_TILES_ABOVE for row in self.rows)
+
     def matches_stored(self):
-        return holds_stored_game(self.form, self.stored)
-
-
-def holds_stored_game(form, stored):
-    """The validated form holds exactly the stored game (so there is nothing to save)."""
-    if stored is None or form is None or form.game is None:
-        return False
-    stored_keypad = {r.letter: r.keypad for r in stored.results.all() if r.keypad is not None}
-    return form.game == services.game_input(stored) and form.keypad == stored_keypad
+        """The values in the form are exactly the stored game (so there is nothing to save)."""
+        checked = self.checked
+        return checked is not None and services.holds_game(self.stored, checked.game, checked.keypad)
 
 
 class SheetPage:
@@ -65,26 +91,28 @@ class SheetPage:
         self.players = {seat.letter: seat.player for seat in self.seats}
         self.settings = tournament.rules_settings()
         self.head = is_head(request)
-        self.opening_choices = SeatResult.Opening.choices
         self.n_games = services.games_per_table(table)
-        self.load_games()
-
-    def load_games(self):
-        """Forget the stored games and entries: both are read again when first asked for."""
         self._games = None
+        self._totals = None
         self._entries = {}
 
     @property
     def games(self):
+        """The stored games by number, read when first asked for."""
         if self._games is None:
-            self._games = {g.number: g for g in self.sheet.games.prefetch_related("results")}
+            self._games = selectors.sheet_games(self.sheet)
         return self._games
 
-    def refresh(self):
-        """Read the sheet again after a change (the table and its players stay as they are)."""
-        self.sheet = ScoreSheet.objects.select_related("verified_by").get(pk=self.sheet.pk)
-        self.sheet.table = self.table
-        self.load_games()
+    def show_saved(self, saved):
+        """Show the sheet as a save left it (`services.SavedGame`), without reading it again."""
+        self.show(saved.sheet, saved.games)
+        self._totals = saved.totals
+        return self
+
+    def show(self, sheet, games):
+        """Show the sheet and its games as stored now (after a save or a conflict)."""
+        sheet.table = self.table
+        self.sheet, self._games, self._totals, self._entries = sheet, games, None, {}
         return self
 
     def entry(self, number):
@@ -128,24 +156,27 @@ class SheetPage:
 
     @property
     def seat_rows(self):
-        return [(seat.letter, seat.player) for seat in self.seats]
+        """Each seat with its player and the form to give the player a card."""
+        return [(seat.letter, seat.player, self.card_form(seat.letter)) for seat in self.seats]
+
+    def card_form(self, letter):
+        return CardForm(
+            initial={"round": self.round.number, "next": self.url("sheet")}, allow_red=self.head,
+            auto_id=f"card-{letter}-%s",
+        )
 
     @property
     def totals(self):
         """Round totals per seat from the stored games: small points, big points, games won."""
-        results = [services.game_result(self.games[n]) for n in sorted(self.games)]
-        table = rules.table_round(results, self.settings)
-        return [(letter, self.players[letter], table.get(letter)) for letter in self.letters]
+        if self._totals is None:
+            self._totals = services.sheet_totals(self.games, self.settings)
+        return [(letter, self.players[letter], self._totals.get(letter)) for letter in self.letters]
 
-    def form_for(self, number, data, require_complete=False):
-        form = GameForm(
-            data, letters=self.letters, number=number, settings=self.settings, require_complete=require_complete
+    def form_for(self, number, data=None, *, require_complete=False, initial=None):
+        return GameForm(
+            data, players=self.players, number=number, settings=self.settings, require_complete=require_complete,
+            correcting=self.correcting and self.editable, initial=initial,
         )
-        stored = {r.letter: r for r in self.games[number].results.all()} if number in self.games else {}
-        for letter, seat in form.seats.items():
-            seat.player = self.players[letter]
-            seat.stored = stored.get(letter)
-        return form
 
     def _entry(self, number):
         stored = self.games.get(number)
@@ -163,15 +194,39 @@ class SheetPage:
                     initial={"version": self.sheet.version}, letters=self.letters, prefix=f"o{number}"
                 )
         if self.editable:
-            data = game_data(stored, self.sheet.version) if stored else blank_data(self.sheet.version)
-            entry.form = self.form_for(number, data)  # a stored game shows its stored scores
+            initial = stored_initial(stored, self.sheet.version) if stored else {"version": self.sheet.version}
+            entry.form = self.form_for(number, initial=initial)  # a stored game shows its stored scores
+            entry.rows = self._stored_rows(entry.form, stored)
         return entry
 
-    def bind(self, number, form, status):
-        """Show `form` (what the tablet posted) for game `number` instead of the stored values."""
+    def _stored_rows(self, form, stored):
+        """The seats of a form showing the stored game (if any): the counts as stored."""
+        rows = self._rows(form, stored)
+        for row in rows:
+            if row.stored is not None and not row.stored.went_out:
+                row.tiles = row.stored.tiles
+                row.keypad_total = (row.stored.tiles, row.stored.jokers) if row.stored.keypad is not None else None
+        return rows
+
+    def _rows(self, form, stored):
+        results = {r.letter: r for r in stored.results.all()} if stored else {}
+        return [
+            SeatRow(letter, player, form.seat_fields(letter), results.get(letter))
+            for letter, player in self.players.items()
+        ]
+
+    def bind(self, number, form, status, checked):
+        """Show `form` (what the tablet posted, validated) for game `number` instead of the stored
+        values, with what the rules found in it (`checked`: problems, minus points, scores)."""
+        form.add_refusals(checked.problems)
         entry = self.entry(number)
-        entry.form = form
-        entry.status = status
+        entry.form, entry.status, entry.checked = form, status, checked
+        entry.rows = self._rows(form, entry.stored)
+        for row in entry.rows:
+            row.tiles = form.tile_counts.get(row.letter)
+            row.keypad_total = form.keypad_totals.get(row.letter)
+            row.minus = checked.minus.get(row.letter)
+            row.score = checked.result.scores[row.letter] if checked.result else None
         return entry
 
     def url(self, name, **kwargs):

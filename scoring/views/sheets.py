@@ -12,41 +12,28 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from engine import rules
-from scoring import services
+from scoring import selectors, services
 from scoring.completion import results_are_final
 from scoring.forms import OverrideForm
-from tournament.refusals import Refused, violation_message
-from scoring.models import AuditEntry
-from scoring.views.access import load_table, referee_view, seats_prefetch
+from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
-from scoring.views.sheet_page import (
-    game_number_or_404,
-    holds_stored_game,
-    posted_game,
-    render_game,
-    render_sheet,
-    sheet_page,
-)
-from tournament.models import Round, Table
+from scoring.views.sheet_page import game_number_or_404, posted_game, render_game, render_sheet, sheet_page
+from tournament.models import Round
 from tournament.queries import current_round
+from tournament.refusals import Refused
 
 
 @referee_view()
 def referee_home(request, tournament, round_number=None):
     """The current round's tables as big buttons with the sheet state (or another round's)."""
-    rounds = list(Round.objects.filter(tournament=tournament).exclude(state=Round.State.DRAFT).order_by("number"))
+    rounds = selectors.referee_rounds(tournament)
     if round_number is None:
         round_ = current_round(tournament)
     else:
         round_ = next((r for r in rounds if r.number == round_number), None)
         if round_ is None:
             raise Http404
-    tables = []
-    if round_ is not None:
-        tables = list(
-            Table.objects.filter(round=round_).select_related("sheet").prefetch_related(seats_prefetch()).order_by("number")
-        )
+    tables = selectors.round_tables(round_) if round_ is not None else []
     completed = [r for r in rounds if r.state == Round.State.COMPLETED]
     context = {
         "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
@@ -70,7 +57,7 @@ def game_preview(request, tournament, round_number, table_number, game_number):
     if not page.editable:
         return refuse(request, page, number, Refused("sheet_verified"))
     form.is_valid()
-    entry = page.bind(number, form, "unsaved")
+    entry = page.bind(number, form, "unsaved", services.check_game(form.entered(), page.settings))
     entry.force_open = True
     if entry.matches_stored():
         entry.status = "saved"
@@ -82,31 +69,30 @@ def game_preview(request, tournament, round_number, table_number, game_number):
 @require_POST
 @referee_view()
 def game_save(request, tournament, round_number, table_number, game_number):
-    """Save one game: validated by the rules engine, compare-and-swap on the sheet version."""
+    """Save one game: checked once by the rules engine, compare-and-swap on the sheet version."""
     page, number, form = posted_game(
         request, tournament, round_number, table_number, game_number, require_complete=True
     )
-    if form.is_valid():
-        try:
-            services.save_game(
-                page.sheet, number, form.game, version=form.cleaned_data["version"], user=request.user,
-                keypad=form.keypad or None, reason=form.cleaned_data.get("reason") or "",
-            )
-        except services.EditConflict as conflict:
-            page.refresh()
-            if holds_stored_game(form, page.games.get(number)):
-                # The sheet already holds exactly these values (e.g. a retry after a lost reply).
-                return saved_response(request, page, number)
-            return show_conflict(request, page, number, form, conflict)
-        except Refused as error:
-            if error.code == "sheet_verified":
-                return refuse(request, page, number, error)
-            form.add_violation(error)
-        except rules.RuleViolation as error:
-            form.add_violation(error)
-        else:
-            return saved_response(request, page.refresh(), number)
-    entry = page.bind(number, form, "unsaved")
+    if not form.is_valid():
+        return show_unsaved(request, page, number, form, services.check_game(form.entered(), page.settings))
+    entered = form.entered()
+    try:
+        saved = services.save_game(
+            page.sheet, number, entered.game, keypad=entered.keypad, version=form.cleaned_data["version"],
+            user=request.user, role=request.role, reason=form.cleaned_data["reason"],
+        )
+    except services.EditConflict as conflict:
+        return show_conflict(request, page, number, form, conflict)
+    except services.InvalidGame as invalid:
+        return show_unsaved(request, page, number, form, invalid.checked)
+    except Refused as refusal:
+        return refuse(request, page, number, refusal)
+    return saved_response(request, page.show_saved(saved), number)
+
+
+def show_unsaved(request, page, number, form, checked):
+    """Nothing was saved: the values sent, with their errors and what they score."""
+    entry = page.bind(number, form, "unsaved", checked)
     if request.htmx:
         return render_game(request, page, entry)
     return render_sheet(request, page)
@@ -126,28 +112,27 @@ def saved_response(request, page, number):
 def show_conflict(request, page, number, form, conflict):
     """The later save is refused: show what the other tablet saved and keep this tablet's values.
 
-    The kept form now carries the current version (`page` has been refreshed), so saving it
-    again re-applies the values.
+    The kept form now carries the current version, so saving it again re-applies the values.
     """
+    page.show(conflict.sheet, conflict.games)
     data = form.data.copy()
     data["version"] = str(page.sheet.version)
     kept = page.form_for(number, data, require_complete=True)
     kept.is_valid()
-    entry = page.bind(number, kept, "conflict")
+    entry = page.bind(number, kept, "conflict", conflict.checked)
     entry.changes = [describe_entry(change, page.players) for change in conflict.changes]
     if request.htmx:
         return render_game(request, page, entry, with_version=True)
     return render_sheet(request, page, status=409)
 
 
-def refuse(request, page, number, error):
+def refuse(request, page, number, refusal):
     """A change this user may not make (e.g. a referee on a verified sheet): say so, change nothing."""
-    message = violation_message(error)
     if request.htmx:
         entry = page.entry(number)
-        entry.refusal = message
+        entry.refusal = refusal.message
         return render_game(request, page, entry)
-    messages.error(request, message)
+    messages.error(request, refusal.message)
     return render_sheet(request, page, status=403)
 
 
@@ -162,7 +147,7 @@ def sheet_submit(request, tournament, round_number, table_number):
 @referee_view(Role.HEAD_REFEREE)
 def sheet_verify(request, tournament, round_number, table_number):
     page = sheet_page(request, tournament, round_number, table_number)
-    return sheet_transition(request, page, services.verify_sheet, _("The sheet has been verified."))
+    return sheet_transition(request, page, services.verify_sheet, _("The sheet has been verified."), role=request.role)
 
 
 def posted_version(request):
@@ -172,11 +157,11 @@ def posted_version(request):
         return -1
 
 
-def sheet_transition(request, page, service, success):
+def sheet_transition(request, page, service, success, **options):
     try:
-        service(page.sheet, version=posted_version(request), user=request.user)
-    except Refused as error:
-        messages.error(request, violation_message(error))
+        service(page.sheet, version=posted_version(request), user=request.user, **options)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
     else:
         messages.success(request, success)
     return redirect(page.url("sheet"))
@@ -196,13 +181,11 @@ def score_override(request, tournament, round_number, table_number, game_number)
         data = form.cleaned_data
         try:
             services.override_score(
-                page.sheet, number, data["seat"], data["score"], reason=data["reason"], version=data["version"],
-                user=request.user,
+                page.sheet, entry.stored, data["seat"], data["score"], reason=data["reason"], version=data["version"],
+                user=request.user, role=request.role,
             )
-        except Refused as error:
-            form.add_error("reason" if error.code == "reason_required" else None, violation_message(error))
-        except rules.RuleViolation as error:
-            form.add_error("seat", violation_message(error))
+        except Refused as refusal:
+            form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
         else:
             messages.success(request, _("The score has been changed."))
             return redirect(f"{page.url('sheet')}#game-{number}")
@@ -214,10 +197,9 @@ def score_override(request, tournament, round_number, table_number, game_number)
 def sheet_log(request, tournament, round_number, table_number):
     """Every change of one sheet: who, when, before, after, reason."""
     table, sheet = load_table(tournament, round_number, table_number)
-    entries = AuditEntry.objects.filter(sheet=sheet).select_related("user").order_by("-created_at", "-pk")
     players = {seat.letter: seat.player for seat in table.seats.all()}
     context = {
         "tournament": tournament, "table": table, "sheet": sheet,
-        "changes": [describe_entry(entry, players) for entry in entries],
+        "changes": [describe_entry(entry, players) for entry in selectors.sheet_log(sheet)],
     }
     return render(request, "scoring/log.html", context)
