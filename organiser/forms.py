@@ -196,7 +196,7 @@ class BackupUploadForm(forms.Form):
         """The browser refuses a file over the limit before sending it (static/js/backup-upload.js)."""
         super().__init__(*args, **kwargs)
         self.fields["file"].widget.attrs.update({
-            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large_message(),
+            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large().message,
         })
 
 

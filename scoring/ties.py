@@ -8,16 +8,15 @@ they order are scoring's. The organiser's final seating asks `final_candidates`.
 from collections import defaultdict
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
 from tournament.audit import log_change
 from scoring.models import TieDecision
 from scoring.standings import compute_standings
-from tournament.errors import ActionRefused
 from tournament.models import Player, Round, Tournament
 from tournament.queries import latest_round, qualifying_over
+from tournament.refusals import Refused
 
 FINAL_SIZE = 4
 
@@ -34,18 +33,15 @@ def final_cut_tie(rows):
 def final_candidates(tournament):
     """The standings rows of the players who would sit at the final table, best first.
 
-    Raises ActionRefused when a tie decides who plays in the final and nobody has decided it.
+    Refused when a tie decides who plays in the final and nobody has decided it.
     """
     rows = compute_standings(tournament)
     active = [row for row in rows if row.player.status == Player.Status.ACTIVE]
     if len(active) < 3:
-        raise ActionRefused(_("At least 3 active players are needed for the final."))
+        raise Refused("final_too_few")
     tied = final_cut_tie(rows)
     if tied:
-        raise ActionRefused(
-            _("Place %(place)s is tied (%(names)s): the head referee must record a decision before the final is seated.")
-            % {"place": FINAL_SIZE, "names": ", ".join(row.player.name for row in tied)}
-        )
+        raise Refused("final_cut_tied", place=FINAL_SIZE, names=", ".join(row.player.name for row in tied))
     return active[:FINAL_SIZE]
 
 
@@ -77,17 +73,17 @@ def decide_tie(tournament, order, reason, *, user):
     `order` lists the player ids (from the import file) of exactly one tie to decide now.
     """
     if not has_role(user, tournament, Role.HEAD_REFEREE):
-        raise ActionRefused(_("Only the head referee can decide a tie."))
+        raise Refused("tie_head_referee_only")
     reason = reason.strip()
     if not reason:
-        raise ActionRefused(_("Say how the tie was decided, e.g. a lot drawn by the head referee."), field="reason")
+        raise Refused("tie_reason_required", field="reason")
     Tournament.objects.select_for_update().get(pk=tournament.pk)  # one decision at a time
     tie = next(
         (rows for rows in ties_to_decide(tournament) if sorted(row.player.ext_id for row in rows) == sorted(order)),
         None,
     )
     if tie is None:
-        raise ActionRefused(_("These players are no longer tied on a place to decide. Reload the page."))
+        raise Refused("tie_gone")
     names = {row.player.ext_id: row.player.name for row in tie}
     decision = TieDecision.objects.create(tournament=tournament, order=list(order), reason=reason, decided_by=user)
     log_change(

@@ -7,7 +7,7 @@ from tests.factories import build, table
 from tests.organiser_helpers import checked_in
 from organiser import services
 from tournament.models import Organisation, Player
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -102,8 +102,9 @@ def test_a_player_in_a_draft_cannot_be_removed_until_the_draw_is_discarded(organ
     tournament = checked_in(4)
     round_ = services.draw_round(tournament, user=None)
     player = Player.objects.get(ext_id="p1")
-    with pytest.raises(ActionRefused, match="drawn but not started. Discard that draw first"):
+    with pytest.raises(Refused, match="^seated_in_draft$") as refused:
         services.remove_player(player, user=None)
+    assert "is seated in Round 1, which is drawn but not started. Discard that draw first" in refused.value.message
     services.discard_round(round_, user=None)
     services.remove_player(player, user=None)
     assert Player.objects.count() == 3

@@ -1,6 +1,6 @@
 """State changes the organiser makes, each in one transaction: the tournament's settings
 (`tournaments`), players (`players`), the draw and the final (`draw`), the round lifecycle and
-seat swaps (`rounds`). A refusal raises `tournament.errors.ActionRefused` and writes nothing.
+seat swaps (`rounds`). A refusal raises `tournament.refusals.Refused` and writes nothing.
 
 The names below are the organiser's whole set of services, imported from their modules.
 """

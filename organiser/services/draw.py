@@ -8,17 +8,14 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from engine import seating
 from tournament.audit import log_change
 from scoring.services import ensure_sheet
 from scoring.standings import compute_standings
 from scoring.ties import final_candidates
-from tournament.errors import ActionRefused
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.queries import latest_round, qualifying_over
+from tournament.refusals import Refused
 
 RANDOM = "random"
 FINAL_METHOD = "final"
@@ -55,22 +52,11 @@ def table_counts(count):
 
 
 def check_field_size(count):
-    """Raise ActionRefused when `count` players cannot be seated at tables of 3 and 4."""
+    """Refuse when `count` players cannot be seated at tables of 3 and 4 (the engine's SeatingError)."""
     try:
         seating.table_sizes(count)
     except seating.SeatingError as error:
-        if error.code == "five_players":
-            message = _(
-                "5 players cannot be seated: tables are for 3 or 4 players. "
-                "Check in one more player or withdraw one."
-            )
-        else:
-            message = ngettext(
-                "At least 3 active, checked-in players are needed to seat a round; there is %(count)s.",
-                "At least 3 active, checked-in players are needed to seat a round; there are %(count)s.",
-                count,
-            ) % {"count": count}
-        raise ActionRefused(message) from None
+        raise Refused.from_violation(error, count=count) from None
 
 
 # ------------------------------------------------------------------ rounds: the draw
@@ -88,26 +74,17 @@ def _store_tables(round_, tables):
 
 
 def next_round_number(tournament):
-    """The number of the round to draw next; raises ActionRefused when none may be drawn."""
+    """The number of the round to draw next; refused when none may be drawn."""
     latest = latest_round(tournament)
     if latest is not None and latest.is_final:
-        raise ActionRefused(_("The final has been seated: there are no more rounds to draw."))
+        raise Refused("no_round_after_final")
     if latest is not None and latest.state != Round.State.COMPLETED:
-        raise ActionRefused(
-            _("Round %(number)s is not complete yet. Draw the next round once every sheet is verified and the round is completed.")
-            % {"number": latest.number}
-        )
+        raise Refused("round_not_complete", number=latest.number)
     number = latest.number + 1 if latest else 1
     if number > tournament.rounds_planned:
-        planned = tournament.rounds_planned
-        if tournament.final:
-            raise ActionRefused(ngettext(
-                "The only qualifying round has been played: seat the final.",
-                "All %(count)s qualifying rounds have been played: seat the final.", planned,
-            ) % {"count": planned})
-        raise ActionRefused(ngettext(
-            "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", planned,
-        ) % {"count": planned})
+        raise Refused(
+            "qualifying_played_seat_final" if tournament.final else "qualifying_played", count=tournament.rounds_planned,
+        )
     return number
 
 
@@ -122,14 +99,14 @@ def draw_round(tournament, *, method=None, seed=None, user):
         with transaction.atomic():
             return _draw_round(tournament, method=method, seed=seed, user=user)
     except IntegrityError:
-        raise ActionRefused(_("Someone else drew this round at the same moment. Reload the page.")) from None
+        raise Refused("draw_clash") from None
 
 
 def _draw_round(tournament, *, method, seed, user):
     number = next_round_number(tournament)
     method = method or (RANDOM if number == 1 else tournament.seating_method)
     if method not in METHOD_CHOICES:
-        raise ActionRefused(_("Unknown seating method."))
+        raise Refused("unknown_method")
     if number == 1 and method != Tournament.SeatingMethod.MANUAL:
         method = RANDOM  # nothing to mix or rank before the first round
     players = list(eligible_players(tournament, number).values_list("pk", "organisation_id"))
@@ -155,15 +132,12 @@ def _draw_round(tournament, *, method, seed, user):
 def seat_final(tournament, *, user):
     """Seat the top active players of the standings at the final table: A = 1st, B = 2nd, …"""
     if not tournament.final:
-        raise ActionRefused(_("This tournament has no final (see the settings)."))
+        raise Refused("no_final")
     latest = latest_round(tournament)
     if latest is not None and latest.is_final:
-        raise ActionRefused(_("The final has already been seated."))
+        raise Refused("final_seated")
     if latest is None or not qualifying_over(tournament, latest) or latest.state != Round.State.COMPLETED:
-        raise ActionRefused(
-            _("The final is seated after the last qualifying round (round %(number)s) is completed.")
-            % {"number": tournament.rounds_planned}
-        )
+        raise Refused("final_too_early", number=tournament.rounds_planned)
     finalists = final_candidates(tournament)
     round_ = Round.objects.create(
         tournament=tournament, number=latest.number + 1, kind=Round.Kind.FINAL, method=FINAL_METHOD

@@ -14,10 +14,10 @@ from accounts.roles import staff_required
 from organiser import importers, services
 from organiser.forms import ImportForm, PlayerForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
-from tournament.errors import ActionRefused
 from tournament.models import Organisation, Player
 from tournament.navigation import return_path
 from tournament.queries import last_started_number
+from tournament.refusals import Refused
 from tournament.text import sorted_polish
 
 
@@ -44,7 +44,7 @@ def player_list(request, tournament):
     if request.method == "POST" and form.is_valid():
         try:
             player = services.add_player(tournament, form.cleaned_data["name"], form.cleaned_data["organisation"], user=request.user)
-        except ActionRefused as refusal:
+        except Refused as refusal:
             form.add_refusal(refusal)
         else:
             messages.success(request, _("%(name)s has start number %(number)s.") % {"name": player.name, "number": player.start_number})
@@ -63,7 +63,7 @@ def player_detail(request, tournament, pk):
     if request.method == "POST" and form.is_valid():
         try:
             services.edit_player(player, form.cleaned_data["name"], form.cleaned_data["organisation"], user=request.user)
-        except ActionRefused as refusal:
+        except Refused as refusal:
             form.add_refusal(refusal)
         else:
             messages.success(request, _("The changes have been saved."))
@@ -103,7 +103,7 @@ def player_action(request, tournament, pk, action):
     refusal = None
     try:
         PLAYER_ACTIONS[action](player, request.user)
-    except ActionRefused as error:
+    except Refused as error:
         refusal = error.message
     if request.htmx and request.POST.get("row") and action != "remove":
         player.refresh_from_db()
@@ -122,7 +122,7 @@ def player_action(request, tournament, pk, action):
 def check_in_everyone(request, tournament):
     try:
         count = services.check_in_everyone(tournament, user=request.user)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
     else:
         messages.success(request, ngettext("%(count)s player checked in.", "%(count)s players checked in.", count) % {"count": count})
@@ -139,10 +139,8 @@ def player_import(request, tournament):
         try:
             rows = importers.read_player_file(upload.name, upload.read(importers.MAX_BYTES + 1))
             created = services.import_players(tournament, rows, user=request.user)
-        except importers.FileRefused as refusal:
-            problems = refusal.problems
-        except ActionRefused as refusal:
-            problems = refusal.problems
+        except Refused as refusal:
+            problems = refusal.problems or [refusal]
         else:
             messages.success(request, ngettext(
                 "%(count)s player imported.", "%(count)s players imported.", len(created),

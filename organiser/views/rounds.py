@@ -14,10 +14,10 @@ from accounts.roles import has_role, staff_required
 from organiser import reports, services
 from organiser.forms import DrawForm, SwapForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url, with_method_labels
-from tournament.errors import ActionRefused
 from tournament.models import Player, Round, Seat, Table
 from tournament.navigation import return_path
 from tournament.queries import latest_round
+from tournament.refusals import Refused
 
 
 @staff_required(Role.ORGANISER)
@@ -29,14 +29,14 @@ def draw(request, tournament):
     refusal = None
     try:
         services.next_round_number(tournament)
-    except ActionRefused as error:
+    except Refused as error:
         refusal = error.message
     if request.method == "POST" and form.is_valid() and refusal is None:
         try:
             round_ = services.draw_round(
                 tournament, method=form.cleaned_data["method"], seed=form.cleaned_data["seed"], user=request.user
             )
-        except ActionRefused as error:
+        except Refused as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("%(round)s has been drawn. Check the seating, then publish it.") % {"round": round_})
@@ -45,7 +45,7 @@ def draw(request, tournament):
     try:
         services.check_field_size(eligible)
         size_problem = None
-    except ActionRefused as error:
+    except Refused as error:
         size_problem = error.message
     context = {
         "tournament": tournament, "form": form, "number": number, "refusal": refusal, "eligible": eligible, "latest": latest,
@@ -91,7 +91,7 @@ def round_detail(request, tournament, number):
                     round_, form.players[form.cleaned_data["player_a"]], form.players[form.cleaned_data["player_b"]],
                     user=request.user, reason=form.cleaned_data["reason"],
                 )
-            except ActionRefused as refusal:
+            except Refused as refusal:
                 form.add_refusal(refusal)
             else:
                 messages.success(request, _("The two players have swapped seats."))
@@ -119,7 +119,7 @@ def round_action(request, tournament, number, action):
     change, done = ROUND_ACTIONS[action]
     try:
         change(round_, user=request.user)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, staff_url("round", tournament, number))
     messages.success(request, done % {"round": round_})
@@ -133,7 +133,7 @@ def round_action(request, tournament, number, action):
 def seat_final(request, tournament):
     try:
         round_ = services.seat_final(tournament, user=request.user)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, staff_url("dashboard", tournament))
     messages.success(request, _("The final table has been seated. Check it, then publish it."))

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.forms import CardForm
-from tournament.refusals import Refused, violation_message
+from tournament.refusals import Refused
 from scoring.models import Card
 from scoring.views.access import is_head, referee_view
 from tournament.models import Player, Round
@@ -64,7 +64,7 @@ def give_card(request, tournament, player_id):
         try:
             card = services.give_card(player, data["colour"], data["reason"], user=request.user, round=round_)
         except Refused as error:
-            form.add_error("reason" if error.code == "reason_required" else "colour", violation_message(error))
+            form.add_error("reason" if error.code == "reason_required" else "colour", error.message)
         else:
             player.refresh_from_db()
             text = _("%(card)s for %(player)s recorded.") % {"card": card.get_colour_display(), "player": player.name}

@@ -8,7 +8,7 @@ from accounts.models import Role
 from scoring import ties as tie_decisions
 from scoring.forms import TieDecisionForm
 from scoring.views.access import referee_view
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 
 @referee_view(Role.HEAD_REFEREE)
@@ -23,7 +23,7 @@ def ties(request, tournament):
             if form.is_valid():
                 try:
                     tie_decisions.decide_tie(tournament, form.order(), form.cleaned_data["reason"], user=request.user)
-                except ActionRefused as refusal:
+                except Refused as refusal:
                     form.add_error(refusal.field, refusal.message)
                 else:
                     messages.success(request, _("The tie at place %(place)s is decided.") % {"place": rows[0].rank_label})
