@@ -87,7 +87,7 @@ def test_a_late_arrival_is_seated_from_the_round_they_join(organiser):
     tournament = checked_in(8)
     Player.objects.filter(ext_id="p8").update(present=False)
     play_round(services.draw_round(tournament, user=organiser))
-    services.set_present(Player.objects.get(ext_id="p8"), True, user=organiser)
+    services.set_present(Player.objects.get(ext_id="p8"), present=True, user=organiser)
     assert "p8" in seated_ids(services.draw_round(tournament, user=organiser))
 
 
@@ -257,7 +257,7 @@ def test_a_started_round_changes_only_by_the_head_referee_with_a_reason(client, 
     round_ = tournament.rounds.get()
     p1, p5 = Player.objects.get(ext_id="p1"), Player.objects.get(ext_id="p5")
     with pytest.raises(Refused, match="^swap_head_referee_only$"):
-        services.swap_players(round_, p1, p5, user=referee, reason="wrong table")
+        services.swap_players(round_, player_a=p1, player_b=p5, user=referee, reason="wrong table")
     client.force_login(head_referee)
     response = client.post("/staff/test/rounds/1/", {"player_a": p1.pk, "player_b": p5.pk, "reason": "  "})
     assert response.context["form"].errors["reason"] == ["Round 1 has started: give the reason for changing its seating."]
@@ -276,10 +276,10 @@ def test_a_head_referee_may_not_swap_before_the_start_and_nobody_after_completio
     round_ = tournament.rounds.get()
     p1, p5 = Player.objects.get(ext_id="p1"), Player.objects.get(ext_id="p5")
     with pytest.raises(Refused, match="^swap_organiser_only$"):
-        services.swap_players(round_, p1, p5, user=head_referee)
+        services.swap_players(round_, player_a=p1, player_b=p5, user=head_referee)
     Round.objects.filter(pk=round_.pk).update(state="completed")
     with pytest.raises(Refused, match="^round_completed_no_swap$"):
-        services.swap_players(round_, p1, p5, user=organiser, reason="late")
+        services.swap_players(round_, player_a=p1, player_b=p5, user=organiser, reason="late")
     assert not AuditEntry.objects.filter(action="swap_seats").exists()
 
 

@@ -170,8 +170,8 @@ def world(referee, head_referee, organiser):
     other = import_tournament(other_data)
     other_referee = User.objects.create_user("other-referee", password="secret-pass-123")
     TournamentRole.objects.create(user=other_referee, tournament=other, role=Role.REFEREE)
-    tablet_link, tablet_token = create_device_link(other, "Tablet B")
-    own_link, _token = create_device_link(tournament, "Tablet A")
+    tablet_link, tablet_token = create_device_link(other, label="Tablet B")
+    own_link, _token = create_device_link(tournament, label="Tablet A")
     visitors = {
         "anonymous": None, "referee": referee, "head_referee": head_referee, "organiser": organiser,
         "other_referee": other_referee, "tablet_b": tablet_link.user,

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from scoring import ties
+from scoring import selectors, ties
 from scoring.models import AuditEntry, TieDecision
 from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.factories import build, out_game, table
@@ -103,7 +103,7 @@ def test_a_bad_decision_is_explained_and_changes_nothing(head_referee_client, pl
 
 def test_no_tie_is_decided_before_the_last_qualifying_round_is_completed(head_referee_client, head_referee):
     tournament = qualified(rounds_planned=2)
-    assert ties.ties_to_decide(tournament) == []
+    assert selectors.ties_to_decide(tournament) == []
     page = head_referee_client.get("/referee/test/ties/").content.decode()
     assert "No tie to decide now." in page
     response = head_referee_client.post(
@@ -111,7 +111,7 @@ def test_no_tie_is_decided_before_the_last_qualifying_round_is_completed(head_re
     )
     assert "These players are no longer tied on a place to decide." in response.content.decode()
     with pytest.raises(Refused, match="^tie_gone$"):
-        ties.decide_tie(tournament, ["p8", "p6"], "lot", user=head_referee)
+        ties.decide_tie(tournament, order=["p8", "p6"], reason="lot", user=head_referee)
     assert not TieDecision.objects.exists()
 
 
@@ -120,9 +120,9 @@ def test_only_the_head_referee_decides_a_tie(referee_client, referee, organiser)
     assert referee_client.get("/referee/test/ties/").status_code == 403
     assert referee_client.post("/referee/test/ties/", {"reason": "lot"}).status_code == 403
     with pytest.raises(Refused, match="^tie_head_referee_only$"):
-        ties.decide_tie(tournament, ["p8", "p6"], "lot", user=referee)
+        ties.decide_tie(tournament, order=["p8", "p6"], reason="lot", user=referee)
     assert not TieDecision.objects.exists()
-    ties.decide_tie(tournament, ["p8", "p6"], "lot", user=organiser)  # the organiser outranks the head referee
+    ties.decide_tie(tournament, order=["p8", "p6"], reason="lot", user=organiser)  # the organiser outranks the head referee
     assert TieDecision.objects.get().order == ["p8", "p6"]
 
 

@@ -25,6 +25,7 @@ from organiser.interchange import InterchangeError, decode, import_tournament, p
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
+from tournament.selectors import tournament_with_slug
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes of an uploaded file, compressed or not
 MAX_JSON = 50 * 1024 * 1024  # bytes of JSON a compressed file may unpack to
@@ -92,7 +93,7 @@ def preview(plan):
         players=len(plan["players"]), rounds=len(plan["rounds"]),
         sheets=sum(1 for t in tables if t["games"]), verified=sum(1 for t in tables if t["state"] == "verified"),
         cards=len(plan["cards"]), audit=len(plan["audit"]),
-        replaces=Tournament.objects.filter(slug=tournament["slug"]).first(),
+        replaces=tournament_with_slug(tournament["slug"]),
     )
 
 
@@ -138,7 +139,7 @@ def restore(text, *, user, replace=None):
     the organiser confirmed); it is replaced whole. Returns the restored Tournament."""
     data, plan = checked(text)
     slug = plan["tournament"]["slug"]
-    existing = Tournament.objects.filter(slug=slug).first()
+    existing = tournament_with_slug(slug)
     if (existing and existing.pk) != (replace and replace.pk):
         raise Refused("backup_changed", slug=slug)
     if existing is not None and take_snapshot(existing, "before-restore") is None:

@@ -1,57 +1,38 @@
-"""The draw: who is seated in the next round, the seating engine's tables stored as a draft
-round, and the final table seated from the standings."""
+"""The draw: the seating engine's tables for the next round stored as a draft round (who may
+be seated is read by `organiser.selectors`), and the final table seated from the standings."""
 
 from __future__ import annotations
 
 import secrets
-from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+
 from engine import seating
-from tournament.audit import log_change
+from organiser.selectors import eligible_players, qualifying_seatings
 from scoring.services import ensure_sheet
 from scoring.standings import compute_standings
 from scoring.ties import final_candidates
-from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.queries import latest_round, qualifying_over
+from tournament.audit import log_change
+from tournament.models import Round, Seat, Table, Tournament
 from tournament.refusals import Refused
+from tournament.selectors import latest_round, qualifying_over
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 RANDOM = "random"
 FINAL_METHOD = "final"
 METHOD_CHOICES = (RANDOM, *Tournament.SeatingMethod.values)
 
 
-def eligible_players(tournament, number):
-    """Players to seat in round `number`: active, checked in, and joining by then."""
-    return Player.objects.filter(tournament=tournament, status=Player.Status.ACTIVE, present=True).filter(
-        Q(joins_from_round__isnull=True) | Q(joins_from_round__lte=number)
-    )
-
-
-def qualifying_seatings(tournament, up_to=None):
-    """{round number: [ {letter: player id}, … table 1 first ]} of the qualifying rounds."""
-    seats = Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.QUALIFYING)
-    if up_to is not None:
-        seats = seats.filter(round__number__lte=up_to)
-    tables = defaultdict(dict)
-    for number, table, letter, player_id in seats.values_list(
-        "round__number", "table__number", "letter", "player_id"
-    ).order_by("round__number", "table__number", "letter"):
-        tables[(number, table)][letter] = player_id
-    rounds = defaultdict(list)
-    for (number, _table), seated in sorted(tables.items()):
-        rounds[number].append(seated)
-    return dict(rounds)
-
-
-def table_counts(count):
+def table_counts(count: int) -> tuple[int, int]:
     """(4-tables, 3-tables) for `count` players who can be seated."""
     sizes = seating.table_sizes(count)
     return sizes.count(4), sizes.count(3)
 
 
-def check_field_size(count):
+def check_field_size(count: int) -> None:
     """Refuse when `count` players cannot be seated at tables of 3 and 4 (the engine's SeatingError)."""
     try:
         seating.table_sizes(count)
@@ -73,7 +54,7 @@ def _store_tables(round_, tables):
         ensure_sheet(table)
 
 
-def next_round_number(tournament):
+def next_round_number(tournament: Tournament) -> int:
     """The number of the round to draw next; refused when none may be drawn."""
     latest = latest_round(tournament)
     if latest is not None and latest.is_final:
@@ -88,7 +69,9 @@ def next_round_number(tournament):
     return number
 
 
-def draw_round(tournament, *, method=None, seed=None, user):
+def draw_round(
+    tournament: Tournament, *, method: str | None = None, seed: str | int | None = None, user: AbstractBaseUser | None,
+) -> Round:
     """Draw the next qualifying round as a draft and return it.
 
     Round 1 is a random draw; later rounds use `method` (default: the tournament's
@@ -129,7 +112,7 @@ def _draw_round(tournament, *, method, seed, user):
 
 
 @transaction.atomic
-def seat_final(tournament, *, user):
+def seat_final(tournament: Tournament, *, user: AbstractBaseUser | None) -> Round:
     """Seat the top active players of the standings at the final table: A = 1st, B = 2nd, …"""
     if not tournament.final:
         raise Refused("no_final")

@@ -6,19 +6,26 @@ Every check runs before anything is written; a clash with a simultaneous change 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from organiser.importers import PlayerRow
 from tournament.audit import log_change
-from tournament.models import Organisation, Player, Seat
-from tournament.queries import last_started_number
+from tournament.models import Organisation, Player, Seat, Tournament
 from tournament.refusals import Refused
+from tournament.selectors import last_started_number
 from tournament.validation import MAX_NAME, forbidden_character, name_key
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
-def registration_problems(tournament, entries, *, ignore=None):
+
+def registration_problems(
+    tournament: Tournament, *, entries: Sequence[PlayerRow], ignore: Player | None = None,
+) -> list[Refused]:
     """Refusals of registering `entries` (PlayerRows) on top of the tournament's players
     (except `ignore`): empty or long names, duplicates in one organisation, the quota. Each
     names the entry's `line` (None for a typed player) and its field."""
@@ -130,11 +137,12 @@ def _refuse_first(problems):
     raise Refused(first.code, field=first.field, problems=problems, **first.params)
 
 
-def add_player(tournament, name, organisation, *, user):
+def add_player(tournament: Tournament, *, name: str, organisation: str, user: AbstractBaseUser | None) -> Player:
+    """Register one player typed into the form; refused (next to the field) on any problem."""
     entry = PlayerRow(name.strip(), organisation.strip())
 
     def action():
-        problems = registration_problems(tournament, [entry])
+        problems = registration_problems(tournament, entries=[entry])
         if problems:
             _refuse_first(problems)
         return _register(tournament, [entry])[0]
@@ -142,10 +150,12 @@ def add_player(tournament, name, organisation, *, user):
     return _in_transaction(action)
 
 
-def import_players(tournament, rows, *, user):
+def import_players(
+    tournament: Tournament, *, rows: Sequence[PlayerRow], user: AbstractBaseUser | None,
+) -> list[Player]:
     """Register every row of a player file, or none when any row has a problem."""
     def action():
-        problems = registration_problems(tournament, rows)
+        problems = registration_problems(tournament, entries=rows)
         if problems:
             raise Refused("nothing_imported", problems=problems)
         created = _register(tournament, rows)
@@ -155,12 +165,13 @@ def import_players(tournament, rows, *, user):
     return _in_transaction(action)
 
 
-def edit_player(player, name, organisation, *, user):
+def edit_player(player: Player, *, name: str, organisation: str, user: AbstractBaseUser | None) -> Player:
+    """Rename a player or move them to another organisation (a free place in its quota)."""
     tournament = player.tournament
     entry = PlayerRow(name.strip(), organisation.strip())
 
     def action():
-        problems = registration_problems(tournament, [entry], ignore=player)
+        problems = registration_problems(tournament, entries=[entry], ignore=player)
         if problems:
             _refuse_first(problems)
         new_organisation = _organisation(tournament, entry.organisation)
@@ -182,7 +193,7 @@ def _refuse_if_seated_in_a_draw(player):
 
 
 @transaction.atomic
-def remove_player(player, *, user):
+def remove_player(player: Player, *, user: AbstractBaseUser | None) -> None:
     """Delete a player registered by mistake; only before round 1 starts (later: withdraw)."""
     tournament = player.tournament
     if last_started_number(tournament):
@@ -194,7 +205,7 @@ def remove_player(player, *, user):
 
 
 @transaction.atomic
-def set_present(player, present, *, user):
+def set_present(player: Player, *, present: bool, user: AbstractBaseUser | None) -> Player:
     """Check a player in (or out). After round 1 has started a player who arrives joins from
     the next round; a player who has already played cannot be checked out (withdraw instead)."""
     started = last_started_number(player.tournament)
@@ -209,7 +220,7 @@ def set_present(player, present, *, user):
 
 
 @transaction.atomic
-def check_in_everyone(tournament, *, user):
+def check_in_everyone(tournament: Tournament, *, user: AbstractBaseUser | None) -> int:
     """Check in every active player before round 1 starts; returns how many were checked in."""
     if last_started_number(tournament):
         raise Refused("check_in_after_start")
@@ -226,7 +237,7 @@ def _change_status(player, before, after, refusal, action, user):
 
 
 @transaction.atomic
-def withdraw_player(player, *, user):
+def withdraw_player(player: Player, *, user: AbstractBaseUser | None) -> Player:
     """The player stops playing: not seated again, results kept, still ranked."""
     return _change_status(
         player, Player.Status.ACTIVE, Player.Status.WITHDRAWN, "player_not_active", "player_withdraw", user
@@ -234,7 +245,7 @@ def withdraw_player(player, *, user):
 
 
 @transaction.atomic
-def reinstate_player(player, *, user):
+def reinstate_player(player: Player, *, user: AbstractBaseUser | None) -> Player:
     """Undo a withdrawal: the player is seated again from the next draw."""
     return _change_status(
         player, Player.Status.WITHDRAWN, Player.Status.ACTIVE, "player_not_withdrawn", "player_reinstate", user

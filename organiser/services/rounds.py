@@ -5,6 +5,8 @@ State changes are compare-and-swaps on the round's state, so two clicks cannot b
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -12,11 +14,15 @@ from django.utils.translation import gettext as _
 from accounts.models import Role
 from accounts.roles import has_role
 from organiser.backups.snapshots import snapshot_after_commit
-from tournament.audit import log_change
-from scoring.models import Game, ScoreSheet
+from organiser.selectors import unverified_tables
+from scoring.models import Game
 from scoring.visibility import set_visibility
-from tournament.models import Round, Seat, Table, Tournament
+from tournament.audit import log_change
+from tournament.models import Player, Round, Seat, Tournament
 from tournament.refusals import Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 
 def _move_state(round_, allowed, new_state, refusal, **extra):
@@ -29,7 +35,7 @@ def _move_state(round_, allowed, new_state, refusal, **extra):
 
 
 @transaction.atomic
-def publish_round(round_, *, user):
+def publish_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Make a draft's seating public."""
     _move_state(round_, [Round.State.DRAFT], Round.State.PUBLISHED, "round_not_publishable")
     log_change(round_.tournament, user, "round_publish", after={"round": round_.number})
@@ -37,7 +43,7 @@ def publish_round(round_, *, user):
 
 
 @transaction.atomic
-def start_round(round_, *, user):
+def start_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Lock the seating and let play begin; freeze public results for the last round if set."""
     _move_state(
         round_, [Round.State.DRAFT, Round.State.PUBLISHED], Round.State.STARTED,
@@ -51,14 +57,8 @@ def start_round(round_, *, user):
     return round_
 
 
-def unverified_tables(round_):
-    return list(
-        Table.objects.filter(round=round_).exclude(sheet__state=ScoreSheet.State.VERIFIED).values_list("number", flat=True)
-    )
-
-
 @transaction.atomic
-def complete_round(round_, *, user):
+def complete_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Close a started round once every score sheet is verified."""
     if round_.state == Round.State.STARTED:
         waiting = unverified_tables(round_)
@@ -74,7 +74,7 @@ def complete_round(round_, *, user):
 
 
 @transaction.atomic
-def discard_round(round_, *, user):
+def discard_round(round_: Round, *, user: AbstractBaseUser | None) -> None:
     """Delete a round that has not started (to draw it again)."""
     if round_.is_locked:
         raise Refused("round_started_no_discard", round=round_)
@@ -85,7 +85,9 @@ def discard_round(round_, *, user):
 
 
 @transaction.atomic
-def swap_players(round_, player_a, player_b, *, user, reason=""):
+def swap_players(
+    round_: Round, *, player_a: Player, player_b: Player, user: AbstractBaseUser | None, reason: str = "",
+) -> None:
     """Exchange the seats of two players in one round.
 
     Before the round starts any organiser may swap; once it has started only the head

@@ -23,14 +23,13 @@ from accounts.roles import global_role, has_role, staff_required
 from organiser.backups import files, restore
 from organiser.forms import BackupUploadForm, RestoreConfirmForm
 from organiser.interchange import dumps, export_tournament
+from organiser.selectors import last_result_change
 from organiser.views.common import redirect_after_post, staff_url
-from scoring.models import AuditEntry
 from tournament.refusals import Refused
 
 FORM_OVERHEAD = 64 * 1024  # a multipart request's bytes besides the file
 TRIGGER_RE = re.compile(r"^(verify|correction)-r(\d+)-t(\d+)$|^round-(\d+)$")
 STALE_AFTER = 60  # seconds a snapshot may take after the change that triggered it
-CHANGES = ("verify", "correct_game", "round_complete")
 
 
 def trigger_label(trigger):
@@ -51,10 +50,7 @@ def _warnings(tournament, snapshots):
     if failure:
         found.append(_("The automatic snapshot of %(when)s failed: %(error)s. Download a backup now and free some disk space.") % {
             "when": timezone.localtime(failure["when"]).strftime("%H:%M:%S"), "error": failure["error"]})
-    last_change = (
-        AuditEntry.objects.filter(tournament=tournament, action__in=CHANGES).order_by("-created_at")
-        .values_list("created_at", flat=True).first()
-    )
+    last_change = last_result_change(tournament)
     newest = snapshots[0].taken_at if snapshots else None
     if not failure and last_change and (newest is None or newest < last_change) \
             and (timezone.now() - last_change).total_seconds() > STALE_AFTER:
