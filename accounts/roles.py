@@ -8,10 +8,9 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404
 
 from accounts.models import Role, TournamentRole
-from tournament.models import Tournament
+from tournament.selectors import tournament_or_404
 
 RANK = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
 GROUP_NAMES = {role.value for role in Role}
@@ -44,7 +43,11 @@ def role_for(user, tournament):
 
 
 def has_role(user, tournament, minimum):
-    role = role_for(user, tournament)
+    return outranks(role_for(user, tournament), minimum)
+
+
+def outranks(role, minimum):
+    """Whether `role` (None: no role) is `minimum` or stronger, e.g. `request.role` on a staff page."""
     return role is not None and RANK[role] >= RANK[Role(minimum)]
 
 
@@ -73,7 +76,7 @@ def staff_required(minimum):
         def wrapper(request, slug, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            tournament = get_object_or_404(Tournament, slug=slug)
+            tournament = tournament_or_404(slug)
             role = role_for(request.user, tournament)
             if role is None or RANK[role] < RANK[Role(minimum)]:
                 raise PermissionDenied

@@ -1,10 +1,66 @@
-"""Reads of the staff accounts for the pages: a tournament's staff."""
+"""What the staff pages read of the accounts: tablet sign-in links (by token or by tournament)
+the tournaments a staff member was granted, and a tournament's staff."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from accounts.models import TournamentRole
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from accounts.devices import token_hash
+from accounts.models import DeviceLink, TournamentRole
+from tournament.models import Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+MAX_TOKEN_LENGTH = 200
+
+
+def find_link(token: str) -> DeviceLink | None:
+    """The link of a token (whatever its state), with its tournament and user, or None."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    return DeviceLink.objects.select_related("tournament", "user").filter(token_hash=token_hash(token)).first()
+
+
+def usable_link(token: str) -> DeviceLink | None:
+    """The link a token opens, or None when it is unknown, revoked, expired or already used."""
+    link = find_link(token)
+    if link is None or not link.is_usable(timezone.now()) or not link.user.is_active:
+        return None
+    return link
+
+
+def active_links(tournament: Tournament) -> QuerySet[DeviceLink]:
+    """The tournament's links that still sign a tablet in (neither revoked nor expired)."""
+    return DeviceLink.objects.filter(tournament=tournament, revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
+def active_link_count(tournament: Tournament) -> int:
+    return active_links(tournament).count()
+
+
+def tournament_links(tournament: Tournament) -> list[DeviceLink]:
+    """Every link of the tournament, the newest first, with who made it."""
+    return list(DeviceLink.objects.filter(tournament=tournament).select_related("created_by"))
+
+
+def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
+    """One of the tournament's links, with its tablet's user."""
+    try:
+        link = DeviceLink.objects.select_related("user").get(tournament=tournament, pk=pk)
+    except DeviceLink.DoesNotExist:
+        raise Http404("no such link") from None
+    link.tournament = tournament
+    return link
+
+
+def granted_tournaments(user: AbstractBaseUser) -> list[Tournament]:
+    """The tournaments a user holds a role in (for users without a role everywhere)."""
+    return [grant.tournament for grant in TournamentRole.objects.filter(user=user).select_related("tournament")]
 
 
 def staff_grants(tournament: Any) -> list[TournamentRole]:

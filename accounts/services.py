@@ -17,8 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import first_run
-from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, active_links, token_hash, usable_link
+from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, token_hash
 from accounts.models import DeviceLink, Role, TournamentRole, VenueSetting
+from accounts.selectors import active_links, usable_link
 from tournament.audit import log_change
 from tournament.refusals import Refused
 
@@ -30,7 +31,7 @@ def _described(link: DeviceLink) -> dict[str, Any]:
 
 
 @transaction.atomic
-def create_device_link(tournament: Any, label: str, *, valid_hours: int = DEFAULT_VALID_HOURS,
+def create_device_link(tournament: Any, *, label: str, valid_hours: int = DEFAULT_VALID_HOURS,
                        created_by: Any = None) -> tuple[DeviceLink, str]:
     """Create a link and its referee user; returns (link, token). The token is not stored."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -56,7 +57,7 @@ def create_device_sheet(tournament: Any, *, label: str, count: int, valid_hours:
     if earlier in (EARLIER_UNUSED, EARLIER_ALL):
         revoke_earlier_links(tournament, unused_only=earlier == EARLIER_UNUSED, revoked_by=created_by)
     return [
-        create_device_link(tournament, f"{label} {number}", valid_hours=valid_hours, created_by=created_by)
+        create_device_link(tournament, label=f"{label} {number}", valid_hours=valid_hours, created_by=created_by)
         for number in range(1, count + 1)
     ]
 

@@ -114,7 +114,7 @@ def prepare(env, size):
         TournamentRole.objects.create(user=user, tournament=tournament, role=role)
         logins[role.value] = [username, password]
     tables = {str(t["number"]): t["seats"] for t in data["rounds"][-1]["tables"]}
-    tokens = {number: create_device_link(tournament, f"Stół {number}")[1] for number in tables}
+    tokens = {number: create_device_link(tournament, label=f"Stół {number}")[1] for number in tables}
     connections.close_all()
     return {
         "slug": SLUG, "round": size.played_rounds + 1, "pace": size.pace, "poll_seconds": POLL_SECONDS, "logins": logins,

@@ -122,7 +122,8 @@ def read_file_in_this_process(path):
     setup_django()
     from django.utils import translation
 
-    from organiser.importers import FileRefused, read_player_file
+    from organiser.importers import read_player_file
+    from tournament.refusals import Refused
 
     translation.activate("en")
 
@@ -132,8 +133,8 @@ def read_file_in_this_process(path):
     start = time.perf_counter()
     try:
         outcome = f"read {len(read_player_file(Path(path).name, data))} rows"
-    except FileRefused as refusal:
-        outcome = f"refused: {refusal}"
+    except Refused as refusal:
+        outcome = f"refused: {refusal.message}"
     print(f"{time.perf_counter() - start:.3f} {peak_mb() - before:.0f} {peak_mb():.0f} {outcome}")
 
 

@@ -8,10 +8,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from organiser import services
+from organiser import selectors, services
 from organiser.backups import restore
 from tournament import validation
 from tournament.models import Tournament
+from tournament.selectors import slug_taken
 from tournament.text import slug_from, sorted_polish
 
 FIELDSETS = [
@@ -102,7 +103,7 @@ class TournamentForm(forms.ModelForm):
             return validation.check_slug(slug)
         base = slug_from(self.data.get("name", ""))[:70] or "tournament"
         slug, number = base, 1
-        while Tournament.objects.filter(slug=slug).exists():
+        while slug_taken(slug):
             number += 1
             slug = f"{base}-{number}"
         return slug
@@ -111,7 +112,7 @@ class TournamentForm(forms.ModelForm):
         cleaned = super().clean()
         if not self.editing:
             return cleaned
-        largest, rounds_drawn, has_final = services.settings_limits(self.instance)
+        largest, rounds_drawn, has_final = selectors.settings_limits(self.instance)
         problems = validation.limit_problems(cleaned, largest=largest, rounds_drawn=rounds_drawn, has_final=has_final)
         for name, message in problems.items():
             self.add_error(name, message)
@@ -196,7 +197,7 @@ class BackupUploadForm(forms.Form):
         """The browser refuses a file over the limit before sending it (static/js/backup-upload.js)."""
         super().__init__(*args, **kwargs)
         self.fields["file"].widget.attrs.update({
-            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large_message(),
+            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large().message,
         })
 
 

@@ -1,7 +1,7 @@
 """Reading a player list from a CSV or XLSX file with the columns name, organisation.
 
-`read_player_file(filename, data)` returns the rows of the file or raises `FileRefused`
-when the file itself cannot be read. The file is recognised by its content, not by its name.
+`read_player_file(filename, data)` returns the rows of the file, or is `Refused` when the
+file itself cannot be read. The file is recognised by its content, not by its name.
 CSV: UTF-8 with or without BOM, or Windows-1250 when the text is clearly Polish;
 separated by `,`, `;` or a tab. The rows are checked (empty names, duplicates, the
 per-organisation quota) by `services.registration_problems`.
@@ -13,10 +13,8 @@ import csv
 import io
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from organiser import xlsx
+from tournament.refusals import Refused
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 2000
@@ -34,34 +32,10 @@ ZIP_MAGIC = b"PK\x03\x04"
 
 
 @dataclass(frozen=True)
-class Problem:
-    """One reason a file or an entry cannot be registered; `line` is the file's line (or row)."""
-
-    message: str
-    line: int | None = None
-    field: str | None = None
-
-    def __str__(self):
-        if self.line is None:
-            return self.message
-        return _("Line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
-
-
-@dataclass(frozen=True)
 class PlayerRow:
     name: str
     organisation: str
     line: int | None = None  # None for a player typed into the form
-
-
-class FileRefused(Exception):
-    def __init__(self, problems):
-        super().__init__("; ".join(str(p) for p in problems))
-        self.problems = list(problems)
-
-
-def _refuse(message, line=None):
-    raise FileRefused([Problem(message, line)])
 
 
 def clean_text(value):
@@ -74,25 +48,22 @@ def clean_text(value):
 
 
 def read_player_file(filename, data):
-    """The rows of a player file; raises FileRefused naming every problem."""
+    """The rows of a player file; refused (the problem listed) when the file cannot be read."""
     if not data.strip():
-        _refuse(_("The file “%(file)s” is empty.") % {"file": filename})
+        raise Refused("file_empty", file=filename)
     if len(data) > MAX_BYTES:
-        _refuse(_("The file “%(file)s” is too large (at most 2 MB).") % {"file": filename})
+        raise Refused("file_too_large", file=filename)
     if data.startswith(ZIP_MAGIC):
         return _rows(_xlsx_cells(filename, data), filename)
     for magic, kind in BINARY_KINDS.items():
         if data.startswith(magic):
             if kind == "XLS":
-                _refuse(_("“%(file)s” is an old Excel file (.xls). Save it as .xlsx or CSV and try again.") % {"file": filename})
-            _refuse(
-                _("“%(file)s” is not a CSV or Excel (.xlsx) file: it looks like a %(kind)s file.")
-                % {"file": filename, "kind": kind}
-            )
+                raise Refused("file_old_excel", file=filename)
+            raise Refused("file_other_kind", file=filename, kind=kind)
     if filename.lower().endswith(".xlsx"):
-        _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
+        raise Refused("file_bad_xlsx", file=filename)
     if b"\x00" in data:
-        _refuse(_("“%(file)s” is not a CSV or Excel (.xlsx) file.") % {"file": filename})
+        raise Refused("file_binary", file=filename)
     return _rows(_csv_cells(filename, _decode(filename, data)), filename)
 
 
@@ -107,10 +78,7 @@ def _decode(filename, data):
         text = ""
     if POLISH_LETTERS.intersection(text) and all(c.isprintable() or c in "\r\n\t" for c in text):
         return text
-    _refuse(
-        _("“%(file)s” is not in UTF-8. In Excel choose “Save as” → “CSV UTF-8”, then try again.")
-        % {"file": filename}
-    )
+    raise Refused("file_not_utf8", file=filename)
 
 
 def _csv_cells(filename, text):
@@ -121,7 +89,7 @@ def _csv_cells(filename, text):
     try:
         return [(reader.line_num, cells) for cells in reader]
     except csv.Error:
-        _refuse(_("“%(file)s” cannot be read as a CSV file.") % {"file": filename})
+        raise Refused("file_bad_csv", file=filename)
 
 
 def _xlsx_cells(filename, data):
@@ -130,12 +98,9 @@ def _xlsx_cells(filename, data):
     try:
         return xlsx.read_first_sheet(io.BytesIO(data), max_rows=MAX_ROWS + 2)
     except xlsx.Unreadable:
-        _refuse(_("“%(file)s” is not a valid Excel (.xlsx) file.") % {"file": filename})
+        raise Refused("file_bad_xlsx", file=filename)
     except xlsx.TooLarge:
-        _refuse(
-            _("“%(file)s” holds far more cells than a player list. Copy the name and organisation columns into a new file and try again.")
-            % {"file": filename}
-        )
+        raise Refused("file_too_many_cells", file=filename)
 
 
 def _column(header, names):
@@ -146,24 +111,22 @@ def _column(header, names):
 
 
 def _rows(cells, filename):
-    """The PlayerRows below the header (blank rows skipped); raises FileRefused for a bad header."""
+    """The PlayerRows below the header (blank rows skipped); refused for a bad header."""
     records = [(line, [clean_text(c) for c in values]) for line, values in cells]
     records = [(line, values) for line, values in records if any(values)]
     if not records:
-        _refuse(_("The file “%(file)s” is empty.") % {"file": filename})
+        raise Refused("file_empty", file=filename)
     header_line, header = records[0]
     name_at, organisation_at = _column(header, NAME_HEADERS), _column(header, ORGANISATION_HEADERS)
     if name_at is None or organisation_at is None:
-        _refuse(_("the first line must name the columns “name” and “organisation”."), header_line)
+        raise Refused("file_header", line=header_line)
     if len(records) - 1 > MAX_ROWS:
-        _refuse(ngettext(
-            "The file has more than %(count)s player.", "The file has more than %(count)s players.", MAX_ROWS,
-        ) % {"count": MAX_ROWS})
+        raise Refused("file_too_many_rows", count=MAX_ROWS)
     rows = []
     for line, values in records[1:]:
         name = values[name_at] if name_at < len(values) else ""
         organisation = values[organisation_at] if organisation_at < len(values) else ""
         rows.append(PlayerRow(name, organisation, line))
     if not rows:
-        _refuse(_("The file “%(file)s” has no players below its header.") % {"file": filename})
+        raise Refused("file_no_players", file=filename)
     return rows

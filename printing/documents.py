@@ -1,22 +1,20 @@
-"""What the printed documents show, gathered in a fixed number of queries per document.
-
-Functions here read the database and return plain data for the print templates; they
-decide nothing about who may see what (that is the views' job, with `scoring.visibility`).
+"""What the printed documents show: plain data for the print templates, from what
+`printing.selectors` reads. Nothing here decides who may see what (that is the views' job,
+with `scoring.visibility`).
 """
 
 from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.text import polish_sort_key
-from scoring.completion import results_are_final, unverified_sheets
+from scoring.selectors import results_are_final, unverified_sheet_count
 from scoring.services import games_per_table, table_letters
-from tournament.models import SEAT_LETTERS, Player, Round, Seat
+from tournament.models import SEAT_LETTERS, Player, Round
+from tournament.text import polish_sort_key
 
 PUBLIC_ROUND_STATES = (Round.State.PUBLISHED, Round.State.STARTED, Round.State.COMPLETED)
 
@@ -101,12 +99,6 @@ class Placement:
     seat: str
 
 
-def round_tables(round_):
-    """The tables of a round by number, with seats, players and organisations (two queries)."""
-    seats = Seat.objects.select_related("player__organisation").order_by("letter")
-    return list(round_.tables.order_by("number").prefetch_related(Prefetch("seats", queryset=seats)))
-
-
 def alphabetical_placements(tables):
     """Every seated player with table and seat, in Polish alphabetical order of the name."""
     placements = [Placement(seat.player, table.number, seat.letter) for table in tables for seat in table.seats.all()]
@@ -168,7 +160,7 @@ def results_not_final_reason(tournament):
         if tournament.final:
             return _("Diplomas can be printed when the final is completed.")
         return _("Diplomas can be printed when the last qualifying round is completed.")
-    unverified = unverified_sheets(tournament)
+    unverified = unverified_sheet_count(tournament)
     if unverified:
         return ngettext(
             "%(count)d score sheet is not verified yet; the head referee must verify it first.",
@@ -185,9 +177,6 @@ def medallists(rows):
     return [Recipient(row.player, row.medal) for row in rows if row.medal], None
 
 
-def participants(tournament):
-    """A certificate for every player who sat at a table in at least one round, in Polish alphabetical order."""
-    players = (
-        Player.objects.filter(tournament=tournament, seats__isnull=False).distinct().select_related("organisation")
-    )
-    return [Recipient(player, "participation") for player in sorted(players, key=lambda p: polish_sort_key(p.name))]
+def participants(players):
+    """A certificate for each of `players` (see `printing.selectors.players_who_sat`)."""
+    return [Recipient(player, "participation") for player in players]

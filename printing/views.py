@@ -5,28 +5,28 @@ Staff PDFs need the head referee role (organisers outrank it); public PDFs obey
 right yet (no seating, results not final, hidden results) is a message page instead.
 """
 
-from collections import defaultdict
-
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.devices import active_links, sign_in_url
+from accounts.devices import sign_in_url
 from accounts.forms import DeviceSheetForm
-from accounts.services import create_device_sheet
 from accounts.models import Role
 from accounts.roles import staff_required
+from accounts.selectors import active_link_count
+from accounts.services import create_device_sheet
 from accounts.venue import venue_address
-from printing import documents
+from printing import documents, selectors
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
-from scoring.completion import results_are_final
+from scoring.selectors import results_are_final
 from scoring.standings import compute_standings
 from scoring.visibility import public_scope, public_standings
-from tournament.models import SEAT_LETTERS, Table, Tournament
+from tournament.models import SEAT_LETTERS
+from tournament.selectors import round_or_404, tournament_or_404
 
 STAFF = Role.HEAD_REFEREE
 # `address=loopback` in a request: print a loopback address anyway (offered by the device sheet's
@@ -72,10 +72,6 @@ def links_venue(request):
     return venue
 
 
-def _round(tournament, number):
-    return get_object_or_404(tournament.rounds.select_related("tournament"), number=number)
-
-
 def _no_seating(request, round_):
     return message_response(
         request, round_.tournament, _("%(round)s has no seating yet.") % {"round": round_},
@@ -86,7 +82,7 @@ def _no_seating(request, round_):
 
 def _seating_pdf(request, round_, kind, respond):
     """The seating by table ("by_table") or the alphabetical "where do I sit" list."""
-    tables = documents.round_tables(round_)
+    tables = selectors.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
     context = {"tournament": round_.tournament, "round": round_}
@@ -102,13 +98,12 @@ def _seating_pdf(request, round_, kind, respond):
 
 @staff_required(STAFF)
 def seating(request, tournament, number, kind):
-    return _seating_pdf(request, _round(tournament, number), kind, pdf_response)
+    return _seating_pdf(request, round_or_404(tournament, number), kind, pdf_response)
 
 
 def public_seating(request, slug, number, kind):
     """A seating the public may see: only once the round is published."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    round_ = _round(tournament, number)
+    round_ = round_or_404(tournament_or_404(slug), number)
     if round_.state not in documents.PUBLIC_ROUND_STATES:
         return _no_seating(request, round_)
     return _seating_pdf(request, round_, kind, public_pdf_response)
@@ -125,8 +120,8 @@ def _sheet_context(tournament, **extra):
 @staff_required(STAFF)
 def score_sheets(request, tournament, number, table_number=None):
     """Pre-filled sheets for every table of a round, or for one table."""
-    round_ = _round(tournament, number)
-    tables = documents.round_tables(round_)
+    round_ = round_or_404(tournament, number)
+    tables = selectors.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
     if table_number is not None:
@@ -152,8 +147,8 @@ def blank_score_sheet(request, tournament):
 
 @staff_required(STAFF)
 def table_cards(request, tournament, number):
-    round_ = _round(tournament, number)
-    tables = documents.round_tables(round_)
+    round_ = round_or_404(tournament, number)
+    tables = selectors.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
     venue = links_venue(request)
@@ -190,7 +185,7 @@ def standings(request, tournament):
 
 def public_standings_pdf(request, slug):
     """The standings the public may see (SPEC §8); refused while the results are hidden."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = tournament_or_404(slug)
     rows = public_standings(tournament)
     if rows is None:
         return message_response(
@@ -230,7 +225,8 @@ def participation_certificates(request, tournament):
     reason = documents.results_not_final_reason(tournament)
     if reason:
         return message_response(request, tournament, reason)
-    pdf = _diplomas_pdf(tournament, _("Certificates of participation"), documents.participants(tournament))
+    recipients = documents.participants(selectors.players_who_sat(tournament))
+    pdf = _diplomas_pdf(tournament, _("Certificates of participation"), recipients)
     return pdf_response(pdf, f"{tournament.slug}-certificates.pdf")
 
 
@@ -264,7 +260,7 @@ def device_sheet(request, tournament):
         return message_response(request, tournament, _("Check the number of tablets and how long the links are valid."))
     venue = venue_address(request)
     earlier = form.cleaned_data["earlier"]
-    earlier_count = active_links(tournament).count()
+    earlier_count = active_link_count(tournament)
     if (earlier_count and not earlier) or (venue.loopback and request.POST.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]):
         hidden = [(name, form.cleaned_data[name]) for name in ("label", "valid_hours", "count")]
         return before_printing(
@@ -285,16 +281,9 @@ def device_sheet(request, tournament):
 @staff_required(Role.ORGANISER)
 def index(request, tournament):
     """Every PDF of the tournament, one click each, per round."""
-    rounds = list(tournament.rounds.order_by("number"))
-    table_numbers = defaultdict(list)
-    tables = Table.objects.filter(round__tournament=tournament).order_by("number").values_list("round_id", "number")
-    for round_id, number in tables:
-        table_numbers[round_id].append(number)
-    for round_ in rounds:
-        round_.table_numbers = table_numbers[round_.pk]
     context = {
         "tournament": tournament,
-        "rounds": rounds,
+        "rounds": selectors.rounds_with_table_numbers(tournament),
         "public_states": documents.PUBLIC_ROUND_STATES,
         "results_visible": public_scope(tournament).visible,
         "diplomas_reason": documents.results_not_final_reason(tournament),

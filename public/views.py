@@ -7,7 +7,7 @@ see, and render. `public_page` answers unchanged polls with 304 (see `public.fre
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -15,9 +15,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.models import Role
 from accounts.roles import has_role, staff_required
-from scoring.completion import unfinished_results
-from scoring.models import ScoreSheet
 from scoring.results import player_rounds, public_round, public_rounds, round_tables
+from scoring.selectors import sheets_in_play_count, unfinished_results
 from scoring.standings import compute_standings, standings_json
 from scoring.visibility import (
     CEREMONY_PLACES,
@@ -30,13 +29,13 @@ from scoring.visibility import (
     reset_ceremony,
     set_visibility,
 )
-from tournament.models import Player, Tournament
+from tournament.models import Tournament
 from tournament.navigation import return_path
-from tournament.queries import last_completed_round
+from tournament.selectors import all_tournaments, last_completed_round, player_or_404, tournament_or_404
 
 from public.freshness import cached, public_page, revalidate, shared_page
 from public.projector import projector_layout
-from public.results import find_players
+from public.selectors import find_players
 
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
 
@@ -69,13 +68,13 @@ def switch_language(request):
 
 def move_timer(request, slug):
     """A full-screen countdown of the tournament's move time; everything inline, works offline."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = tournament_or_404(slug)
     return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds})
 
 
 @require_safe
 def home(request):
-    return render(request, "public/home.html", {"tournaments": Tournament.objects.all()})
+    return render(request, "public/home.html", {"tournaments": all_tournaments()})
 
 
 @require_safe
@@ -87,7 +86,7 @@ def tournament_page(request, tournament):
         rounds = public_rounds(tournament)
         current = rounds[-1] if rounds else None
         query = request.GET.get("q", "")
-        matches, more = find_players(tournament, query, current)
+        matches, more = find_players(tournament, query=query, round_=current)
         found = {
             **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current,
             "query": query[:100], "matches": matches, "more": more,
@@ -127,7 +126,7 @@ def standings_json_view(request, tournament):
 @public_page
 def player_page(request, tournament, ext_id):
     def context():  # an unknown player raises 404 here: nothing is cached then
-        player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, ext_id=ext_id)
+        player = player_or_404(tournament, ext_id=ext_id)
         rows = visible_standings(tournament)
         own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
         return {
@@ -212,9 +211,6 @@ VISIBILITY_MESSAGES = {
 
 def control_context(tournament, outcome=None):
     rows = compute_standings(tournament, verified_only=True)
-    pending = ScoreSheet.objects.filter(
-        table__round__tournament=tournament, state__in=[ScoreSheet.State.IN_PROGRESS, ScoreSheet.State.SUBMITTED]
-    )
     step = tournament.ceremony_step
     choices = [
         (Tournament.Visibility.LIVE, _("Show all results (live)")),
@@ -224,7 +220,7 @@ def control_context(tournament, outcome=None):
     return {
         "tournament": tournament, "choices": choices, "podium": [row for row in rows if row.medal],
         "not_final": unfinished_results(tournament, rows),
-        "unverified": pending.count(), "revealed": CEREMONY_PLACES[:step],
+        "unverified": sheets_in_play_count(tournament), "revealed": CEREMONY_PLACES[:step],
         "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None, "outcome": outcome,
     }
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from tournament.audit import log_change
 from scoring.standings import compute_standings
 from tournament.models import Tournament
-from tournament.queries import last_completed_round
+from tournament.selectors import last_completed_round
 
 
 @dataclass(frozen=True)

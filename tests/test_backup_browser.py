@@ -28,7 +28,7 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     download.value.save_as(saved)
     assert saved.name.startswith("test-") and saved.suffix == ".json"
 
-    services.add_player(tournament, "Gracz po kopii", "Klub 99", user=organiser)
+    services.add_player(tournament, name="Gracz po kopii", organisation="Klub 99", user=organiser)
     assert Player.objects.filter(tournament=tournament).count() == 9
 
     page.get_by_label("Backup file").set_input_files(saved)

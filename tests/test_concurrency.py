@@ -59,7 +59,7 @@ def start_venue(folder, *, referees=0, device_links=0, workers=2, threads=4):
             f"users = User.objects.bulk_create([User(username=f'ref{{i}}', password=password) for i in range(1, {referees} + 1)])\n"
             "Group.objects.get(name='referee').user_set.add(*users)\n"
             f"tournament = Tournament.objects.get(slug={SLUG!r})\n"
-            f"print(json.dumps([create_device_link(tournament, f'Tablet {{i}}')[1] for i in range(1, {device_links} + 1)]))\n"
+            f"print(json.dumps([create_device_link(tournament, label=f'Tablet {{i}}')[1] for i in range(1, {device_links} + 1)]))\n"
         ))
         tokens = json.loads(staff.stdout)
         return server.start(), tokens

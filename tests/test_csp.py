@@ -82,7 +82,7 @@ def visit(page, url, violations):
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_no_page_of_any_role_breaks_the_policy_in_chromium(live_server, new_page, client, organiser, head_referee, referee):
     tournament()
-    _, token = create_device_link(Tournament.objects.get(), "Tablet")
+    _, token = create_device_link(Tournament.objects.get(), label="Tablet")
     base = live_server.url
     violations = []
     public = ["/", "/t/test/", "/t/test/standings/", "/t/test/player/p1/", "/t/test/round/1/", "/t/test/projector/",

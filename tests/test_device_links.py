@@ -36,7 +36,7 @@ def sign_in_path(token):
 
 
 def test_a_link_has_a_long_random_token_stored_only_as_its_hash(tournament, organiser):
-    link, token = create_device_link(tournament, "Tablet 1", created_by=organiser)
+    link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     assert len(token) >= 43  # 32 random bytes: 256 bits
     assert link.token_hash == hashlib.sha256(token.encode()).hexdigest()
     assert not DeviceLink.objects.filter(token_hash=token).exists()
@@ -66,7 +66,7 @@ def test_only_the_organiser_manages_links(head_referee_client, tournament):
 
 
 def test_opening_the_link_asks_first_and_signing_in_leaves_the_token_url(client, tournament):
-    link, token = create_device_link(tournament, "Tablet 1")
+    link, token = create_device_link(tournament, label="Tablet 1")
     confirm = client.get(sign_in_path(token))
     assert confirm.status_code == 200
     assert "Senioriada Test" in confirm.content.decode()
@@ -85,7 +85,7 @@ def test_opening_the_link_asks_first_and_signing_in_leaves_the_token_url(client,
 
 def test_a_link_signs_in_one_tablet_once(client, tournament):
     """A second device confirming the same link is refused and told to ask for a new link."""
-    link, token = create_device_link(tournament, "Tablet 1")
+    link, token = create_device_link(tournament, label="Tablet 1")
     assert client.post(sign_in_path(token)).status_code == 302
     second = Client()
     for response in (second.get(sign_in_path(token)), second.post(sign_in_path(token))):
@@ -99,7 +99,7 @@ def test_a_link_signs_in_one_tablet_once(client, tournament):
 
 
 def test_the_signed_in_tablet_opening_its_link_again_is_sent_to_its_pages(client, tournament):
-    _, token = create_device_link(tournament, "Tablet 1")
+    _, token = create_device_link(tournament, label="Tablet 1")
     client.post(sign_in_path(token))
     for response in (client.get(sign_in_path(token)), client.post(sign_in_path(token))):
         assert response.status_code == 302
@@ -108,25 +108,25 @@ def test_the_signed_in_tablet_opening_its_link_again_is_sent_to_its_pages(client
 
 def test_of_two_tablets_confirming_at_once_one_signs_in(tournament, monkeypatch):
     """The redeem is a compare-and-swap: of two requests that both read the link unused, one wins."""
-    from accounts import devices, services
+    from accounts import selectors, services
 
-    _, token = create_device_link(tournament, "Tablet 1")
-    read_before_either_wrote = devices.usable_link(token)
+    _, token = create_device_link(tournament, label="Tablet 1")
+    read_before_either_wrote = selectors.usable_link(token)
     monkeypatch.setattr(services, "usable_link", lambda _token: read_before_either_wrote)
     assert services.redeem_device_link(token) is not None
     assert services.redeem_device_link(token) is None
 
 
 def test_the_organiser_sees_which_links_have_signed_in(organiser_client, tournament):
-    used, token = create_device_link(tournament, "Tablet 1")
-    create_device_link(tournament, "Tablet 2")
+    used, token = create_device_link(tournament, label="Tablet 1")
+    create_device_link(tournament, label="Tablet 2")
     Client().post(sign_in_path(token))
     html = organiser_client.get(reverse("accounts:device_links", kwargs={"slug": "test"})).content.decode()
     assert "in use" in html and "not used yet" in html
 
 
 def test_a_device_session_is_refused_on_another_tournament(client, tournament, other_tournament):
-    _, token = create_device_link(tournament, "Tablet 1")
+    _, token = create_device_link(tournament, label="Tablet 1")
     client.post(sign_in_path(token))
     assert client.get(sheet_url(slug="other")).status_code == 403
     response = client.post(sheet_url("game_save", slug="other", game_number=1), example_one())
@@ -144,14 +144,14 @@ def test_an_unknown_token_shows_a_clear_page(client, tournament, token):
 
 
 def test_an_expired_link_no_longer_signs_in(client, tournament):
-    link, token = create_device_link(tournament, "Tablet 1")
+    link, token = create_device_link(tournament, label="Tablet 1")
     DeviceLink.objects.filter(pk=link.pk).update(expires_at=timezone.now() - datetime.timedelta(minutes=1))
     assert client.post(sign_in_path(token)).status_code == 404
     assert SESSION_KEY not in client.session
 
 
 def test_revoking_a_link_signs_the_tablet_out(organiser_client, tournament):
-    link, token = create_device_link(tournament, "Tablet 1")
+    link, token = create_device_link(tournament, label="Tablet 1")
     tablet = Client()
     tablet.post(sign_in_path(token))
     assert tablet.get(sheet_url()).status_code == 200
@@ -164,7 +164,7 @@ def test_revoking_a_link_signs_the_tablet_out(organiser_client, tournament):
 
 
 def test_revoking_a_link_of_another_tournament_is_404(organiser_client, tournament, other_tournament):
-    link, _ = create_device_link(other_tournament, "Tablet 1")
+    link, _ = create_device_link(other_tournament, label="Tablet 1")
     url = reverse("accounts:device_link_revoke", kwargs={"slug": "test", "link_id": link.pk})
     assert organiser_client.post(url).status_code == 404
     revoke_device_link(link)
@@ -176,7 +176,7 @@ def test_revoking_a_link_of_another_tournament_is_404(organiser_client, tourname
 def test_a_tablet_signs_in_with_the_link_in_chromium(live_server, new_page):
     """The whole flow in a real browser, whose CSRF headers depend on the Referrer-Policy."""
     tournament = build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
-    _, token = create_device_link(tournament, "Tablet 1")
+    _, token = create_device_link(tournament, label="Tablet 1")
     page = new_page()
     page.goto(live_server.url + sign_in_path(token))
     page.click(".device-confirm button[type=submit]")
@@ -188,7 +188,7 @@ def test_a_tablet_signs_in_with_the_link_in_chromium(live_server, new_page):
 def test_making_and_revoking_links_is_audited_without_the_token(tournament, organiser):
     from scoring.models import AuditEntry
 
-    link, token = create_device_link(tournament, "Tablet 1", created_by=organiser)
+    link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     revoke_device_link(link, revoked_by=organiser)
     revoke_device_link(link, revoked_by=organiser)  # a second tap: logged once
     entries = list(AuditEntry.objects.filter(tournament=tournament).order_by("pk"))

@@ -24,7 +24,7 @@ from pypdf import PdfReader
 from scoring.models import AuditEntry, Card, ScoreSheet
 from scoring.services import games_per_table
 from scoring.standings import compute_standings
-from scoring.ties import ties_to_decide
+from scoring.selectors import ties_to_decide
 from tests.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tournament.models import Player, Round, Table, Tournament
 

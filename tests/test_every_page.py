@@ -171,7 +171,7 @@ def world(settings, tmp_path):
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
     organiser = User.objects.get(username="organizator")
     services.draw_round(tournament, user=organiser)
-    link, token = create_device_link(tournament, "Tablet 1", created_by=organiser)
+    link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     grant = TournamentRole.objects.create(user=User.objects.get(username="sedzia"), tournament=tournament, role="referee")
     return {"tournament": tournament, "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
             "link": link, "token": token, "grant": grant}

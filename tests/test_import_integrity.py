@@ -216,5 +216,5 @@ def test_a_name_with_an_invisible_character_is_refused_by_the_file_import(organi
         content = xlsx(rows)
     response = organiser_client.post("/staff/test/players/import/", {"file": SimpleUploadedFile(f"list.{kind}", content)})
     message = f"Invisible or control character {code}: type the text again without it."
-    assert [str(p) for p in response.context["problems"]] == [f"Line 3: {message}", f"Line 4: {message}"]
+    assert [p.message for p in response.context["problems"]] == [f"Line 3: {message}", f"Line 4: {message}"]
     assert not Player.objects.exists()

@@ -36,7 +36,7 @@ def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(new_pag
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024)])
 def test_no_organiser_page_scrolls_sideways(new_page, live_server, client, organiser, width, height):
     tournament = checked_in(14, players_per_organisation=2)
-    services.add_player(tournament, "Krystyna Wiśniewska-Szczepańska", "Stowarzyszenie Seniorów „Aktywni” – Gorzów Wielkopolski", user=organiser)
+    services.add_player(tournament, name="Krystyna Wiśniewska-Szczepańska", organisation="Stowarzyszenie Seniorów „Aktywni” – Gorzów Wielkopolski", user=organiser)
     round_ = services.draw_round(tournament, user=organiser)
     page = signed_in_page(new_page, live_server, client, organiser, {"width": width, "height": height})
     player = Player.objects.first()

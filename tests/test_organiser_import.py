@@ -8,8 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from openpyxl import Workbook
 
 from tests.factories import build
-from organiser.importers import FileRefused, read_player_file
+from organiser.importers import read_player_file
 from tournament.models import Player
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,7 @@ def upload(client, name, content, headers=None):
 
 
 def problems(response):
-    return [str(p) for p in response.context["problems"]]
+    return [p.message for p in response.context["problems"]]
 
 
 def xlsx(rows):
@@ -61,8 +62,9 @@ def test_polish_column_titles_in_any_order():
 
 
 def test_a_file_that_is_neither_utf8_nor_polish_windows_1250_is_refused():
-    with pytest.raises(FileRefused, match="is not in UTF-8"):
+    with pytest.raises(Refused, match="^file_not_utf8$") as refused:
         read_player_file("list.csv", "name,organisation\nJosé Müller,Club\n".encode("latin-1"))
+    assert "is not in UTF-8" in refused.value.message
 
 
 @pytest.mark.parametrize("name, content, message", [

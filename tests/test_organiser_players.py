@@ -5,9 +5,9 @@ import pytest
 from scoring.models import AuditEntry
 from tests.factories import build, table
 from tests.organiser_helpers import checked_in
-from organiser import services
+from organiser import selectors, services
 from tournament.models import Organisation, Player
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def started_round_1():
 def test_the_list_is_in_polish_alphabetical_order_with_start_numbers(organiser_client):
     tournament = build(0)
     for name in ["Żaneta Zając", "Łucja Lis", "Zofia Nowak", "Ćwikła Anna", "Lucyna Ośka", "Czesław Bąk"]:
-        services.add_player(tournament, name, f"Klub {name}", user=None)
+        services.add_player(tournament, name=name, organisation=f"Klub {name}", user=None)
     response = organiser_client.get("/staff/test/players/")
     rows = [(p.start_number, p.name) for p in response.context["players"]]
     assert rows == [
@@ -73,7 +73,7 @@ def test_the_quota_and_duplicates_are_refused_next_to_the_field(organiser_client
 def test_a_new_id_never_collides_with_an_imported_one(organiser_client):
     tournament = build(2)
     Player.objects.filter(ext_id="p2").update(ext_id="p3")
-    player = services.add_player(tournament, "Nowy", "Klub X", user=None)
+    player = services.add_player(tournament, name="Nowy", organisation="Klub X", user=None)
     assert (player.start_number, player.ext_id) == (3, "p3x")
 
 
@@ -102,8 +102,9 @@ def test_a_player_in_a_draft_cannot_be_removed_until_the_draw_is_discarded(organ
     tournament = checked_in(4)
     round_ = services.draw_round(tournament, user=None)
     player = Player.objects.get(ext_id="p1")
-    with pytest.raises(ActionRefused, match="drawn but not started. Discard that draw first"):
+    with pytest.raises(Refused, match="^seated_in_draft$") as refused:
         services.remove_player(player, user=None)
+    assert "is seated in Round 1, which is drawn but not started. Discard that draw first" in refused.value.message
     services.discard_round(round_, user=None)
     services.remove_player(player, user=None)
     assert Player.objects.count() == 3
@@ -160,8 +161,8 @@ def test_a_late_arrival_joins_from_the_next_round(organiser_client):
     assert "plays from round 2" in response.content.decode()
     p8.refresh_from_db()
     assert (p8.present, p8.joins_from_round) == (True, 2)
-    assert list(services.eligible_players(p8.tournament, 1).filter(pk=p8.pk)) == []
-    assert list(services.eligible_players(p8.tournament, 2).filter(pk=p8.pk)) == [p8]
+    assert list(selectors.eligible_players(p8.tournament, 1).filter(pk=p8.pk)) == []
+    assert list(selectors.eligible_players(p8.tournament, 2).filter(pk=p8.pk)) == [p8]
     # Undoing the arrival is fine (not seated yet); checking out someone who played is not.
     organiser_client.post(f"/staff/test/players/{p8.pk}/check-out/")
     p8.refresh_from_db()
@@ -176,8 +177,8 @@ def test_a_late_arrival_joins_from_the_next_round(organiser_client):
 
 def test_a_player_added_after_the_start_is_seated_once_checked_in(organiser_client):
     tournament = started_round_1()
-    player = services.add_player(tournament, "Spóźniona", "Klub Nowy", user=None)
-    services.set_present(player, True, user=None)
+    player = services.add_player(tournament, name="Spóźniona", organisation="Klub Nowy", user=None)
+    services.set_present(player, present=True, user=None)
     player.refresh_from_db()
     assert player.joins_from_round == 2
 

@@ -11,7 +11,7 @@ from tests.factories import build, out_game, table
 from tests.organiser_helpers import checked_in, verify_sheets
 from organiser import services
 from tournament.models import Player, Round, Seat
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_a_late_arrival_is_seated_from_the_round_they_join(organiser):
     tournament = checked_in(8)
     Player.objects.filter(ext_id="p8").update(present=False)
     play_round(services.draw_round(tournament, user=organiser))
-    services.set_present(Player.objects.get(ext_id="p8"), True, user=organiser)
+    services.set_present(Player.objects.get(ext_id="p8"), present=True, user=organiser)
     assert "p8" in seated_ids(services.draw_round(tournament, user=organiser))
 
 
@@ -141,8 +141,9 @@ def test_the_next_round_cannot_be_drawn_before_the_current_one_is_complete(organ
 def test_no_round_after_the_last_qualifying_round(organiser):
     tournament = checked_in(4, rounds_planned=1, final=False)
     play_round(services.draw_round(tournament, user=organiser))
-    with pytest.raises(ActionRefused, match="The only qualifying round has been played."):
+    with pytest.raises(Refused, match="^qualifying_played$") as refused:
         services.draw_round(tournament, user=organiser)
+    assert refused.value.message == "The only qualifying round has been played."
 
 
 # ------------------------------------------------------------------ the lifecycle
@@ -156,7 +157,7 @@ def test_publish_start_complete_and_starting_twice_is_refused(organiser_client, 
     assert round_.state == "started" and round_.started_at is not None
     response = organiser_client.post("/staff/test/rounds/1/start/", follow=True)
     assert "Round 1 cannot be started: it is started." in response.content.decode()
-    with pytest.raises(ActionRefused):
+    with pytest.raises(Refused, match="^round_not_publishable$"):
         services.publish_round(round_, user=organiser)
 
 
@@ -175,15 +176,16 @@ def test_a_round_is_completed_only_when_every_sheet_is_verified(organiser_client
     organiser_client.post("/staff/test/rounds/1/complete/")
     round_.refresh_from_db()
     assert round_.state == "completed" and round_.completed_at is not None
-    with pytest.raises(ActionRefused, match="cannot be completed: it is completed"):
+    with pytest.raises(Refused, match="^round_not_completable$") as refused:
         services.complete_round(round_, user=organiser)
+    assert refused.value.message == "Round 1 cannot be completed: it is completed."
 
 
 def test_a_started_round_cannot_be_discarded(organiser):
     tournament = checked_in(4)
     round_ = services.draw_round(tournament, user=organiser)
     services.start_round(round_, user=organiser)
-    with pytest.raises(ActionRefused, match="its seating can no longer be discarded"):
+    with pytest.raises(Refused, match="^round_started_no_discard$"):
         services.discard_round(round_, user=organiser)
 
 
@@ -254,8 +256,8 @@ def test_a_started_round_changes_only_by_the_head_referee_with_a_reason(client, 
     ]}])
     round_ = tournament.rounds.get()
     p1, p5 = Player.objects.get(ext_id="p1"), Player.objects.get(ext_id="p5")
-    with pytest.raises(ActionRefused, match="only the head referee may change its seating"):
-        services.swap_players(round_, p1, p5, user=referee, reason="wrong table")
+    with pytest.raises(Refused, match="^swap_head_referee_only$"):
+        services.swap_players(round_, player_a=p1, player_b=p5, user=referee, reason="wrong table")
     client.force_login(head_referee)
     response = client.post("/staff/test/rounds/1/", {"player_a": p1.pk, "player_b": p5.pk, "reason": "  "})
     assert response.context["form"].errors["reason"] == ["Round 1 has started: give the reason for changing its seating."]
@@ -273,11 +275,11 @@ def test_a_head_referee_may_not_swap_before_the_start_and_nobody_after_completio
     ]}])
     round_ = tournament.rounds.get()
     p1, p5 = Player.objects.get(ext_id="p1"), Player.objects.get(ext_id="p5")
-    with pytest.raises(ActionRefused, match="Only the organiser may change a seating before the round starts."):
-        services.swap_players(round_, p1, p5, user=head_referee)
+    with pytest.raises(Refused, match="^swap_organiser_only$"):
+        services.swap_players(round_, player_a=p1, player_b=p5, user=head_referee)
     Round.objects.filter(pk=round_.pk).update(state="completed")
-    with pytest.raises(ActionRefused, match="is completed"):
-        services.swap_players(round_, p1, p5, user=organiser, reason="late")
+    with pytest.raises(Refused, match="^round_completed_no_swap$"):
+        services.swap_players(round_, player_a=p1, player_b=p5, user=organiser, reason="late")
     assert not AuditEntry.objects.filter(action="swap_seats").exists()
 
 
@@ -318,35 +320,37 @@ def test_the_final_seats_the_top_four_active_players(organiser_client, organiser
     assert response["Location"] == f"/staff/test/rounds/{final.number}/"
     assert (final.number, final.state, final.method) == (2, "draft", "final")
     assert seating_of(final) == [{"A": "p4", "B": "p3", "C": "p5", "D": "p7"}]
-    with pytest.raises(ActionRefused, match="already been seated"):
+    with pytest.raises(Refused, match="^final_seated$"):
         services.seat_final(tournament, user=organiser)
-    with pytest.raises(ActionRefused, match="no more rounds"):
+    with pytest.raises(Refused, match="^no_round_after_final$"):
         services.draw_round(tournament, user=organiser)
 
 
 def test_the_final_waits_for_the_last_qualifying_round(organiser):
     tournament = checked_in(8, rounds_planned=2)
     play_round(services.draw_round(tournament, user=organiser))
-    with pytest.raises(ActionRefused, match=r"after the last qualifying round \(round 2\) is completed"):
+    with pytest.raises(Refused, match="^final_too_early$") as refused:
         services.seat_final(tournament, user=organiser)
+    assert "after the last qualifying round (round 2) is completed" in refused.value.message
     round_2 = services.draw_round(tournament, user=organiser)
     services.start_round(round_2, user=organiser)
-    with pytest.raises(ActionRefused, match="is completed"):
+    with pytest.raises(Refused, match="^final_too_early$"):
         services.seat_final(tournament, user=organiser)
-    with pytest.raises(ActionRefused, match="Round 2 is not complete yet"):
+    with pytest.raises(Refused, match="^round_not_complete$") as refused:
         services.draw_round(tournament, user=organiser)
+    assert refused.value.message.startswith("Round 2 is not complete yet")
 
 
 def test_no_final_when_it_is_switched_off(organiser):
     tournament = qualified(final=False)
-    with pytest.raises(ActionRefused, match="no final"):
+    with pytest.raises(Refused, match="^no_final$"):
         services.seat_final(tournament, user=organiser)
 
 
 def test_a_tie_for_the_last_final_place_must_be_decided_first(organiser):
     tournament = checked_in(8, rounds_planned=1)
     play_round(services.draw_round(tournament, user=organiser))  # no games: everyone tied on 0
-    with pytest.raises(ActionRefused, match="Place 4 is tied"):
+    with pytest.raises(Refused, match="^final_cut_tied$"):
         services.seat_final(tournament, user=organiser)
     assert not Round.objects.filter(kind="final").exists()
 

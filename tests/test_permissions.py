@@ -175,8 +175,8 @@ def world(referee, head_referee, organiser):
     other = import_tournament(other_data)
     other_referee = User.objects.create_user("other-referee", password="secret-pass-123")
     TournamentRole.objects.create(user=other_referee, tournament=other, role=Role.REFEREE)
-    tablet_link, tablet_token = create_device_link(other, "Tablet B")
-    own_link, _token = create_device_link(tournament, "Tablet A")
+    tablet_link, tablet_token = create_device_link(other, label="Tablet B")
+    own_link, _token = create_device_link(tournament, label="Tablet A")
     grant = TournamentRole.objects.create(user=User.objects.create_user("staff-a"), tournament=tournament, role=Role.REFEREE)
     visitors = {
         "anonymous": None, "referee": referee, "head_referee": head_referee, "organiser": organiser,

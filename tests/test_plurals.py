@@ -13,7 +13,6 @@ from django.template import Context, Template
 from django.utils import translation
 from django.utils.translation import ngettext, npgettext
 
-from organiser.services.players import quota_reached_message
 from organiser.views.dashboard import SHEET_COUNT_LABELS
 from tournament.refusals import message_for
 from scoring.models import ScoreSheet
@@ -65,7 +64,8 @@ def test_the_glued_number_check_catches_the_mistakes_it_is_for():
 def test_the_organisation_quota_message(language, expected):
     """Issue: "An organisation may enter at most 1 players" and "Klub 1 already has 1 players"."""
     with translation.override(language):
-        assert [quota_reached_message("UTW", n, 1).split(";")[0] + ";" for n in COUNTS] == expected
+        messages = [message_for("quota_reached", {"organisation": "UTW", "count": n, "quota": 1}) for n in COUNTS]
+        assert [message.split(";")[0] + ";" for message in messages] == expected
 
 
 # (msgid, msgid_plural, placeholder, English forms for 1, 2, 5, 22, Polish forms for 1, 2, 5, 22)

@@ -68,7 +68,7 @@ def test_home_picks_the_latest_started_round():
         started_round(table(1, ["p1", "p5", "p2", "p6"], state="empty"),
                       table(7, ["p3", "p7", "p4", "p8"], state="empty"), number=2),
     ])
-    from tournament.queries import current_round
+    from tournament.selectors import current_round
     from tournament.models import Tournament
 
     assert current_round(Tournament.objects.get(slug="test")).number == 2

@@ -105,7 +105,7 @@ def test_a_forwarded_for_header_cannot_dodge_the_lock(staff):
 
 def test_a_device_link_signs_in_even_when_the_venue_ip_has_a_locked_user(staff):
     tournament = build(4)
-    link, token = create_device_link(tournament, "Tablet 1")
+    link, token = create_device_link(tournament, label="Tablet 1")
     lock("anna")
     lock(link.user.username)  # even its own (unusable) username locked by password guesses
     tablet = Client(REMOTE_ADDR=VENUE_IP)

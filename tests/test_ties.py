@@ -3,13 +3,13 @@
 import pytest
 from django.test import Client
 
-from scoring import ties
+from scoring import selectors, ties
 from scoring.models import AuditEntry, TieDecision
 from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.factories import build, out_game, table
 from organiser import services
-from tournament.errors import ActionRefused
 from tournament.models import Player, Seat
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +45,9 @@ def place_field(ext_id):
 
 def test_a_tie_across_the_last_seat_of_the_final_is_decided_by_the_head_referee(head_referee_client, organiser):
     tournament = qualified()
-    with pytest.raises(ActionRefused, match=r"Place 4 is tied \(Gracz 6, Gracz 8\)"):
+    with pytest.raises(Refused, match="^final_cut_tied$") as refused:
         services.seat_final(tournament, user=organiser)
+    assert "Place 4 is tied (Gracz 6, Gracz 8)" in refused.value.message
     page = head_referee_client.get("/referee/test/ties/").content.decode()
     assert "Place 4–5" in page and "Gracz 6" in page and "Gracz 8" in page and "Gracz 7" not in page
 
@@ -102,15 +103,15 @@ def test_a_bad_decision_is_explained_and_changes_nothing(head_referee_client, pl
 
 def test_no_tie_is_decided_before_the_last_qualifying_round_is_completed(head_referee_client, head_referee):
     tournament = qualified(rounds_planned=2)
-    assert ties.ties_to_decide(tournament) == []
+    assert selectors.ties_to_decide(tournament) == []
     page = head_referee_client.get("/referee/test/ties/").content.decode()
     assert "No tie to decide now." in page
     response = head_referee_client.post(
         "/referee/test/ties/", {place_field("p6"): "5", place_field("p8"): "4", "reason": "lot"}, follow=True,
     )
     assert "These players are no longer tied on a place to decide." in response.content.decode()
-    with pytest.raises(ActionRefused, match="no longer tied"):
-        ties.decide_tie(tournament, ["p8", "p6"], "lot", user=head_referee)
+    with pytest.raises(Refused, match="^tie_gone$"):
+        ties.decide_tie(tournament, order=["p8", "p6"], reason="lot", user=head_referee)
     assert not TieDecision.objects.exists()
 
 
@@ -118,10 +119,10 @@ def test_only_the_head_referee_decides_a_tie(referee_client, referee, organiser)
     tournament = qualified()
     assert referee_client.get("/referee/test/ties/").status_code == 403
     assert referee_client.post("/referee/test/ties/", {"reason": "lot"}).status_code == 403
-    with pytest.raises(ActionRefused, match="Only the head referee"):
-        ties.decide_tie(tournament, ["p8", "p6"], "lot", user=referee)
+    with pytest.raises(Refused, match="^tie_head_referee_only$"):
+        ties.decide_tie(tournament, order=["p8", "p6"], reason="lot", user=referee)
     assert not TieDecision.objects.exists()
-    ties.decide_tie(tournament, ["p8", "p6"], "lot", user=organiser)  # the organiser outranks the head referee
+    ties.decide_tie(tournament, order=["p8", "p6"], reason="lot", user=organiser)  # the organiser outranks the head referee
     assert TieDecision.objects.get().order == ["p8", "p6"]
 
 

@@ -305,10 +305,10 @@ def test_the_tablets_page_names_the_address_or_warns(laptop, tournament, setting
 
 
 def test_printing_the_device_sheet_again_offers_to_revoke_the_earlier_links(laptop, tournament, on_the_network, organiser):
-    used, _ = create_device_link(tournament, "Used", created_by=organiser)
+    used, _ = create_device_link(tournament, label="Used", created_by=organiser)
     DeviceLink.objects.filter(pk=used.pk).update(used_at="2026-02-10T09:00:00Z")
-    unused, _ = create_device_link(tournament, "Unused", created_by=organiser)
-    revoked, _ = create_device_link(tournament, "Revoked", created_by=organiser)
+    unused, _ = create_device_link(tournament, label="Unused", created_by=organiser)
+    revoked, _ = create_device_link(tournament, label="Revoked", created_by=organiser)
     DeviceLink.objects.filter(pk=revoked.pk).update(revoked_at="2026-02-10T08:00:00Z")
 
     asked = laptop.post(DEVICES, DEVICE_FORM)
@@ -336,7 +336,7 @@ def test_printing_the_device_sheet_again_offers_to_revoke_the_earlier_links(lapt
 def test_the_tablets_page_asks_about_earlier_links_in_its_print_form(laptop, tournament, on_the_network, organiser):
     page = "/accounts/device/senioriada/"
     assert 'name="earlier"' not in laptop.get(page).content.decode()
-    create_device_link(tournament, "Tablet 1", created_by=organiser)
+    create_device_link(tournament, label="Tablet 1", created_by=organiser)
     html = laptop.get(page).content.decode()
     assert "1 sign-in link made earlier still works. What should happen to it?" in html
     assert html.count('name="earlier"') == 3

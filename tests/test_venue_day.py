@@ -6,7 +6,7 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.completion import unfinished_results
+from scoring.selectors import unfinished_results
 from printing.testing import pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
 from organiser.interchange import import_tournament
 from scoring.standings import compute_standings

@@ -5,7 +5,8 @@ import pytest
 
 from bench.bench_import import SHEET_END, SHEET_START, STRINGS_START, xlsx_file, xlsx_package
 from organiser import xlsx
-from organiser.importers import FileRefused, read_player_file
+from organiser.importers import read_player_file
+from tournament.refusals import Refused
 
 TOO_MANY_CELLS = "holds far more cells than a player list"
 
@@ -15,9 +16,9 @@ def read(content):
 
 
 def refusal(content):
-    with pytest.raises(FileRefused) as error:
+    with pytest.raises(Refused) as error:
         read_player_file("list.xlsx", content)
-    return str(error.value)
+    return error.value.message
 
 
 @pytest.mark.parametrize("cells", [xlsx.MAX_SHEET_ELEMENTS, 6_000_000])

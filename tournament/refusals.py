@@ -4,7 +4,8 @@ Every service raises `Refused(code, **params)`; `MESSAGES`, the one catalogue, t
 into a message in the active language with the params filled in (Polish plurals through
 ngettext_lazy). The engine's `RuleViolation` and `SeatingError` become a `Refused` at the
 boundary (`Refused.from_violation`). `field` names the form field a refusal belongs to, and
-`problems` lists further refusals (an import's lines).
+`problems` lists further refusals (an import's lines: a problem's `line` param puts
+"Line N:" before its message).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
+
+from tournament.validation import FORBIDDEN_MESSAGE
 
 MESSAGES = {
     # SPEC §3: the rules engine
@@ -68,7 +71,117 @@ MESSAGES = {
     "setup_code_wrong": _("This is not the setup code. Copy it from the window where the server was started (or the container's log)."),
     "staff_name_taken": _("This name belongs to a tablet's sign-in link: choose another name."),
     "username_taken": _("This user name is taken: choose another."),
+    # ties (scoring.ties)
+    "final_too_few": _("At least 3 active players are needed for the final."),
+    "final_cut_tied": _(
+        "Place %(place)s is tied (%(names)s): the head referee must record a decision before the final is seated."
+    ),
+    "tie_head_referee_only": _("Only the head referee can decide a tie."),
+    "tie_reason_required": _("Say how the tie was decided, e.g. a lot drawn by the head referee."),
+    "tie_gone": _("These players are no longer tied on a place to decide. Reload the page."),
+    # registering players (organiser.services.players), one problem per line of a file
+    "name_empty": _("the name is empty."),
+    "organisation_empty": _("the organisation is empty."),
+    "name_too_long": ngettext_lazy(
+        "a name is longer than %(count)s character.", "a name is longer than %(count)s characters.", "count",
+    ),
+    "forbidden_character": FORBIDDEN_MESSAGE,
+    "already_registered": _("%(name)s is already registered for %(organisation)s."),
+    "registered_twice": _("%(name)s appears twice for %(organisation)s (also line %(other)s)."),
+    "quota_reached": ngettext_lazy(
+        "%(organisation)s already has %(count)s player; the limit is %(quota)s per organisation.",
+        "%(organisation)s already has %(count)s players; the limit is %(quota)s per organisation.", "count",
+    ),
+    "quota_lines": ngettext_lazy(
+        "%(organisation)s: %(count)s player on line %(lines)s; the limit is %(quota)s per organisation.",
+        "%(organisation)s: %(count)s players on lines %(lines)s; the limit is %(quota)s per organisation.", "count",
+    ),
+    "quota_lines_registered": ngettext_lazy(
+        "%(organisation)s: %(count)s player on line %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
+        "%(organisation)s: %(count)s players on lines %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
+        "count",
+    ),
+    "nothing_imported": _("Nothing was imported."),
+    "player_list_clash": _("Someone else changed the player list at the same moment. Please try again."),
+    "seated_in_draft": _("%(player)s is seated in %(round)s, which is drawn but not started. Discard that draw first."),
+    "remove_after_start": _("The tournament has started: withdraw the player instead of removing them."),
+    "already_played": _("%(player)s has already played: withdraw them instead."),
+    "player_not_active": _("%(player)s is not active."),
+    "player_not_withdrawn": _("%(player)s is not withdrawn."),
+    "check_in_after_start": _("Round 1 has started: check in late arrivals one by one."),
+    # a player file (organiser.importers)
+    "file_empty": _("The file “%(file)s” is empty."),
+    "file_too_large": _("The file “%(file)s” is too large (at most 2 MB)."),
+    "file_old_excel": _("“%(file)s” is an old Excel file (.xls). Save it as .xlsx or CSV and try again."),
+    "file_other_kind": _("“%(file)s” is not a CSV or Excel (.xlsx) file: it looks like a %(kind)s file."),
+    "file_bad_xlsx": _("“%(file)s” is not a valid Excel (.xlsx) file."),
+    "file_binary": _("“%(file)s” is not a CSV or Excel (.xlsx) file."),
+    "file_not_utf8": _("“%(file)s” is not in UTF-8. In Excel choose “Save as” → “CSV UTF-8”, then try again."),
+    "file_bad_csv": _("“%(file)s” cannot be read as a CSV file."),
+    "file_too_many_cells": _(
+        "“%(file)s” holds far more cells than a player list. Copy the name and organisation columns into a new file and try again."
+    ),
+    "file_header": _("the first line must name the columns “name” and “organisation”."),
+    "file_too_many_rows": ngettext_lazy(
+        "The file has more than %(count)s player.", "The file has more than %(count)s players.", "count",
+    ),
+    "file_no_players": _("The file “%(file)s” has no players below its header."),
+    # the draw and the final (organiser.services.draw; engine.seating's SeatingError codes)
+    "too_few_players": ngettext_lazy(
+        "At least 3 active, checked-in players are needed to seat a round; there is %(count)s.",
+        "At least 3 active, checked-in players are needed to seat a round; there are %(count)s.", "count",
+    ),
+    "five_players": _(
+        "5 players cannot be seated: tables are for 3 or 4 players. Check in one more player or withdraw one."
+    ),
+    "no_round_after_final": _("The final has been seated: there are no more rounds to draw."),
+    "round_not_complete": _(
+        "Round %(number)s is not complete yet. Draw the next round once every sheet is verified and the round is completed."
+    ),
+    "qualifying_played_seat_final": ngettext_lazy(
+        "The only qualifying round has been played: seat the final.",
+        "All %(count)s qualifying rounds have been played: seat the final.", "count",
+    ),
+    "qualifying_played": ngettext_lazy(
+        "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", "count",
+    ),
+    "draw_clash": _("Someone else drew this round at the same moment. Reload the page."),
+    "unknown_method": _("Unknown seating method."),
+    "no_final": _("This tournament has no final (see the settings)."),
+    "final_seated": _("The final has already been seated."),
+    "final_too_early": _("The final is seated after the last qualifying round (round %(number)s) is completed."),
+    # the round lifecycle and swaps (organiser.services.rounds)
+    "round_not_publishable": _("%(round)s cannot be published: it is %(state)s."),
+    "round_not_startable": _("%(round)s cannot be started: it is %(state)s."),
+    "round_not_completable": _("%(round)s cannot be completed: it is %(state)s."),
+    "round_unverified": ngettext_lazy(
+        "%(round)s cannot be completed: the sheet of table %(tables)s is not verified yet.",
+        "%(round)s cannot be completed: the sheets of tables %(tables)s are not verified yet.", "count",
+    ),
+    "round_started_no_discard": _("%(round)s has started: its seating can no longer be discarded."),
+    "round_has_results": _("%(round)s already has results entered: it cannot be discarded."),
+    "round_completed_no_swap": _("%(round)s is completed: its seating can no longer change."),
+    "swap_head_referee_only": _("%(round)s has started: only the head referee may change its seating."),
+    "swap_reason_required": _("%(round)s has started: give the reason for changing its seating."),
+    "swap_organiser_only": _("Only the organiser may change a seating before the round starts."),
+    "swap_same_player": _("Choose two different players."),
+    "player_not_seated": _("%(player)s is not seated in %(round)s."),
+    # backups (organiser.backups.restore)
+    "backup_too_large": _("The file is larger than %(size)s MB: it cannot be a backup of one tournament."),
+    "backup_unpacks_too_large": _(
+        "The compressed file unpacks to more than %(size)s MB: it cannot be a backup of one tournament."
+    ),
+    "backup_damaged": _("The file looks compressed (gzip) but is damaged or cut short."),
+    "backup_not_text": _("The file is not a backup: it is not text (UTF-8 JSON)."),
+    "backup_invalid": _("The file cannot be restored: %(problem)s"),
+    "upload_expired": _("This upload has expired or was already restored. Upload the file again."),
+    "backup_changed": _("The tournament %(slug)s changed since the preview. Upload the file again."),
+    "backup_not_saved_first": _(
+        "The tournament as it is now could not be saved first (is the disk full?), so nothing was restored."
+    ),
 }
+
+LINE = _("Line %(line)s: %(message)s")
 
 FALLBACK = _("This value is not allowed.")
 
@@ -87,7 +200,7 @@ def message_for(code: str, params: dict[str, Any] | None = None) -> str:
 class Refused(Exception):
     """A change the rules do not allow: `code` picks the message, `params` fill it in."""
 
-    def __init__(self, code: str, *, field: str | None = None, problems: Iterable[Refused] = (), **params: Any):
+    def __init__(self, code: str, /, *, field: str | None = None, problems: Iterable[Refused] = (), **params: Any):
         super().__init__(code)
         self.code = code
         self.params = params
@@ -95,14 +208,17 @@ class Refused(Exception):
         self.problems = list(problems)
 
     @classmethod
-    def from_violation(cls, error: Any, *, field: str | None = None) -> Refused:
-        """The refusal for an engine error that carries a `code` and `params` (RuleViolation, SeatingError)."""
-        return cls(error.code, field=field, **getattr(error, "params", {}))
+    def from_violation(cls, error: Any, *, field: str | None = None, **params: Any) -> Refused:
+        """The refusal for an engine error that carries a `code` and maybe `params` (RuleViolation,
+        SeatingError); `params` adds what the engine does not know (e.g. a count for the message)."""
+        return cls(error.code, field=field, **{**getattr(error, "params", {}), **params})
 
     @property
     def message(self) -> str:
-        """The message in the active language."""
-        return message_for(self.code, self.params)
+        """The message in the active language; "Line N: …" for a problem on a file's line."""
+        text = message_for(self.code, self.params)
+        line = self.params.get("line")
+        return text if line is None else str(LINE % {"line": line, "message": text})
 
     def __str__(self) -> str:
         return self.code

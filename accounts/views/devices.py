@@ -9,17 +9,18 @@ its pages, any other device is told to ask for a new link.
 import segno
 from django.contrib import messages
 from django.contrib.auth import login
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts.devices import find_link, sign_in_url, usable_link
+from accounts.devices import sign_in_url
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
-from accounts.models import DeviceLink, Role
+from accounts.models import Role
 from accounts.roles import staff_required
+from accounts.selectors import find_link, link_or_404, tournament_links, usable_link
 from accounts.services import create_device_link, redeem_device_link, revoke_device_link
 from accounts.venue import venue_address
 
@@ -45,20 +46,19 @@ def device_links(request, tournament):
     form = DeviceLinkForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         link, token = create_device_link(
-            tournament, form.cleaned_data["label"], valid_hours=form.cleaned_data["valid_hours"],
+            tournament, label=form.cleaned_data["label"], valid_hours=form.cleaned_data["valid_hours"],
             created_by=request.user,
         )
         # Kept for the next page view only: the token itself is never stored.
         request.session[NEW_LINK_SESSION_KEY] = {"id": link.pk, "token": token}
         return redirect("accounts:device_links", slug=tournament.slug)
-    new_link = None
+    links = tournament_links(tournament)
     shown = request.session.pop(NEW_LINK_SESSION_KEY, None)
-    if shown:
-        link = DeviceLink.objects.filter(pk=shown["id"], tournament=tournament).first()
-        if link is not None:
-            url = sign_in_url(request, shown["token"])
-            new_link = {"link": link, "url": url, "qr": qr_svg(url)}
-    links = list(DeviceLink.objects.filter(tournament=tournament).select_related("created_by"))
+    shown_link = next((link for link in links if shown and link.pk == shown["id"]), None)
+    new_link = None
+    if shown_link is not None:
+        url = sign_in_url(request, shown["token"])
+        new_link = {"link": shown_link, "url": url, "qr": qr_svg(url)}
     now = timezone.now()
     context = {
         "tournament": tournament, "form": form, "sheet_form": DeviceSheetForm(auto_id="sheet_%s"), "new_link": new_link,
@@ -73,7 +73,7 @@ def device_links(request, tournament):
 @require_POST
 @staff_required(Role.ORGANISER)
 def device_link_revoke(request, tournament, link_id):
-    link = get_object_or_404(DeviceLink.objects.select_related("user"), tournament=tournament, pk=link_id)
+    link = link_or_404(tournament, link_id)
     revoke_device_link(link, revoked_by=request.user)
     messages.success(request, _("The link “%(label)s” is revoked; that tablet is signed out.") % {"label": link.label})
     return redirect("accounts:device_links", slug=tournament.slug)

@@ -7,9 +7,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts import first_run
-from accounts.models import Role, TournamentRole
+from accounts.models import Role
 from accounts.roles import global_role
-from tournament.models import Tournament
+from accounts.selectors import granted_tournaments
+from tournament.selectors import all_tournaments
 
 
 class LoginView(auth_views.LoginView):
@@ -25,12 +26,9 @@ class LoginView(auth_views.LoginView):
 def home(request):
     """Where a signed-in staff member lands: the tournaments they may work on."""
     if global_role(request.user) is not None:
-        tournaments = list(Tournament.objects.all())
+        tournaments = all_tournaments()
     else:
-        tournaments = [
-            grant.tournament
-            for grant in TournamentRole.objects.filter(user=request.user).select_related("tournament")
-        ]
+        tournaments = granted_tournaments(request.user)
     organiser = global_role(request.user) == Role.ORGANISER
     return render(request, "accounts/home.html", {"tournaments": tournaments, "can_create": organiser})
 

@@ -18,14 +18,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from accounts.models import DeviceLink, TournamentRole
 from organiser.backups.snapshots import schedule_snapshot, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
 from tournament.audit import log_change
-from tournament.errors import ActionRefused
 from tournament.models import Tournament
+from tournament.refusals import Refused
+from tournament.selectors import tournament_with_slug
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes of an uploaded file, compressed or not
 MAX_JSON = 50 * 1024 * 1024  # bytes of JSON a compressed file may unpack to
@@ -50,15 +50,16 @@ class Preview:
     replaces: Tournament | None
 
 
-def too_large_message():
-    return _("The file is larger than %(size)s MB: it cannot be a backup of one tournament.") % {"size": MAX_UPLOAD // 2**20}
+def too_large() -> Refused:
+    """The refusal of a file over MAX_UPLOAD."""
+    return Refused("backup_too_large", size=MAX_UPLOAD // 2**20)
 
 
 def json_text(raw, *, max_size=MAX_UPLOAD):
     """The JSON text of a file's bytes: plain, or gzip-compressed and at most MAX_JSON unpacked.
-    `max_size` bounds the file itself (None: any size). Raises ActionRefused with a message."""
+    `max_size` bounds the file itself (None: any size). Refused when it is none of these."""
     if max_size is not None and len(raw) > max_size:
-        raise ActionRefused(too_large_message())
+        raise too_large()
     if raw.startswith(GZIP_MAGIC):
         unpacker = zlib.decompressobj(wbits=31)
         try:
@@ -66,25 +67,22 @@ def json_text(raw, *, max_size=MAX_UPLOAD):
         except zlib.error:
             raw = None
         if raw is not None and len(raw) > MAX_JSON:
-            raise ActionRefused(
-                _("The compressed file unpacks to more than %(size)s MB: it cannot be a backup of one tournament.")
-                % {"size": MAX_JSON // 2**20}
-            )
+            raise Refused("backup_unpacks_too_large", size=MAX_JSON // 2**20)
         if raw is None or not unpacker.eof:
-            raise ActionRefused(_("The file looks compressed (gzip) but is damaged or cut short."))
+            raise Refused("backup_damaged")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ActionRefused(_("The file is not a backup: it is not text (UTF-8 JSON).")) from None
+        raise Refused("backup_not_text") from None
 
 
 def checked(text):
-    """(decoded data, parsed plan) of a backup's text; ActionRefused names the JSON path of a problem."""
+    """(decoded data, parsed plan) of a backup's text; the refusal names the JSON path of a problem."""
     try:
         data = decode(text)
         return data, parse(data)
     except InterchangeError as error:
-        raise ActionRefused(_("The file cannot be restored: %(problem)s") % {"problem": error}) from None
+        raise Refused("backup_invalid", problem=str(error)) from None
 
 
 def preview(plan):
@@ -95,7 +93,7 @@ def preview(plan):
         players=len(plan["players"]), rounds=len(plan["rounds"]),
         sheets=sum(1 for t in tables if t["games"]), verified=sum(1 for t in tables if t["state"] == "verified"),
         cards=len(plan["cards"]), audit=len(plan["audit"]),
-        replaces=Tournament.objects.filter(slug=tournament["slug"]).first(),
+        replaces=tournament_with_slug(tournament["slug"]),
     )
 
 
@@ -126,7 +124,7 @@ def staged_path(token):
 def staged_text(token):
     path = staged_path(token)
     if path is None:
-        raise ActionRefused(_("This upload has expired or was already restored. Upload the file again."))
+        raise Refused("upload_expired")
     return path.read_text(encoding="utf-8")
 
 
@@ -141,18 +139,18 @@ def restore(text, *, user, replace=None):
     the organiser confirmed); it is replaced whole. Returns the restored Tournament."""
     data, plan = checked(text)
     slug = plan["tournament"]["slug"]
-    existing = Tournament.objects.filter(slug=slug).first()
+    existing = tournament_with_slug(slug)
     if (existing and existing.pk) != (replace and replace.pk):
-        raise ActionRefused(_("The tournament %(slug)s changed since the preview. Upload the file again.") % {"slug": slug})
+        raise Refused("backup_changed", slug=slug)
     if existing is not None and take_snapshot(existing, "before-restore") is None:
-        raise ActionRefused(_("The tournament as it is now could not be saved first (is the disk full?), so nothing was restored."))
+        raise Refused("backup_not_saved_first")
     with transaction.atomic():
         if existing is not None:
             Tournament.objects.filter(pk=existing.pk).update(slug=f"{slug[:40]}-replaced-{secrets.token_hex(4)}")
         try:
             tournament = import_tournament(data)
         except InterchangeError as error:
-            raise ActionRefused(_("The file cannot be restored: %(problem)s") % {"problem": error}) from None
+            raise Refused("backup_invalid", problem=str(error)) from None
         if existing is not None:
             TournamentRole.objects.filter(tournament=existing).update(tournament=tournament)
             DeviceLink.objects.filter(tournament=existing).update(tournament=tournament)

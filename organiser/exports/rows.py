@@ -10,11 +10,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from organiser.exports.writers.tables import Table
+from organiser.selectors import started_rounds
 from scoring.models import Card
 from scoring.results import tables_by_round
+from scoring.selectors import cards_given
 from scoring.standings import compute_standings
 from scoring.visibility import Scope
-from tournament.models import Player, Round
+from tournament.models import Player
 
 STAFF = Scope(visible=True, up_to_round=None)  # every round the staff may see: all of them
 
@@ -36,8 +38,7 @@ def standings_table(tournament):
 
 def played_rounds(tournament):
     """[(round, tables)] of the rounds that have started, qualifying rounds first, the final last."""
-    rounds = tournament.rounds.filter(state__in=[Round.State.STARTED, Round.State.COMPLETED])  # knows its tournament
-    return tables_by_round(tournament, rounds.order_by("number"), STAFF)
+    return tables_by_round(tournament, started_rounds(tournament), STAFF)
 
 
 def game_count(round_, tables):
@@ -76,11 +77,10 @@ def rounds_table(tournament):
 
 def cards_table(tournament):
     colours = dict(Card.Colour.choices)
-    cards = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("created_at", "pk")
     rows = [
         [card.player.name, str(colours.get(card.colour, card.colour)), str(card.round) if card.round else None,
          card.reason, timezone.localtime(card.created_at).replace(tzinfo=None)]
-        for card in cards
+        for card in cards_given(tournament)
     ]
     return Table(_("Cards"), [_("Player"), _("Card"), _("Round"), _("Reason"), _("Time")], rows)
 

@@ -20,9 +20,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from organiser.exports.writers.archive import zip_bytes
+from organiser.selectors import organisation_count, players_with_organisations
 from scoring.results import player_histories, public_rounds, tables_by_round
 from scoring.visibility import counts_any_game, public_scope, public_standings
-from tournament.models import Organisation, Player
 from tournament.text import sorted_polish
 
 STYLE_SHEETS = ("css/app.css", "css/public.css", "css/site.css")
@@ -39,7 +39,7 @@ def site_files(tournament):
     has_results = counts_any_game(rows)
     rounds = public_rounds(tournament)
     rounds_tables = tables_by_round(tournament, rounds, scope)
-    players = list(Player.objects.filter(tournament=tournament).select_related("organisation"))
+    players = players_with_organisations(tournament)
     base = {
         "tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round, "rounds": rounds,
         "exported_at": timezone.localtime(),
@@ -52,7 +52,7 @@ def site_files(tournament):
         "style.css": style_sheet(),
         "index.html": page(
             "index.html", final=next((r for r in rounds if r.is_final), None), player_count=len(players),
-            organisation_count=Organisation.objects.filter(tournament=tournament).count(),
+            organisation_count=organisation_count(tournament),
         ),
         "standings.html": page("standings.html", nav="standings", rows=rows, has_results=has_results),
         "players.html": page("players.html", nav="players", players=sorted_polish(players, key=lambda p: p.name)),

@@ -5,11 +5,11 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from tournament.models import Tournament
+from tournament.selectors import tournament_with_slug
 
 
 def tournament_by_slug(slug):
-    tournament = Tournament.objects.filter(slug=slug).first()
+    tournament = tournament_with_slug(slug)
     if tournament is None:
         raise CommandError(f"no tournament {slug!r}")
     return tournament

@@ -1,6 +1,6 @@
 """State changes the organiser makes, each in one transaction: the tournament's settings
 (`tournaments`), players (`players`), the draw and the final (`draw`), the round lifecycle and
-seat swaps (`rounds`). A refusal raises `tournament.errors.ActionRefused` and writes nothing.
+seat swaps (`rounds`). A refusal raises `tournament.refusals.Refused` and writes nothing.
 
 The names below are the organiser's whole set of services, imported from their modules.
 """
@@ -10,7 +10,6 @@ from organiser.services.draw import (
     RANDOM,
     check_field_size,
     draw_round,
-    eligible_players,
     next_round_number,
     seat_final,
     table_counts,
@@ -26,11 +25,11 @@ from organiser.services.players import (
     withdraw_player,
 )
 from organiser.services.rounds import complete_round, discard_round, publish_round, start_round, swap_players
-from organiser.services.tournaments import save_tournament, settings_limits
+from organiser.services.tournaments import save_tournament
 
 __all__ = [
     "FINAL_METHOD", "RANDOM", "add_player", "check_field_size", "check_in_everyone", "complete_round",
-    "discard_round", "draw_round", "edit_player", "eligible_players", "import_players", "next_round_number",
+    "discard_round", "draw_round", "edit_player", "import_players", "next_round_number",
     "publish_round", "reinstate_player", "remove_player", "save_tournament", "seat_final",
-    "set_present", "settings_limits", "start_round", "swap_players", "table_counts", "withdraw_player",
+    "set_present", "start_round", "swap_players", "table_counts", "withdraw_player",
 ]

@@ -1,76 +1,43 @@
-"""The draw: who is seated in the next round, the seating engine's tables stored as a draft
-round, and the final table seated from the standings."""
+"""The draw: the seating engine's tables for the next round stored as a draft round (who may
+be seated is read by `organiser.selectors`), and the final table seated from the standings."""
 
 from __future__ import annotations
 
 import secrets
-from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine import seating
-from tournament.audit import log_change
+from organiser.selectors import eligible_players, qualifying_seatings
 from scoring.services import ensure_sheet
 from scoring.standings import compute_standings
 from scoring.ties import final_candidates
-from tournament.errors import ActionRefused
-from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.queries import latest_round, qualifying_over
+from tournament.audit import log_change
+from tournament.models import Round, Seat, Table, Tournament
+from tournament.refusals import Refused
+from tournament.selectors import latest_round, qualifying_over
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 RANDOM = "random"
 FINAL_METHOD = "final"
 METHOD_CHOICES = (RANDOM, *Tournament.SeatingMethod.values)
 
 
-def eligible_players(tournament, number):
-    """Players to seat in round `number`: active, checked in, and joining by then."""
-    return Player.objects.filter(tournament=tournament, status=Player.Status.ACTIVE, present=True).filter(
-        Q(joins_from_round__isnull=True) | Q(joins_from_round__lte=number)
-    )
-
-
-def qualifying_seatings(tournament, up_to=None):
-    """{round number: [ {letter: player id}, … table 1 first ]} of the qualifying rounds."""
-    seats = Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.QUALIFYING)
-    if up_to is not None:
-        seats = seats.filter(round__number__lte=up_to)
-    tables = defaultdict(dict)
-    for number, table, letter, player_id in seats.values_list(
-        "round__number", "table__number", "letter", "player_id"
-    ).order_by("round__number", "table__number", "letter"):
-        tables[(number, table)][letter] = player_id
-    rounds = defaultdict(list)
-    for (number, _table), seated in sorted(tables.items()):
-        rounds[number].append(seated)
-    return dict(rounds)
-
-
-def table_counts(count):
+def table_counts(count: int) -> tuple[int, int]:
     """(4-tables, 3-tables) for `count` players who can be seated."""
     sizes = seating.table_sizes(count)
     return sizes.count(4), sizes.count(3)
 
 
-def check_field_size(count):
-    """Raise ActionRefused when `count` players cannot be seated at tables of 3 and 4."""
+def check_field_size(count: int) -> None:
+    """Refuse when `count` players cannot be seated at tables of 3 and 4 (the engine's SeatingError)."""
     try:
         seating.table_sizes(count)
     except seating.SeatingError as error:
-        if error.code == "five_players":
-            message = _(
-                "5 players cannot be seated: tables are for 3 or 4 players. "
-                "Check in one more player or withdraw one."
-            )
-        else:
-            message = ngettext(
-                "At least 3 active, checked-in players are needed to seat a round; there is %(count)s.",
-                "At least 3 active, checked-in players are needed to seat a round; there are %(count)s.",
-                count,
-            ) % {"count": count}
-        raise ActionRefused(message) from None
+        raise Refused.from_violation(error, count=count) from None
 
 
 # ------------------------------------------------------------------ rounds: the draw
@@ -87,31 +54,24 @@ def _store_tables(round_, tables):
         ensure_sheet(table)
 
 
-def next_round_number(tournament):
-    """The number of the round to draw next; raises ActionRefused when none may be drawn."""
+def next_round_number(tournament: Tournament) -> int:
+    """The number of the round to draw next; refused when none may be drawn."""
     latest = latest_round(tournament)
     if latest is not None and latest.is_final:
-        raise ActionRefused(_("The final has been seated: there are no more rounds to draw."))
+        raise Refused("no_round_after_final")
     if latest is not None and latest.state != Round.State.COMPLETED:
-        raise ActionRefused(
-            _("Round %(number)s is not complete yet. Draw the next round once every sheet is verified and the round is completed.")
-            % {"number": latest.number}
-        )
+        raise Refused("round_not_complete", number=latest.number)
     number = latest.number + 1 if latest else 1
     if number > tournament.rounds_planned:
-        planned = tournament.rounds_planned
-        if tournament.final:
-            raise ActionRefused(ngettext(
-                "The only qualifying round has been played: seat the final.",
-                "All %(count)s qualifying rounds have been played: seat the final.", planned,
-            ) % {"count": planned})
-        raise ActionRefused(ngettext(
-            "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", planned,
-        ) % {"count": planned})
+        raise Refused(
+            "qualifying_played_seat_final" if tournament.final else "qualifying_played", count=tournament.rounds_planned,
+        )
     return number
 
 
-def draw_round(tournament, *, method=None, seed=None, user):
+def draw_round(
+    tournament: Tournament, *, method: str | None = None, seed: str | int | None = None, user: AbstractBaseUser | None,
+) -> Round:
     """Draw the next qualifying round as a draft and return it.
 
     Round 1 is a random draw; later rounds use `method` (default: the tournament's
@@ -122,14 +82,14 @@ def draw_round(tournament, *, method=None, seed=None, user):
         with transaction.atomic():
             return _draw_round(tournament, method=method, seed=seed, user=user)
     except IntegrityError:
-        raise ActionRefused(_("Someone else drew this round at the same moment. Reload the page.")) from None
+        raise Refused("draw_clash") from None
 
 
 def _draw_round(tournament, *, method, seed, user):
     number = next_round_number(tournament)
     method = method or (RANDOM if number == 1 else tournament.seating_method)
     if method not in METHOD_CHOICES:
-        raise ActionRefused(_("Unknown seating method."))
+        raise Refused("unknown_method")
     if number == 1 and method != Tournament.SeatingMethod.MANUAL:
         method = RANDOM  # nothing to mix or rank before the first round
     players = list(eligible_players(tournament, number).values_list("pk", "organisation_id"))
@@ -152,18 +112,15 @@ def _draw_round(tournament, *, method, seed, user):
 
 
 @transaction.atomic
-def seat_final(tournament, *, user):
+def seat_final(tournament: Tournament, *, user: AbstractBaseUser | None) -> Round:
     """Seat the top active players of the standings at the final table: A = 1st, B = 2nd, …"""
     if not tournament.final:
-        raise ActionRefused(_("This tournament has no final (see the settings)."))
+        raise Refused("no_final")
     latest = latest_round(tournament)
     if latest is not None and latest.is_final:
-        raise ActionRefused(_("The final has already been seated."))
+        raise Refused("final_seated")
     if latest is None or not qualifying_over(tournament, latest) or latest.state != Round.State.COMPLETED:
-        raise ActionRefused(
-            _("The final is seated after the last qualifying round (round %(number)s) is completed.")
-            % {"number": tournament.rounds_planned}
-        )
+        raise Refused("final_too_early", number=tournament.rounds_planned)
     finalists = final_candidates(tournament)
     round_ = Round.objects.create(
         tournament=tournament, number=latest.number + 1, kind=Round.Kind.FINAL, method=FINAL_METHOD

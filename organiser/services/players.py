@@ -6,31 +6,29 @@ Every check runs before anything is written; a clash with a simultaneous change 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from organiser.importers import PlayerRow, Problem
+from organiser.importers import PlayerRow
 from tournament.audit import log_change
-from tournament.errors import ActionRefused
-from tournament.models import Organisation, Player, Seat
-from tournament.queries import last_started_number
-from tournament.validation import FORBIDDEN_MESSAGE, MAX_NAME, forbidden_character, name_key
+from tournament.models import Organisation, Player, Seat, Tournament
+from tournament.refusals import Refused
+from tournament.selectors import last_started_number
+from tournament.validation import MAX_NAME, forbidden_character, name_key
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 
-def quota_reached_message(organisation, registered, quota):
-    return ngettext(
-        "%(organisation)s already has %(count)s player; the limit is %(quota)s per organisation.",
-        "%(organisation)s already has %(count)s players; the limit is %(quota)s per organisation.",
-        registered,
-    ) % {"organisation": organisation, "count": registered, "quota": quota}
-
-
-def registration_problems(tournament, entries, *, ignore=None):
-    """Problems with registering `entries` (PlayerRows) on top of the tournament's players
-    (except `ignore`): empty or long names, duplicates in one organisation, the quota."""
+def registration_problems(
+    tournament: Tournament, *, entries: Sequence[PlayerRow], ignore: Player | None = None,
+) -> list[Refused]:
+    """Refusals of registering `entries` (PlayerRows) on top of the tournament's players
+    (except `ignore`): empty or long names, duplicates in one organisation, the quota. Each
+    names the entry's `line` (None for a typed player) and its field."""
     existing = Player.objects.filter(tournament=tournament).select_related("organisation")
     if ignore is not None:
         existing = existing.exclude(pk=ignore.pk)
@@ -39,59 +37,46 @@ def registration_problems(tournament, entries, *, ignore=None):
     problems, seen, new_lines, display = [], {}, defaultdict(list), {}
     for entry in entries:
         if not entry.name:
-            problems.append(Problem(_("the name is empty."), entry.line, "name"))
+            problems.append(Refused("name_empty", field="name", line=entry.line))
         if not entry.organisation:
-            problems.append(Problem(_("the organisation is empty."), entry.line, "organisation"))
+            problems.append(Refused("organisation_empty", field="organisation", line=entry.line))
         if len(entry.name) > MAX_NAME or len(entry.organisation) > MAX_NAME:
-            problems.append(Problem(ngettext(
-                "a name is longer than %(count)s character.", "a name is longer than %(count)s characters.", MAX_NAME,
-            ) % {"count": MAX_NAME}, entry.line))
+            problems.append(Refused("name_too_long", count=MAX_NAME, line=entry.line))
         hidden = {name: forbidden_character(text) for name, text in (("name", entry.name), ("organisation", entry.organisation))}
         for column, code in hidden.items():
             if code:
-                problems.append(Problem(FORBIDDEN_MESSAGE % {"code": code}, entry.line, column))
+                problems.append(Refused("forbidden_character", field=column, code=code, line=entry.line))
         if not entry.name or not entry.organisation or any(hidden.values()):
             continue
         organisation, name = name_key(entry.organisation), name_key(entry.name)
         display.setdefault(organisation, entry.organisation)
+        names = {"name": entry.name, "organisation": entry.organisation}
         if (organisation, name) in taken:
-            problems.append(Problem(
-                _("%(name)s is already registered for %(organisation)s.") % {"name": entry.name, "organisation": entry.organisation},
-                entry.line, "name",
-            ))
+            problems.append(Refused("already_registered", field="name", line=entry.line, **names))
         elif (organisation, name) in seen:
-            problems.append(Problem(
-                _("%(name)s appears twice for %(organisation)s (also line %(other)s).")
-                % {"name": entry.name, "organisation": entry.organisation, "other": seen[(organisation, name)]},
-                entry.line, "name",
+            problems.append(Refused(
+                "registered_twice", field="name", line=entry.line, other=seen[(organisation, name)], **names,
             ))
         seen.setdefault((organisation, name), entry.line)
         new_lines[organisation].append(entry.line)
-    quota = tournament.players_per_organisation
     for organisation, lines in new_lines.items():
-        registered = per_organisation[organisation]
-        if registered + len(lines) <= quota:
-            continue
-        values = {"organisation": display[organisation], "quota": quota, "registered": registered}
-        if lines == [None]:
-            message = quota_reached_message(display[organisation], registered, quota)
-        else:
-            values.update(count=len(lines), lines=", ".join(map(str, lines)))
-            message = (
-                ngettext(
-                    "%(organisation)s: %(count)s player on line %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
-                    "%(organisation)s: %(count)s players on lines %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
-                    len(lines),
-                )
-                if registered else
-                ngettext(
-                    "%(organisation)s: %(count)s player on line %(lines)s; the limit is %(quota)s per organisation.",
-                    "%(organisation)s: %(count)s players on lines %(lines)s; the limit is %(quota)s per organisation.",
-                    len(lines),
-                )
-            ) % values
-        problems.append(Problem(message, lines[0], "organisation"))
-    return sorted(problems, key=lambda p: p.line or 0)
+        problem = _over_quota(tournament, display[organisation], lines, per_organisation[organisation])
+        if problem is not None:
+            problems.append(problem)
+    return sorted(problems, key=lambda p: p.params["line"] or 0)
+
+
+def _over_quota(tournament, organisation, lines, registered):
+    """The refusal when `lines` (new entries of one organisation) and the `registered` players
+    pass the tournament's quota, else None."""
+    quota = tournament.players_per_organisation
+    if registered + len(lines) <= quota:
+        return None
+    values = {"organisation": organisation, "quota": quota, "field": "organisation", "line": lines[0]}
+    if lines == [None]:
+        return Refused("quota_reached", count=registered, **values)
+    code = "quota_lines_registered" if registered else "quota_lines"
+    return Refused(code, count=len(lines), lines=", ".join(map(str, lines)), registered=registered, **values)
 
 
 def _organisation(tournament, name):
@@ -108,8 +93,9 @@ def _free_slot(tournament, organisation, ignore=None):
     used = set(others.values_list("org_slot", flat=True))
     free = [slot for slot in range(1, tournament.players_per_organisation + 1) if slot not in used]
     if not free:
-        raise ActionRefused(
-            quota_reached_message(organisation.name, len(used), tournament.players_per_organisation), field="organisation",
+        raise Refused(
+            "quota_reached", field="organisation", organisation=organisation.name, count=len(used),
+            quota=tournament.players_per_organisation,
         )
     return free[0]
 
@@ -137,32 +123,41 @@ def _register(tournament, entries):
 
 
 def _in_transaction(action):
-    """Run `action` in a transaction; a clash with a simultaneous change becomes ActionRefused."""
+    """Run `action` in a transaction; a clash with a simultaneous change is refused."""
     try:
         with transaction.atomic():
             return action()
     except IntegrityError:
-        raise ActionRefused(_("Someone else changed the player list at the same moment. Please try again.")) from None
+        raise Refused("player_list_clash") from None
 
 
-def add_player(tournament, name, organisation, *, user):
+def _refuse_first(problems):
+    """Refuse a typed player with the first problem (next to its field), listing them all."""
+    first = problems[0]
+    raise Refused(first.code, field=first.field, problems=problems, **first.params)
+
+
+def add_player(tournament: Tournament, *, name: str, organisation: str, user: AbstractBaseUser | None) -> Player:
+    """Register one player typed into the form; refused (next to the field) on any problem."""
     entry = PlayerRow(name.strip(), organisation.strip())
 
     def action():
-        problems = registration_problems(tournament, [entry])
+        problems = registration_problems(tournament, entries=[entry])
         if problems:
-            raise ActionRefused(problems[0].message, problems=problems, field=problems[0].field)
+            _refuse_first(problems)
         return _register(tournament, [entry])[0]
 
     return _in_transaction(action)
 
 
-def import_players(tournament, rows, *, user):
+def import_players(
+    tournament: Tournament, *, rows: Sequence[PlayerRow], user: AbstractBaseUser | None,
+) -> list[Player]:
     """Register every row of a player file, or none when any row has a problem."""
     def action():
-        problems = registration_problems(tournament, rows)
+        problems = registration_problems(tournament, entries=rows)
         if problems:
-            raise ActionRefused(_("Nothing was imported."), problems=problems)
+            raise Refused("nothing_imported", problems=problems)
         created = _register(tournament, rows)
         log_change(tournament, user, "players_import", after={"players": len(created)})
         return created
@@ -170,14 +165,15 @@ def import_players(tournament, rows, *, user):
     return _in_transaction(action)
 
 
-def edit_player(player, name, organisation, *, user):
+def edit_player(player: Player, *, name: str, organisation: str, user: AbstractBaseUser | None) -> Player:
+    """Rename a player or move them to another organisation (a free place in its quota)."""
     tournament = player.tournament
     entry = PlayerRow(name.strip(), organisation.strip())
 
     def action():
-        problems = registration_problems(tournament, [entry], ignore=player)
+        problems = registration_problems(tournament, entries=[entry], ignore=player)
         if problems:
-            raise ActionRefused(problems[0].message, problems=problems, field=problems[0].field)
+            _refuse_first(problems)
         new_organisation = _organisation(tournament, entry.organisation)
         if new_organisation.pk != player.organisation_id:
             player.org_slot = _free_slot(tournament, new_organisation, ignore=player)
@@ -193,18 +189,15 @@ def edit_player(player, name, organisation, *, user):
 def _refuse_if_seated_in_a_draw(player):
     seat = Seat.objects.filter(player=player).select_related("round").first()
     if seat is not None:
-        raise ActionRefused(
-            _("%(player)s is seated in %(round)s, which is drawn but not started. Discard that draw first.")
-            % {"player": player.name, "round": seat.round}
-        )
+        raise Refused("seated_in_draft", player=player.name, round=seat.round)
 
 
 @transaction.atomic
-def remove_player(player, *, user):
+def remove_player(player: Player, *, user: AbstractBaseUser | None) -> None:
     """Delete a player registered by mistake; only before round 1 starts (later: withdraw)."""
     tournament = player.tournament
     if last_started_number(tournament):
-        raise ActionRefused(_("The tournament has started: withdraw the player instead of removing them."))
+        raise Refused("remove_after_start")
     _refuse_if_seated_in_a_draw(player)
     log_change(tournament, user, "player_remove", before={"id": player.ext_id, "name": player.name})
     player.delete()
@@ -212,14 +205,14 @@ def remove_player(player, *, user):
 
 
 @transaction.atomic
-def set_present(player, present, *, user):
+def set_present(player: Player, *, present: bool, user: AbstractBaseUser | None) -> Player:
     """Check a player in (or out). After round 1 has started a player who arrives joins from
     the next round; a player who has already played cannot be checked out (withdraw instead)."""
     started = last_started_number(player.tournament)
     if not present and Seat.objects.filter(player=player, round__number__lte=started).exists():
-        raise ActionRefused(_("%(player)s has already played: withdraw them instead.") % {"player": player.name})
+        raise Refused("already_played", player=player.name)
     if present and player.status != Player.Status.ACTIVE:
-        raise ActionRefused(_("%(player)s is not active.") % {"player": player.name})
+        raise Refused("player_not_active", player=player.name)
     player.present = present
     player.joins_from_round = started + 1 if present and started else None
     player.save(update_fields=["present", "joins_from_round"])
@@ -227,16 +220,16 @@ def set_present(player, present, *, user):
 
 
 @transaction.atomic
-def check_in_everyone(tournament, *, user):
+def check_in_everyone(tournament: Tournament, *, user: AbstractBaseUser | None) -> int:
     """Check in every active player before round 1 starts; returns how many were checked in."""
     if last_started_number(tournament):
-        raise ActionRefused(_("Round 1 has started: check in late arrivals one by one."))
+        raise Refused("check_in_after_start")
     return Player.objects.filter(tournament=tournament, status=Player.Status.ACTIVE, present=False).update(present=True)
 
 
 def _change_status(player, before, after, refusal, action, user):
     if player.status != before:
-        raise ActionRefused(refusal % {"player": player.name})
+        raise Refused(refusal, player=player.name)
     player.status = after
     player.save(update_fields=["status"])
     log_change(player.tournament, user, action, before={"id": player.ext_id, "status": before}, after={"status": after})
@@ -244,16 +237,16 @@ def _change_status(player, before, after, refusal, action, user):
 
 
 @transaction.atomic
-def withdraw_player(player, *, user):
+def withdraw_player(player: Player, *, user: AbstractBaseUser | None) -> Player:
     """The player stops playing: not seated again, results kept, still ranked."""
     return _change_status(
-        player, Player.Status.ACTIVE, Player.Status.WITHDRAWN, _("%(player)s is not active."), "player_withdraw", user
+        player, Player.Status.ACTIVE, Player.Status.WITHDRAWN, "player_not_active", "player_withdraw", user
     )
 
 
 @transaction.atomic
-def reinstate_player(player, *, user):
+def reinstate_player(player: Player, *, user: AbstractBaseUser | None) -> Player:
     """Undo a withdrawal: the player is seated again from the next draw."""
     return _change_status(
-        player, Player.Status.WITHDRAWN, Player.Status.ACTIVE, _("%(player)s is not withdrawn."), "player_reinstate", user
+        player, Player.Status.WITHDRAWN, Player.Status.ACTIVE, "player_not_withdrawn", "player_reinstate", user
     )

@@ -5,19 +5,24 @@ State changes are compare-and-swaps on the round's state, so two clicks cannot b
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from accounts.models import Role
 from accounts.roles import has_role
 from organiser.backups.snapshots import snapshot_after_commit
-from tournament.audit import log_change
-from scoring.models import Game, ScoreSheet
+from organiser.selectors import unverified_tables
+from scoring.models import Game
 from scoring.visibility import set_visibility
-from tournament.errors import ActionRefused
-from tournament.models import Round, Seat, Table, Tournament
+from tournament.audit import log_change
+from tournament.models import Player, Round, Seat, Tournament
+from tournament.refusals import Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 
 def _move_state(round_, allowed, new_state, refusal, **extra):
@@ -25,24 +30,24 @@ def _move_state(round_, allowed, new_state, refusal, **extra):
     changed = Round.objects.filter(pk=round_.pk, state__in=allowed).update(state=new_state, **extra)
     if not changed:
         round_.refresh_from_db()
-        raise ActionRefused(refusal % {"round": round_, "state": round_.get_state_display()})
+        raise Refused(refusal, round=round_, state=round_.get_state_display())
     round_.refresh_from_db()
 
 
 @transaction.atomic
-def publish_round(round_, *, user):
+def publish_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Make a draft's seating public."""
-    _move_state(round_, [Round.State.DRAFT], Round.State.PUBLISHED, _("%(round)s cannot be published: it is %(state)s."))
+    _move_state(round_, [Round.State.DRAFT], Round.State.PUBLISHED, "round_not_publishable")
     log_change(round_.tournament, user, "round_publish", after={"round": round_.number})
     return round_
 
 
 @transaction.atomic
-def start_round(round_, *, user):
+def start_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Lock the seating and let play begin; freeze public results for the last round if set."""
     _move_state(
         round_, [Round.State.DRAFT, Round.State.PUBLISHED], Round.State.STARTED,
-        _("%(round)s cannot be started: it is %(state)s."), started_at=timezone.now(),
+        "round_not_startable", started_at=timezone.now(),
     )
     tournament = round_.tournament
     log_change(tournament, user, "round_start", after={"round": round_.number})
@@ -52,25 +57,15 @@ def start_round(round_, *, user):
     return round_
 
 
-def unverified_tables(round_):
-    return list(
-        Table.objects.filter(round=round_).exclude(sheet__state=ScoreSheet.State.VERIFIED).values_list("number", flat=True)
-    )
-
-
 @transaction.atomic
-def complete_round(round_, *, user):
+def complete_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Close a started round once every score sheet is verified."""
     if round_.state == Round.State.STARTED:
         waiting = unverified_tables(round_)
         if waiting:
-            raise ActionRefused(ngettext(
-                "%(round)s cannot be completed: the sheet of table %(tables)s is not verified yet.",
-                "%(round)s cannot be completed: the sheets of tables %(tables)s are not verified yet.",
-                len(waiting),
-            ) % {"round": round_, "tables": ", ".join(map(str, waiting))})
+            raise Refused("round_unverified", round=round_, tables=", ".join(map(str, waiting)), count=len(waiting))
     _move_state(
-        round_, [Round.State.STARTED], Round.State.COMPLETED, _("%(round)s cannot be completed: it is %(state)s."),
+        round_, [Round.State.STARTED], Round.State.COMPLETED, "round_not_completable",
         completed_at=timezone.now(),
     )
     log_change(round_.tournament, user, "round_complete", after={"round": round_.number})
@@ -79,18 +74,20 @@ def complete_round(round_, *, user):
 
 
 @transaction.atomic
-def discard_round(round_, *, user):
+def discard_round(round_: Round, *, user: AbstractBaseUser | None) -> None:
     """Delete a round that has not started (to draw it again)."""
     if round_.is_locked:
-        raise ActionRefused(_("%(round)s has started: its seating can no longer be discarded.") % {"round": round_})
+        raise Refused("round_started_no_discard", round=round_)
     if Game.objects.filter(sheet__table__round=round_).exists():
-        raise ActionRefused(_("%(round)s already has results entered: it cannot be discarded.") % {"round": round_})
+        raise Refused("round_has_results", round=round_)
     log_change(round_.tournament, user, "round_discard", before={"round": round_.number, "seed": round_.seed, "method": round_.method})
     round_.delete()
 
 
 @transaction.atomic
-def swap_players(round_, player_a, player_b, *, user, reason=""):
+def swap_players(
+    round_: Round, *, player_a: Player, player_b: Player, user: AbstractBaseUser | None, reason: str = "",
+) -> None:
     """Exchange the seats of two players in one round.
 
     Before the round starts any organiser may swap; once it has started only the head
@@ -101,24 +98,20 @@ def swap_players(round_, player_a, player_b, *, user, reason=""):
     tournament = round_.tournament
     reason = (reason or "").strip()
     if round_.state == Round.State.COMPLETED:
-        raise ActionRefused(_("%(round)s is completed: its seating can no longer change.") % {"round": round_})
+        raise Refused("round_completed_no_swap", round=round_)
     if round_.is_locked:
         if not has_role(user, tournament, Role.HEAD_REFEREE):
-            raise ActionRefused(_("%(round)s has started: only the head referee may change its seating.") % {"round": round_})
+            raise Refused("swap_head_referee_only", round=round_)
         if not reason:
-            raise ActionRefused(
-                _("%(round)s has started: give the reason for changing its seating.") % {"round": round_}, field="reason"
-            )
+            raise Refused("swap_reason_required", field="reason", round=round_)
     elif not has_role(user, tournament, Role.ORGANISER):
-        raise ActionRefused(_("Only the organiser may change a seating before the round starts."))
+        raise Refused("swap_organiser_only")
     if player_a.pk == player_b.pk:
-        raise ActionRefused(_("Choose two different players."), field="player_b")
+        raise Refused("swap_same_player", field="player_b")
     seats = {s.player_id: s for s in Seat.objects.filter(round=round_, player__in=[player_a, player_b]).select_related("table")}
     for player, field_name in ((player_a, "player_a"), (player_b, "player_b")):
         if player.pk not in seats:
-            raise ActionRefused(
-                _("%(player)s is not seated in %(round)s.") % {"player": player.name, "round": round_}, field=field_name
-            )
+            raise Refused("player_not_seated", field=field_name, player=player.name, round=round_)
     seat_a, seat_b = seats[player_a.pk], seats[player_b.pk]
 
     def where(seat):

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from django import forms
 from django.db import transaction
-from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 
-from tournament.audit import log_change
 from scoring.services import recompute_scores
 from scoring.visibility import set_visibility
-from tournament.models import Player, Round, Tournament
+from tournament.audit import log_change
+from tournament.models import Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 SCORING_FIELDS = (
     "joker_penalty", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
@@ -19,7 +24,7 @@ SCORING_FIELDS = (
 
 
 @transaction.atomic
-def save_tournament(form, *, user):
+def save_tournament(form: forms.ModelForm, *, user: AbstractBaseUser | None) -> tuple[Tournament, int]:
     """Save a valid TournamentForm; rescore stored games when a scoring setting changed.
 
     Returns (tournament, number of seat results whose score changed).
@@ -41,14 +46,3 @@ def save_tournament(form, *, user):
         rescored = recompute_scores(tournament)
         log_change(tournament, user, "settings_rescore", after={name: form.cleaned_data[name] for name in SCORING_FIELDS})
     return tournament, rescored
-
-
-def settings_limits(tournament):
-    """What the data already fixes: the largest organisation and the qualifying rounds drawn."""
-    largest = (
-        Player.objects.filter(tournament=tournament).values("organisation").annotate(n=Count("pk"))
-        .aggregate(m=Max("n"))["m"] or 0
-    )
-    rounds = Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING).aggregate(m=Max("number"))["m"] or 0
-    has_final = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).exists()
-    return largest, rounds, has_final

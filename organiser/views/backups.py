@@ -23,14 +23,13 @@ from accounts.roles import global_role, has_role, staff_required
 from organiser.backups import files, restore
 from organiser.forms import BackupUploadForm, RestoreConfirmForm
 from organiser.interchange import dumps, export_tournament
+from organiser.selectors import last_result_change
 from organiser.views.common import redirect_after_post, staff_url
-from scoring.models import AuditEntry
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 FORM_OVERHEAD = 64 * 1024  # a multipart request's bytes besides the file
 TRIGGER_RE = re.compile(r"^(verify|correction)-r(\d+)-t(\d+)$|^round-(\d+)$")
 STALE_AFTER = 60  # seconds a snapshot may take after the change that triggered it
-CHANGES = ("verify", "correct_game", "round_complete")
 
 
 def trigger_label(trigger):
@@ -51,10 +50,7 @@ def _warnings(tournament, snapshots):
     if failure:
         found.append(_("The automatic snapshot of %(when)s failed: %(error)s. Download a backup now and free some disk space.") % {
             "when": timezone.localtime(failure["when"]).strftime("%H:%M:%S"), "error": failure["error"]})
-    last_change = (
-        AuditEntry.objects.filter(tournament=tournament, action__in=CHANGES).order_by("-created_at")
-        .values_list("created_at", flat=True).first()
-    )
+    last_change = last_result_change(tournament)
     newest = snapshots[0].taken_at if snapshots else None
     if not failure and last_change and (newest is None or newest < last_change) \
             and (timezone.now() - last_change).total_seconds() > STALE_AFTER:
@@ -95,7 +91,7 @@ def _received(request):
     except ValueError:
         length = 0
     if length > restore.MAX_UPLOAD + FORM_OVERHEAD:
-        return refused_form(restore.too_large_message()), None
+        return refused_form(restore.too_large().message), None
     rejection = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
     if rejection is not None:
         raise CsrfRejected(rejection)
@@ -105,9 +101,9 @@ def _received(request):
     upload = form.cleaned_data["file"]
     try:
         if upload.size > restore.MAX_UPLOAD:
-            raise ActionRefused(restore.too_large_message())
+            raise restore.too_large()
         return form, restore.json_text(upload.read(restore.MAX_UPLOAD + 1))
-    except ActionRefused as refusal:
+    except Refused as refusal:
         form.add_error("file", refusal.message)
         return form, None
 
@@ -116,7 +112,7 @@ def _preview(request, text, *, expected=None):
     """(the preview of a backup's text with its confirmation form, None), or (None, the problem)."""
     try:
         _data, plan = restore.checked(text)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         return None, refusal.message
     shown = restore.preview(plan)
     if expected is not None and shown.slug != expected.slug:
@@ -175,7 +171,7 @@ def snapshot_restore(request, tournament, name):
         raise Http404
     try:
         response, problem = _preview(request, restore.json_text(path.read_bytes()), expected=tournament)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         response, problem = None, refusal.message
     return response or _page(request, tournament, refused_form(problem))
 
@@ -197,7 +193,7 @@ def restore_confirm(request):
     token = request.POST.get("token", "")
     try:
         _data, plan = restore.checked(restore.staged_text(token))
-    except ActionRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, "/staff/")
     shown = restore.preview(plan)
@@ -208,7 +204,7 @@ def restore_confirm(request):
     if form.is_valid():
         try:
             tournament = restore.restore(restore.staged_text(token), user=request.user, replace=shown.replaces)
-        except ActionRefused as refusal:
+        except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
             restore.discard_staged(token)

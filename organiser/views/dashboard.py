@@ -4,19 +4,19 @@ from collections import Counter
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Prefetch
 from django.shortcuts import redirect, render
 from django.utils.translation import npgettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.forms import DeviceSheetForm
 from accounts.models import Role
-from accounts.roles import has_role, staff_required
-from organiser import reports
+from accounts.roles import outranks, staff_required
+from organiser import selectors
 from organiser.server_log import last_logged_error
 from organiser.views.common import with_method_labels
-from scoring.models import Card, ScoreSheet
-from tournament.models import Player, Round, Seat, Table
+from scoring.models import ScoreSheet
+from scoring.selectors import cards_given
+from tournament.selectors import rounds_in_order
 
 
 # How many sheets are in each state, as the dashboard counts them ("3 verified"): the words
@@ -30,20 +30,15 @@ SHEET_COUNT_LABELS = {
 
 
 def _dashboard_context(tournament):
-    rounds = with_method_labels(list(Round.objects.filter(tournament=tournament).order_by("number")))
+    rounds = with_method_labels(rounds_in_order(tournament))
     current = rounds[-1] if rounds else None
-    tables = []
-    if current is not None:
-        tables = list(
-            Table.objects.filter(round=current).select_related("sheet")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("letter")))
-        )
+    tables = selectors.tables_with_seats(current) if current is not None else []
     states = Counter(_sheet_state(table) for table in tables)
     waiting = len(tables) - states[ScoreSheet.State.VERIFIED]
     return {
         "tournament": tournament, "rounds": rounds, "current": current, "tables": tables,
         "sheet_counts": [(state, SHEET_COUNT_LABELS[state](states[state]), states[state]) for state in ScoreSheet.State],
-        "waiting": waiting, "step": reports.next_step(tournament, current, waiting),
+        "waiting": waiting, "step": selectors.next_step(tournament, latest=current, waiting_tables=waiting),
         "next_number": (current.number + 1) if current else 1,
     }
 
@@ -68,15 +63,13 @@ def _htmx_login(view):
 @staff_required(Role.REFEREE)
 def dashboard(request, tournament):
     """The organiser's start page for one tournament; referees are sent to score entry."""
-    if not has_role(request.user, tournament, Role.HEAD_REFEREE):
+    if not outranks(request.role, Role.HEAD_REFEREE):
         return redirect(f"/referee/{tournament.slug}/")
     context = _dashboard_context(tournament)
-    players = Player.objects.filter(tournament=tournament)
-    context["player_counts"] = Counter(players.values_list("status", flat=True))
-    context["present_count"] = players.filter(status=Player.Status.ACTIVE, present=True).count()
-    context["cards"] = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("-created_at")
+    context["player_counts"], context["present_count"] = selectors.player_counts(tournament)
+    context["cards"] = cards_given(tournament, newest_first=True)
     context["device_sheet_form"] = DeviceSheetForm()
-    context["logged_error"] = last_logged_error() if request.role == Role.ORGANISER else None
+    context["logged_error"] = last_logged_error() if outranks(request.role, Role.ORGANISER) else None
     return render(request, "organiser/dashboard.html", context)
 
 

@@ -7,14 +7,14 @@ from django.views.decorators.http import require_safe
 from accounts.models import Role
 from accounts.roles import staff_required
 from organiser.exports.downloads import EXPORT_FILES
-from scoring.completion import unverified_sheets
+from scoring.selectors import unverified_sheet_count
 
 
 @staff_required(Role.ORGANISER)
 @require_safe
 def exports_page(request, tournament):
     return render(request, "organiser/exports.html", {
-        "tournament": tournament, "unverified": unverified_sheets(tournament),
+        "tournament": tournament, "unverified": unverified_sheet_count(tournament),
     })
 
 

@@ -3,21 +3,20 @@
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from accounts.roles import has_role, staff_required
-from organiser import reports, services
+from accounts.roles import outranks, staff_required
+from organiser import selectors, services
 from organiser.forms import DrawForm, SwapForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url, with_method_labels
-from tournament.errors import ActionRefused
-from tournament.models import Player, Round, Seat, Table
+from tournament.models import Round
 from tournament.navigation import return_path
-from tournament.queries import latest_round
+from tournament.refusals import Refused
+from tournament.selectors import has_round_after, latest_round, round_or_404
 
 
 @staff_required(Role.ORGANISER)
@@ -29,23 +28,23 @@ def draw(request, tournament):
     refusal = None
     try:
         services.next_round_number(tournament)
-    except ActionRefused as error:
+    except Refused as error:
         refusal = error.message
     if request.method == "POST" and form.is_valid() and refusal is None:
         try:
             round_ = services.draw_round(
                 tournament, method=form.cleaned_data["method"], seed=form.cleaned_data["seed"], user=request.user
             )
-        except ActionRefused as error:
+        except Refused as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("%(round)s has been drawn. Check the seating, then publish it.") % {"round": round_})
             return redirect_after_post(request, staff_url("round", tournament, round_.number))
-    eligible = services.eligible_players(tournament, number).count()
+    eligible = selectors.eligible_count(tournament, number)
     try:
         services.check_field_size(eligible)
         size_problem = None
-    except ActionRefused as error:
+    except Refused as error:
         size_problem = error.message
     context = {
         "tournament": tournament, "form": form, "number": number, "refusal": refusal, "eligible": eligible, "latest": latest,
@@ -57,41 +56,38 @@ def draw(request, tournament):
 
 
 def _round_context(request, tournament, round_, form=None):
-    tables = list(
-        Table.objects.filter(round=round_).select_related("sheet")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player__organisation").order_by("letter")))
-    )
-    seated = [(seat.player, table.number, seat.letter) for table in tables for seat in table.seats.all()]
-    players = {p.pk: p for p in Player.objects.filter(tournament=tournament).select_related("organisation")}
-    left_out, inactive = reports.seating_warnings(round_, [player for player, _t, _l in seated])
+    tables = selectors.tables_with_seats(round_)
+    seated = selectors.seated_players(tables)
+    players = {p.pk: p for p in selectors.players_with_organisations(tournament)}
+    left_out, inactive = selectors.seating_warnings(round_, [player for player, _t, _l in seated])
     with_method_labels([round_])
-    may_swap = round_.state != Round.State.COMPLETED and has_role(
-        request.user, tournament, Role.HEAD_REFEREE if round_.is_locked else Role.ORGANISER
+    may_swap = round_.state != Round.State.COMPLETED and outranks(
+        request.role, Role.HEAD_REFEREE if round_.is_locked else Role.ORGANISER
     )
     return {
         "tournament": tournament, "round": round_, "tables": tables,
-        "quality": None if round_.is_final else reports.round_quality(round_, players),
+        "quality": None if round_.is_final else selectors.round_quality(round_, players),
         "left_out": left_out, "inactive": inactive, "may_swap": may_swap,
         "form": form or SwapForm(seated=seated), "show_organisation": tournament.players_per_organisation > 1,
-        "is_latest": not Round.objects.filter(tournament=tournament, number__gt=round_.number).exists(),
+        "is_latest": not has_round_after(round_),
     }
 
 
 @staff_required(Role.HEAD_REFEREE)
 def round_detail(request, tournament, number):
     """A round's seating and quality report; POST swaps two players."""
-    round_ = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
+    round_ = round_or_404(tournament, number)
     form = None
     if request.method == "POST":
-        seated = Seat.objects.filter(round=round_).select_related("player", "table")
-        form = SwapForm(request.POST, seated=[(s.player, s.table.number, s.letter) for s in seated])
+        form = SwapForm(request.POST, seated=selectors.seating_of(round_))
         if form.is_valid():
             try:
                 services.swap_players(
-                    round_, form.players[form.cleaned_data["player_a"]], form.players[form.cleaned_data["player_b"]],
-                    user=request.user, reason=form.cleaned_data["reason"],
+                    round_, player_a=form.players[form.cleaned_data["player_a"]],
+                    player_b=form.players[form.cleaned_data["player_b"]], user=request.user,
+                    reason=form.cleaned_data["reason"],
                 )
-            except ActionRefused as refusal:
+            except Refused as refusal:
                 form.add_refusal(refusal)
             else:
                 messages.success(request, _("The two players have swapped seats."))
@@ -115,11 +111,11 @@ ROUND_ACTIONS = {
 def round_action(request, tournament, number, action):
     if action not in ROUND_ACTIONS:
         raise PermissionDenied
-    round_ = get_object_or_404(Round.objects.select_related("tournament"), tournament=tournament, number=number)
+    round_ = round_or_404(tournament, number)
     change, done = ROUND_ACTIONS[action]
     try:
         change(round_, user=request.user)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, staff_url("round", tournament, number))
     messages.success(request, done % {"round": round_})
@@ -133,7 +129,7 @@ def round_action(request, tournament, number, action):
 def seat_final(request, tournament):
     try:
         round_ = services.seat_final(tournament, user=request.user)
-    except ActionRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, staff_url("dashboard", tournament))
     messages.success(request, _("The final table has been seated. Check it, then publish it."))

@@ -13,7 +13,7 @@ from accounts.roles import global_role, staff_required
 from organiser import services
 from organiser.forms import TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
-from tournament.models import Tournament
+from tournament.selectors import all_tournaments
 
 
 @login_required
@@ -21,7 +21,7 @@ def staff_home(request):
     """The organisers' list of tournaments; other staff go to their own start page."""
     if global_role(request.user) != Role.ORGANISER:
         return redirect("accounts:home")
-    return render(request, "organiser/home.html", {"tournaments": Tournament.objects.all()})
+    return render(request, "organiser/home.html", {"tournaments": all_tournaments()})
 
 
 @login_required

@@ -1,8 +1,7 @@
 """The players on the referee pages and their cards (SPEC §7)."""
 
 from django.contrib import messages
-from django.db.models import Count, Q
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -10,32 +9,23 @@ from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.forms import CardForm
-from tournament.refusals import Refused, violation_message
-from scoring.models import Card
+from scoring.selectors import cards_of_player, players_with_card_counts
 from scoring.views.access import is_head, referee_view
-from tournament.models import Player, Round
 from tournament.navigation import return_path
-from tournament.queries import current_round
+from tournament.refusals import Refused
+from tournament.selectors import current_round, player_or_404, round_numbered
 
 
 @referee_view()
 def player_list(request, tournament):
-    players = list(
-        Player.objects.filter(tournament=tournament).select_related("organisation")
-        .annotate(
-            yellows=Count("cards", filter=Q(cards__colour=Card.Colour.YELLOW)),
-            warnings=Count("cards", filter=Q(cards__colour=Card.Colour.WARNING)),
-            reds=Count("cards", filter=Q(cards__colour=Card.Colour.RED)),
-        )
-        .order_by("start_number")
-    )
+    players = players_with_card_counts(tournament)
     return render(request, "scoring/players.html", {"tournament": tournament, "players": players})
 
 
 @referee_view()
 def player_view(request, tournament, player_id):
     """A player's cards, and the form to give one."""
-    player = get_object_or_404(Player.objects.select_related("organisation"), tournament=tournament, pk=player_id)
+    player = player_or_404(tournament, pk=player_id)
     return render_player(request, tournament, player, card_form(request, tournament))
 
 
@@ -47,7 +37,7 @@ def card_form(request, tournament):
 def render_player(request, tournament, player, form):
     context = {
         "tournament": tournament, "player": player, "form": form,
-        "cards": Card.objects.filter(player=player).select_related("round", "given_by"),
+        "cards": cards_of_player(player),
     }
     return render(request, "scoring/player.html", context)
 
@@ -56,15 +46,15 @@ def render_player(request, tournament, player, form):
 @referee_view()
 def give_card(request, tournament, player_id):
     """A warning, yellow or red card from the sheet or the player page (SPEC §7)."""
-    player = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    player = player_or_404(tournament, pk=player_id)
     form = CardForm(request.POST, allow_red=is_head(request))
     if form.is_valid():
         data = form.cleaned_data
-        round_ = Round.objects.filter(tournament=tournament, number=data["round"]).first() if data["round"] else None
+        round_ = round_numbered(tournament, data["round"]) if data["round"] else None
         try:
             card = services.give_card(player, data["colour"], data["reason"], user=request.user, round=round_)
         except Refused as error:
-            form.add_error("reason" if error.code == "reason_required" else "colour", violation_message(error))
+            form.add_error("reason" if error.code == "reason_required" else "colour", error.message)
         else:
             player.refresh_from_db()
             text = _("%(card)s for %(player)s recorded.") % {"card": card.get_colour_display(), "player": player.name}

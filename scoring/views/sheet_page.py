@@ -86,9 +86,8 @@ class SheetPage:
         self.table = table
         self.round = table.round
         self.sheet = sheet
-        self.seats = list(table.seats.all())
-        self.letters = tuple(seat.letter for seat in self.seats)
-        self.players = {seat.letter: seat.player for seat in self.seats}
+        self.players = selectors.seated_players(table)
+        self.letters = tuple(self.players)
         self.settings = tournament.rules_settings()
         self.head = is_head(request)
         self.n_games = services.games_per_table(table)
@@ -157,7 +156,7 @@ class SheetPage:
     @property
     def seat_rows(self):
         """Each seat with its player and the form to give the player a card."""
-        return [(seat.letter, seat.player, self.card_form(seat.letter)) for seat in self.seats]
+        return [(letter, player, self.card_form(letter)) for letter, player in self.players.items()]
 
     def card_form(self, letter):
         return CardForm(
@@ -209,7 +208,7 @@ class SheetPage:
         return rows
 
     def _rows(self, form, stored):
-        results = {r.letter: r for r in stored.results.all()} if stored else {}
+        results = selectors.results_by_letter(stored)
         return [
             SeatRow(letter, player, form.seat_fields(letter), results.get(letter))
             for letter, player in self.players.items()

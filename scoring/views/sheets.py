@@ -13,13 +13,12 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from scoring import selectors, services
-from scoring.completion import results_are_final
 from scoring.forms import OverrideForm
 from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
 from scoring.views.sheet_page import game_number_or_404, posted_game, render_game, render_sheet, sheet_page
 from tournament.models import Round
-from tournament.queries import current_round
+from tournament.selectors import current_round
 from tournament.refusals import Refused
 
 
@@ -38,7 +37,7 @@ def referee_home(request, tournament, round_number=None):
     context = {
         "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
         "last_completed": completed[-1] if completed else None,
-        "finished": round_ is None and bool(completed) and results_are_final(tournament),
+        "finished": round_ is None and bool(completed) and selectors.results_are_final(tournament),
     }
     return render(request, "scoring/home.html", context)
 
@@ -197,7 +196,7 @@ def score_override(request, tournament, round_number, table_number, game_number)
 def sheet_log(request, tournament, round_number, table_number):
     """Every change of one sheet: who, when, before, after, reason."""
     table, sheet = load_table(tournament, round_number, table_number)
-    players = {seat.letter: seat.player for seat in table.seats.all()}
+    players = selectors.seated_players(table)
     context = {
         "tournament": tournament, "table": table, "sheet": sheet,
         "changes": [describe_entry(entry, players) for entry in selectors.sheet_log(sheet)],

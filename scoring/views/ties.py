@@ -5,10 +5,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from accounts.models import Role
-from scoring import ties as tie_decisions
+from scoring.selectors import ties_to_decide
+from scoring.ties import decide_tie
 from scoring.forms import TieDecisionForm
 from scoring.views.access import referee_view
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 
 @referee_view(Role.HEAD_REFEREE)
@@ -16,14 +17,14 @@ def ties(request, tournament):
     """The ties the head referee must decide now, one form each; a decision orders the tie."""
     posted = request.POST if request.method == "POST" else None
     forms = []
-    for rows in tie_decisions.ties_to_decide(tournament):
+    for rows in ties_to_decide(tournament):
         form = TieDecisionForm(rows)
         if posted is not None and form.is_for(posted):
             form = TieDecisionForm(rows, posted)
             if form.is_valid():
                 try:
-                    tie_decisions.decide_tie(tournament, form.order(), form.cleaned_data["reason"], user=request.user)
-                except ActionRefused as refusal:
+                    decide_tie(tournament, order=form.order(), reason=form.cleaned_data["reason"], user=request.user)
+                except Refused as refusal:
                     form.add_error(refusal.field, refusal.message)
                 else:
                     messages.success(request, _("The tie at place %(place)s is decided.") % {"place": rows[0].rank_label})

@@ -1,7 +1,7 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from organiser.interchange import dumps, export_tournament
-from tournament.models import Tournament
+from organiser.management.command_line import tournament_by_slug
 
 
 class Command(BaseCommand):
@@ -11,7 +11,5 @@ class Command(BaseCommand):
         parser.add_argument("slug")
 
     def handle(self, *args, slug, **options):
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f"no tournament {slug!r}")
+        tournament = tournament_by_slug(slug)
         self.stdout.write(dumps(export_tournament(tournament)), ending="")

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError, no_translatio
 
 from organiser.backups.restore import json_text
 from organiser.interchange import InterchangeError, import_json_text
-from tournament.errors import ActionRefused
+from tournament.refusals import Refused
 
 
 class Command(BaseCommand):
@@ -23,7 +23,7 @@ class Command(BaseCommand):
             text = json_text(raw, max_size=None)
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error}") from None
-        except ActionRefused as refusal:
+        except Refused as refusal:
             raise CommandError(f"cannot read {file}: {refusal.message}") from None
         try:
             tournament = import_json_text(text)

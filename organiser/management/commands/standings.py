@@ -1,9 +1,9 @@
 import json
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from organiser.management.command_line import tournament_by_slug
 from scoring.standings import compute_standings, standings_json
-from tournament.models import Tournament
 
 
 class Command(BaseCommand):
@@ -14,9 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the SPEC §9 JSON rows")
 
     def handle(self, *args, slug, **options):
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f"no tournament {slug!r}")
+        tournament = tournament_by_slug(slug)
         rows = compute_standings(tournament)
         if options["json"]:
             self.stdout.write(json.dumps(standings_json(rows), ensure_ascii=False, indent=2))

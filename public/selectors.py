@@ -1,13 +1,15 @@
-"""The public pages' "find my table": players by a part of their name or of their club.
+"""What the public pages read themselves: "find my table", players by a part of their name or
+of their club.
 
-The round results the public pages show are read by `scoring.results`.
+The round results, standings and visibility the public pages show are read by scoring
+(`scoring.results`, `scoring.visibility`, `scoring.selectors`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament.models import Player, Seat
+from tournament.models import Player, Round, Seat, Tournament
 
 from public.text import fold, name_matches, search_terms
 
@@ -21,7 +23,7 @@ class Match:
     letter: str | None
 
 
-def find_players(tournament, query, round_):
+def find_players(tournament: Tournament, *, query: str, round_: Round | None) -> tuple[list[Match], int]:
     """Players whose name or club matches the query ("lodz" finds the players of a club in
     Łódź), each with their table and seat in `round_`; matches by name come first.
 

@@ -1,0 +1,196 @@
+"""What the organiser's screens, exports and the draw read: who may be seated, the seating so
+far and its quality report, a round's tables, the dashboard's next step and counts, the players
+and organisations, the settings' limits, the last change a backup should hold."""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
+
+from engine import seating
+from scoring.models import AuditEntry, ScoreSheet
+from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.selectors import qualifying_over
+from tournament.text import sorted_polish
+
+# Changes a backup snapshot should follow (see organiser.backups.snapshots).
+RESULT_CHANGES = ("verify", "correct_game", "round_complete")
+
+
+# ---------------------------------------------------------------- the draw
+
+def eligible_players(tournament: Tournament, number: int) -> QuerySet[Player]:
+    """Players to seat in round `number`: active, checked in, and joining by then."""
+    return Player.objects.filter(tournament=tournament, status=Player.Status.ACTIVE, present=True).filter(
+        Q(joins_from_round__isnull=True) | Q(joins_from_round__lte=number)
+    )
+
+
+def eligible_count(tournament: Tournament, number: int) -> int:
+    return eligible_players(tournament, number).count()
+
+
+def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dict[int, list[dict[str, int]]]:
+    """{round number: [ {letter: player id}, … table 1 first ]} of the qualifying rounds."""
+    seats = Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.QUALIFYING)
+    if up_to is not None:
+        seats = seats.filter(round__number__lte=up_to)
+    tables = defaultdict(dict)
+    for number, table, letter, player_id in seats.values_list(
+        "round__number", "table__number", "letter", "player_id"
+    ).order_by("round__number", "table__number", "letter"):
+        tables[(number, table)][letter] = player_id
+    rounds = defaultdict(list)
+    for (number, _table), seated in sorted(tables.items()):
+        rounds[number].append(seated)
+    return dict(rounds)
+
+
+# ---------------------------------------------------------------- a round
+
+def tables_with_seats(round_: Round) -> list[Table]:
+    """The round's tables by number with their score sheets, seats (by letter), players and organisations."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player__organisation").order_by("letter"))
+    return list(Table.objects.filter(round=round_).select_related("sheet").prefetch_related(seats))
+
+
+def seated_players(tables: list[Table]) -> list[tuple[Player, int, str]]:
+    """(player, table number, seat letter) of everyone seated at `tables` (from `tables_with_seats`)."""
+    return [(seat.player, table.number, seat.letter) for table in tables for seat in table.seats.all()]
+
+
+def seating_of(round_: Round) -> list[tuple[Player, int, str]]:
+    """(player, table number, seat letter) of everyone seated in the round, in one query."""
+    seats = Seat.objects.filter(round=round_).select_related("player", "table")
+    return [(seat.player, seat.table.number, seat.letter) for seat in seats]
+
+
+def unverified_tables(round_: Round) -> list[int]:
+    """The numbers of the round's tables whose sheet is not verified."""
+    tables = Table.objects.filter(round=round_).exclude(sheet__state=ScoreSheet.State.VERIFIED)
+    return list(tables.values_list("number", flat=True))
+
+
+@dataclass
+class Quality:
+    """The quality report of a round's seating, with players instead of ids."""
+
+    repeat_pairs: list = field(default_factory=list)  # (player, player, meetings) meeting again in this round
+    repeat_pairs_total: int = 0
+    worst_pair: int = 0
+    three_table_repeats: list = field(default_factory=list)  # players at a 3-table again too early
+    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (engine.seating.letters)
+
+
+def round_quality(round_: Round, players_by_pk: dict[int, Player]) -> Quality:
+    """The engine's quality report for the qualifying rounds up to `round_`, this round's part named."""
+    history = qualifying_seatings(round_.tournament, up_to=round_.number)
+    rounds = [history[n] for n in sorted(history)]
+    report = seating.quality_report(rounds)
+    together = set()
+    for seated in rounds[-1] if rounds else []:
+        ids = list(seated.values())
+        together.update(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
+    quality = Quality(repeat_pairs_total=report["repeat_pairs"], worst_pair=report["worst_pair"])
+    for entry in report["pairs"]:
+        a, b = entry["pair"]
+        if frozenset((a, b)) in together:
+            quality.repeat_pairs.append((players_by_pk[a], players_by_pk[b], entry["count"]))
+    quality.three_table_repeats = [
+        players_by_pk[entry["player"]] for entry in report["three_table_repeat_seats"] if entry["round"] == len(rounds)
+    ]
+    quality.unbalanced = sorted_polish(
+        (players_by_pk[entry["player"]] for entry in report["players"] if not entry["balanced"]), key=lambda p: p.name
+    )
+    return quality
+
+
+def seating_warnings(round_: Round, seated: list[Player]) -> tuple[list[Player], list[Player]]:
+    """For a round that has not started: (players who may play now but are not seated,
+    seated players who may no longer play: withdrawn, disqualified or checked out)."""
+    if round_.is_locked or round_.is_final:
+        return [], []
+    eligible = {p.pk: p for p in eligible_players(round_.tournament, round_.number)}
+    seated_pks = {p.pk for p in seated}
+    left_out = [p for pk, p in eligible.items() if pk not in seated_pks]
+    cannot_play = [p for p in seated if p.pk not in eligible]
+    return sorted_polish(left_out, key=lambda p: p.name), sorted_polish(cannot_play, key=lambda p: p.name)
+
+
+def started_rounds(tournament: Tournament) -> list[Round]:
+    """The rounds that have started, in order (each knows its tournament)."""
+    return list(tournament.rounds.filter(state__in=[Round.State.STARTED, Round.State.COMPLETED]).order_by("number"))
+
+
+# ---------------------------------------------------------------- the dashboard
+
+def next_step(tournament: Tournament, *, latest: Round | None, waiting_tables: int) -> str:
+    """What the organiser does next, as a code the dashboard turns into words and a button.
+
+    `latest`: the latest round or None; `waiting_tables`: its tables not verified yet.
+    """
+    if latest is None:
+        return "draw_first"
+    if latest.state == Round.State.DRAFT:
+        return "publish"
+    if latest.state == Round.State.PUBLISHED:
+        return "start"
+    if latest.state == Round.State.STARTED:
+        return "play" if waiting_tables else "complete"
+    if latest.is_final:
+        return "finished"
+    if not qualifying_over(tournament, latest):
+        return "draw"
+    return "final" if tournament.final else "finished"
+
+
+def player_counts(tournament: Tournament) -> tuple[Counter, int]:
+    """(players by status, active players checked in), in one query."""
+    rows = Player.objects.filter(tournament=tournament).values_list("status", "present")
+    statuses, present = Counter(), 0
+    for status, is_present in rows:
+        statuses[status] += 1
+        if status == Player.Status.ACTIVE and is_present:
+            present += 1
+    return statuses, present
+
+
+# ---------------------------------------------------------------- players and settings
+
+def players_with_organisations(tournament: Tournament) -> list[Player]:
+    """The players by start number, each with their organisation."""
+    return list(Player.objects.filter(tournament=tournament).select_related("organisation"))
+
+
+def players_by_name(tournament: Tournament) -> list[Player]:
+    """The players in Polish alphabetical order, each with their organisation."""
+    return sorted_polish(players_with_organisations(tournament), key=lambda p: p.name)
+
+
+def organisation_names(tournament: Tournament) -> QuerySet:
+    """The organisations' names (read when the page shows them)."""
+    return Organisation.objects.filter(tournament=tournament).values_list("name", flat=True)
+
+
+def organisation_count(tournament: Tournament) -> int:
+    return Organisation.objects.filter(tournament=tournament).count()
+
+
+def settings_limits(tournament: Tournament) -> tuple[int, int, bool]:
+    """What the data already fixes: the largest organisation, the qualifying rounds drawn, a final seated."""
+    largest = (
+        Player.objects.filter(tournament=tournament).values("organisation").annotate(n=Count("pk"))
+        .aggregate(m=Max("n"))["m"] or 0
+    )
+    rounds = Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING).aggregate(m=Max("number"))["m"] or 0
+    has_final = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).exists()
+    return largest, rounds, has_final
+
+
+def last_result_change(tournament: Tournament) -> datetime.datetime | None:
+    """When a result last changed (a sheet verified or corrected, a round completed), or None."""
+    changes = AuditEntry.objects.filter(tournament=tournament, action__in=RESULT_CHANGES).order_by("-created_at")
+    return changes.values_list("created_at", flat=True).first()

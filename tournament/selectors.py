@@ -1,0 +1,102 @@
+"""Reads every app shares: a tournament, its players and rounds by what a URL names them, and
+where the tournament stands (its latest, current and last completed rounds).
+
+A `…_or_404` raises Http404 when the URL names nothing; the object comes with the tournament
+it was looked up in, so reading `.tournament` costs no query.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Max
+from django.http import Http404
+
+from tournament.models import Player, Round, Tournament
+
+
+def all_tournaments() -> list[Tournament]:
+    """Every tournament, the newest first."""
+    return list(Tournament.objects.all())
+
+
+def tournament_with_slug(slug: str) -> Tournament | None:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist:
+        return None
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    tournament = tournament_with_slug(slug)
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament
+
+
+def slug_taken(slug: str) -> bool:
+    return Tournament.objects.filter(slug=slug).exists()
+
+
+def player_or_404(tournament: Tournament, *, pk: int | None = None, ext_id: str | None = None) -> Player:
+    """The tournament's player with that pk (or import id), with the organisation."""
+    lookup = {"pk": pk} if ext_id is None else {"ext_id": ext_id}
+    try:
+        player = Player.objects.select_related("organisation").get(tournament=tournament, **lookup)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
+    player.tournament = tournament
+    return player
+
+
+def round_numbered(tournament: Tournament, number: int) -> Round | None:
+    try:
+        round_ = Round.objects.get(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        return None
+    round_.tournament = tournament
+    return round_
+
+
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    round_ = round_numbered(tournament, number)
+    if round_ is None:
+        raise Http404("no such round")
+    return round_
+
+
+def rounds_in_order(tournament: Tournament) -> list[Round]:
+    return list(Round.objects.filter(tournament=tournament).order_by("number"))
+
+
+def has_round_after(round_: Round) -> bool:
+    return Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number).exists()
+
+
+def latest_round(tournament: Tournament) -> Round | None:
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def last_started_number(tournament: Tournament) -> int:
+    """The number of the latest round that has started (0 before round 1 starts)."""
+    started = Round.objects.filter(tournament=tournament, state__in=[Round.State.STARTED, Round.State.COMPLETED])
+    return started.aggregate(n=Max("number"))["n"] or 0
+
+
+def last_completed_round(tournament: Tournament) -> int:
+    """The number of the latest completed round (0 before round 1 is completed)."""
+    completed = Round.objects.filter(tournament=tournament, state=Round.State.COMPLETED)
+    return completed.aggregate(n=Max("number"))["n"] or 0
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round referees work on: the latest started round, else the latest published one."""
+    rounds = Round.objects.filter(tournament=tournament)
+    return (
+        rounds.filter(state=Round.State.STARTED).order_by("-number").first()
+        or rounds.filter(state=Round.State.PUBLISHED).order_by("-number").first()
+    )
+
+
+def qualifying_over(tournament: Tournament, latest: Round) -> bool:
+    """Whether `latest` (the tournament's latest round) is its last planned qualifying round or
+    later (the final comes after it)."""
+    return latest.number >= tournament.rounds_planned
