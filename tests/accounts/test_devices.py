@@ -13,8 +13,7 @@ from django.utils import timezone
 from accounts.devices import create_device_link, revoke_device_link
 from accounts.models import DeviceLink, Role, TournamentRole
 from organiser.interchange import import_tournament
-from tests.factories import build, table, tournament_data
-from tests.test_referee_sheet import example_one, sheet_url, started_round
+from tests.factories import build, example_one, sheet_url, started_round, table, tournament_data
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from accounts.devices import create_device_link
 from accounts.models import DeviceLink
 from accounts import venue
 from printing.testing import pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
-from tests.test_printing_sheets import qr_matrix, qr_payloads
+from tests.support.files import qr_matrix, qr_payloads
 
 ROOT = Path(__file__).resolve().parent.parent
 LAN = "192.168.7.23"

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from organiser import services
-from tests.browser import PHONE, TABLET, screenshot, signed_in_page
-from tests.organiser_helpers import checked_in
+from tests.factories import checked_in
+from tests.support.browser import PHONE, TABLET, screenshot, signed_in_page
 from tournament.models import Player, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tests.http_client import Client
-from tests.server import Server
+from tests.support.http_client import Client
+from tests.support.server import Server
 
 pytestmark = pytest.mark.server
 

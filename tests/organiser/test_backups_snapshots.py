@@ -13,10 +13,15 @@ from organiser import services
 from organiser.backups import files, snapshots
 from scoring import services as scoring
 from scoring.models import AuditEntry, ScoreSheet
-from tests.test_referee_sheet import sheet_url
-from tests.test_referee_verify import tournament  # noqa: F401  (a fixture: one sheet submitted, one verified)
+from tests.factories import sheet_url, submitted_and_verified
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament():
+    """One sheet submitted, one verified (the verification tests' tournament)."""
+    return submitted_and_verified()
 
 
 @pytest.fixture(autouse=True)

@@ -3,8 +3,8 @@
 import pytest
 
 from scoring.models import ScoreSheet
-from tests.browser import signed_in_page
-from tests.organiser_helpers import checked_in
+from tests.factories import checked_in
+from tests.support.browser import signed_in_page
 from organiser import services
 from tournament.models import Player
 

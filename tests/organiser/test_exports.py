@@ -8,10 +8,8 @@ from django.urls import reverse
 
 from organiser.result_tables import standings_table
 from scoring.standings import compute_standings
-from tests.export_builders import (
-    HOSTILE_CLUB, HOSTILE_NAMES, UNVERIFIED_SCORE, formula_cells, hostile_tournament, read_csv, read_workbook,
-)
-from tests.factories import build
+from tests.factories import HOSTILE_CLUB, HOSTILE_NAMES, UNVERIFIED_SCORE, build, hostile_tournament
+from tests.support.files import formula_cells, read_csv, read_workbook
 
 pytestmark = pytest.mark.django_db
 

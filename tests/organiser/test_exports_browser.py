@@ -5,8 +5,9 @@ import zipfile
 
 import pytest
 
-from tests.browser import PHONE, assert_no_horizontal_scroll, signed_in_page
-from tests.export_builders import HOSTILE_NAMES, formula_cells, hostile_tournament, read_csv, read_workbook
+from tests.factories import HOSTILE_NAMES, hostile_tournament
+from tests.support.browser import PHONE, assert_no_horizontal_scroll, signed_in_page
+from tests.support.files import formula_cells, read_csv, read_workbook
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

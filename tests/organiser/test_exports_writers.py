@@ -11,7 +11,7 @@ from organiser.exports.archive import zip_bytes
 from organiser.exports.csvfile import csv_bytes
 from organiser.exports.spreadsheet import sheet_name, workbook_bytes
 from organiser.exports.tables import MAX_COLUMN_WIDTH, Table, csv_safe
-from tests.export_builders import formula_cells, read_csv, read_workbook
+from tests.support.files import formula_cells, read_csv, read_workbook
 
 
 @pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@A1", "\tx", "\rx"])

@@ -9,9 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from organiser.interchange import InterchangeError, import_json_text, import_tournament
-from tests.factories import build, out_game, table, tournament_data
-from tests.test_organiser_import import xlsx
-from tests.test_organiser_tournament import settings_data
+from tests.factories import build, out_game, settings_data, table, tournament_data
+from tests.support.files import xlsx
 from organiser.forms import PlayerForm, TournamentForm
 from tournament.models import Organisation, Player, Tournament
 

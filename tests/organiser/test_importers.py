@@ -1,14 +1,13 @@
 """Importing players from CSV and XLSX files: every problem named, nothing imported."""
 
-import io
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from openpyxl import Workbook
 
 from tests.factories import build
 from organiser.importers import FileRefused, read_player_file
+from tests.support.files import xlsx
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -22,15 +21,6 @@ def upload(client, name, content, headers=None):
 
 def problems(response):
     return [str(p) for p in response.context["problems"]]
-
-
-def xlsx(rows):
-    workbook = Workbook()
-    for row in rows:
-        workbook.active.append(row)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
 
 
 def test_the_sample_file_of_42_players_is_imported_in_file_order(organiser_client):

@@ -9,8 +9,7 @@ from engine import rules
 from organiser.interchange import InterchangeError, dumps, export_tournament, import_json_text, import_tournament
 from scoring import services
 from scoring.models import AuditEntry, ScoreSheet
-from tests.factories import build, table, tournament_data
-from tests.test_referee_sheet import started_round
+from tests.factories import build, started_round, table, tournament_data
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -3,8 +3,7 @@
 import pytest
 
 from scoring.models import AuditEntry
-from tests.factories import build, table
-from tests.organiser_helpers import checked_in
+from tests.factories import build, checked_in, table
 from organiser import services
 from tournament.models import Organisation, Player
 from tournament.errors import ActionRefused

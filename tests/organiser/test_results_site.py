@@ -18,10 +18,10 @@ from organiser.export_files import EXPORT_FILES
 from organiser.interchange import import_tournament
 from organiser.results_site import site_files
 from scoring.visibility import set_visibility
-from tests.export_builders import hostile_tournament, read_workbook, zip_texts
-from tests.factories import build, table
-from tests.public_builders import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, games
-from tests.test_leak import LIVE_ONLY_TOTALS, number_pattern
+from tests.factories import (
+    LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build, build_hall, games, hostile_tournament, table,
+)
+from tests.support.files import number_pattern, read_workbook, zip_texts
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

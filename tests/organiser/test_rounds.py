@@ -7,8 +7,7 @@ import pytest
 from accounts.models import DeviceLink
 from engine import seating
 from scoring.models import AuditEntry, Card, ScoreSheet
-from tests.factories import build, out_game, table
-from tests.organiser_helpers import checked_in, verify_sheets
+from tests.factories import build, checked_in, out_game, table, verify_sheets
 from organiser import services
 from tournament.models import Player, Round, Seat
 from tournament.errors import ActionRefused

@@ -3,27 +3,11 @@
 import pytest
 
 from scoring.models import AuditEntry, SeatResult
-from tests.factories import build, out_game, table
-from organiser.forms import TournamentForm, parse_places
+from tests.factories import build, out_game, settings_data, table
+from organiser.forms import parse_places
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def settings_data(tournament=None, **changes):
-    """The POST data of the settings form as it stands (defaults for a new tournament)."""
-    form = TournamentForm(instance=tournament)
-    data = {}
-    for name, field in form.fields.items():
-        value = form[name].value()
-        if isinstance(value, bool):
-            if value:
-                data[name] = "on"
-        elif value is not None:
-            data[name] = value
-    data.update(name="Senioriada Łódź", date="2026-03-14")
-    data.update(changes)
-    return {k: v for k, v in data.items() if v is not None}
 
 
 def test_the_new_tournament_form_shows_every_setting_with_the_defaults(organiser_client):

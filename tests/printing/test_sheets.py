@@ -3,7 +3,6 @@
 import re
 
 import pytest
-import segno
 from django.test import Client
 
 from printing.documents import SHEET_NAME_STEPS, distinct_forms, fit
@@ -12,6 +11,7 @@ from printing.testing import (  # noqa: F401
     strict_pdf_rendering, tournament_data, without_spaces,
 )
 from organiser.interchange import import_tournament
+from tests.support.files import qr_matrix, qr_payloads
 from tournament.models import Player, Round, Seat
 
 pytestmark = pytest.mark.django_db
@@ -66,27 +66,6 @@ def seat_rows(page):
 def table_numbers(content):
     """The biggest text of each page: the table number in its box."""
     return [max(placed_texts(page), key=lambda run: run.size).text for page in pdf_reader(content).pages]
-
-
-def qr_payloads(content):
-    """The URLs of the QR codes in a PDF, read back module by module from the embedded PNGs."""
-    found = set()
-    for page in pdf_reader(content).pages:
-        for image in page.images:
-            found.add(_matrix(image.image.convert("L")))
-    return found
-
-
-def _matrix(image, scale=1, border=4):
-    modules = image.width // scale - 2 * border
-    return tuple(
-        tuple(image.getpixel(((border + x) * scale, (border + y) * scale)) < 128 for x in range(modules))
-        for y in range(modules)
-    )
-
-
-def qr_matrix(url):
-    return tuple(tuple(bool(bit) for bit in row) for row in segno.make(url, error="m").matrix)
 
 
 def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser_client, tournament):

@@ -17,7 +17,7 @@ from django.test import Client
 from public.freshness import public_state, tournament_from_row
 from scoring.models import Card, ScoreSheet, SeatResult
 from scoring.visibility import set_visibility
-from tests.public_builders import build_hall
+from tests.factories import build_hall
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db

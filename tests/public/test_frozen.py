@@ -13,7 +13,7 @@ from django.utils import timezone
 from scoring.models import TieDecision
 from scoring.services import give_card
 from scoring.standings import compute_standings
-from tests.public_builders import build_hall
+from tests.factories import build_hall
 from tournament.models import Player, Round
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,8 @@ from django.http import HttpResponse
 from pypdf import PdfReader
 
 from scoring.visibility import set_visibility
-from tests.public_builders import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall
+from tests.factories import LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall
+from tests.support.files import number_pattern
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +29,6 @@ pytestmark = pytest.mark.django_db
 SAMPLE_SEARCHES = ("a", "Łęcki", "gracz")
 MAX_FETCHES = 2000
 CSRF_TOKEN = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*')
-# The live totals of the players whose scores are planted: p1 +8084 (frozen: +3788), p5 +54.
-LIVE_ONLY_TOTALS = ("8084",)
 
 
 class LinkParser(HTMLParser):
@@ -54,13 +53,6 @@ class LinkParser(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "form":
             self._form = None
-
-
-def number_pattern(value):
-    """The number as printed anywhere: 4321, +4321, −4321, 4 321, 4,321 — but not inside 14321."""
-    digits = str(value)
-    spaced = rf"{digits[:-3]}[\s\u00a0\u202f.,]?{digits[-3:]}" if len(digits) > 3 else digits
-    return re.compile(rf"(?<![\d]){spaced}(?![\d])")
 
 
 def body_text(response):

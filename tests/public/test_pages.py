@@ -12,7 +12,7 @@ from django.db.models import F
 
 from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet
-from tests.public_builders import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, hall_data
+from tests.factories import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, hall_data
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from public.projector import FIT_ROWS, LONGEST_WAIT_SECONDS, REQUEST_ALLOWANCE_SECONDS, projector_layout
-from tests.public_builders import build_hall
+from tests.factories import build_hall
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

@@ -3,7 +3,7 @@
 import pytest
 from django.core.cache import cache
 
-from tests.public_builders import build_hall
+from tests.factories import build_hall
 
 pytestmark = pytest.mark.django_db
 

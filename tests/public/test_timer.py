@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from tests.browser import PHONE
 from tests.factories import build
+from tests.support.browser import PHONE
 
 
 

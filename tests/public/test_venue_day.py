@@ -10,7 +10,7 @@ from scoring.completion import unfinished_results
 from printing.testing import pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
 from organiser.interchange import import_tournament
 from scoring.standings import compute_standings
-from tests.public_builders import build_hall, hall_data
+from tests.factories import build_hall, hall_data
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

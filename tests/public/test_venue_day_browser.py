@@ -4,9 +4,8 @@ the move timer on a 360 px phone, and the ceremony asking before it reveals a pl
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import PHONE, screenshot, signed_in_page
-from tests.factories import build
-from tests.public_builders import build_hall
+from tests.factories import build, build_hall
+from tests.support.browser import PHONE, screenshot, signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -13,7 +13,7 @@ from django.db.models import F
 from public.models import PublicVersion
 from public.versions import watched_sources
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
-from tests.public_builders import build_hall
+from tests.factories import build_hall
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import AuditEntry, Card
-from tests.factories import build, table
-from tests.test_referee_sheet import sheet_url, started_round
+from tests.factories import build, sheet_url, started_round, table
 from tournament.models import Player
 from tournament.refusals import Refused
 

@@ -3,7 +3,7 @@
 import pytest
 
 from organiser import services
-from tests.organiser_helpers import checked_in, verify_sheets
+from tests.factories import checked_in, verify_sheets
 
 pytestmark = pytest.mark.django_db
 

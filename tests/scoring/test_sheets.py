@@ -5,14 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.models import AuditEntry, Game, ScoreSheet
-from tests.factories import build, out_game, table
+from scoring.models import AuditEntry, Game
+from tests.factories import build, example_one, out_game, sheet_of, sheet_url, started_round, table, text_of
 
 pytestmark = pytest.mark.django_db
-
-
-def started_round(*tables, number=1, state="started"):
-    return {"number": number, "kind": "qualifying", "state": state, "tables": list(tables)}
 
 
 @pytest.fixture
@@ -21,36 +17,6 @@ def tournament():
         table(1, ["p1", "p2", "p3", "p4"], state="empty"),
         table(2, ["p5", "p6", "p7", "p8"], state="empty"),
     )])
-
-
-def sheet_url(name="sheet", slug="test", round_number=1, table_number=1, **kwargs):
-    return reverse(f"scoring:{name}", kwargs={"slug": slug, "round_number": round_number,
-                                              "table_number": table_number, **kwargs})
-
-
-def sheet_of(tournament, table_number=1, round_number=1):
-    return ScoreSheet.objects.get(table__round__tournament=tournament, table__round__number=round_number,
-                                  table__number=table_number)
-
-
-def text_of(html, element_id):
-    """The text inside the element with `element_id` (tags stripped), or None."""
-    match = re.search(rf'id="{re.escape(element_id)}"[^>]*>(.*?)</(output|div|p|span)>', html, re.S)
-    if match is None:
-        return None
-    return " ".join(re.sub(r"<[^>]+>", " ", match.group(1)).split())
-
-
-def example_one(version=0, **extra):
-    """SPEC §3 example 1: A goes out; B 23 opened; C 10 + joker opened; D could not lay out."""
-    data = {
-        "version": version, "ending": "A",
-        "B-tiles": "23", "B-jokers": "0", "B-opening": "opened",
-        "C-tiles": "10", "C-jokers": "1", "C-opening": "opened",
-        "D-tiles": "", "D-jokers": "0", "D-opening": "not_possible",
-    }
-    data.update(extra)
-    return data
 
 
 def test_home_lists_the_current_rounds_tables_with_their_state(referee_client, tournament):

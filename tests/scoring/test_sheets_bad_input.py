@@ -11,8 +11,7 @@ from django.utils.functional import Promise
 from engine import rules
 from tournament.refusals import MESSAGES
 from scoring.models import Game, ScoreSheet
-from tests.factories import build, table
-from tests.test_referee_sheet import example_one, sheet_url, started_round, text_of
+from tests.factories import build, example_one, sheet_url, started_round, table, text_of
 
 pytestmark = pytest.mark.django_db
 

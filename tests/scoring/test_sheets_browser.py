@@ -3,29 +3,12 @@ silently: without a network, on a request that hangs, on a server error and acro
 the sheet says "not saved — will retry", keeps what was typed and sends it until it lands."""
 
 import pytest
-from django.contrib.auth.models import Group, User
 from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Game
-from tests.browser import TABLET, screenshot
-from tests.factories import build, table
-from tests.test_referee_sheet import started_round
+from tests.support.browser import open_empty_sheet, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-def open_empty_sheet(live_server, new_page, locale="en-GB"):
-    """A referee's tablet signed in, on the empty sheet of a four-table."""
-    build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
-    user = User.objects.create_user("tablet", password="secret-pass-123")
-    user.groups.add(Group.objects.get_or_create(name="referee")[0])
-    page = new_page(TABLET, locale=locale)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "tablet")
-    page.fill("input[name=password]", "secret-pass-123")
-    page.click("form.narrow button[type=submit]")
-    page.goto(f"{live_server.url}/referee/test/round/1/table/1/")
-    return page
 
 
 @pytest.fixture

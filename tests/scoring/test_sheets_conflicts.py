@@ -8,8 +8,7 @@ from django.db import connection
 from engine import rules
 from scoring import services
 from scoring.models import AuditEntry, Game, ScoreSheet
-from tests.factories import build, table
-from tests.test_referee_sheet import example_one, sheet_of, sheet_url, started_round, text_of
+from tests.factories import build, example_one, sheet_of, sheet_url, started_round, table, text_of
 
 
 def one_table():

@@ -10,8 +10,7 @@ screen heights of scrolling per game. The figures are printed (run with `-s` to 
 import pytest
 
 from scoring.models import ScoreSheet
-from tests.browser import TABLET, screenshot
-from tests.test_referee_browser import open_empty_sheet
+from tests.support.browser import TABLET, open_empty_sheet, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

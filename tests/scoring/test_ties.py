@@ -5,8 +5,8 @@ from django.test import Client
 
 from scoring import ties
 from scoring.models import AuditEntry, TieDecision
-from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.factories import build, out_game, table
+from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from organiser import services
 from tournament.errors import ActionRefused
 from tournament.models import Player, Seat

@@ -5,23 +5,15 @@ from django.contrib.auth.models import Group, User
 
 from scoring import services
 from scoring.models import AuditEntry, ScoreSheet
-from tests.factories import build, out_game, table
-from tests.test_referee_sheet import example_one, sheet_of, sheet_url, started_round, text_of
+from tests.factories import example_one, sheet_of, sheet_url, submitted_and_verified, text_of
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
 
-def four_games():
-    return [out_game(n, "ABCD"[n - 1], **{x: (5, 0) for x in "ABCD" if x != "ABCD"[n - 1]}) for n in range(1, 5)]
-
-
 @pytest.fixture
 def tournament():
-    return build(8, rounds=[started_round(
-        table(1, ["p1", "p2", "p3", "p4"], four_games(), state="submitted"),
-        table(2, ["p5", "p6", "p7", "p8"], four_games(), state="verified"),
-    )])
+    return submitted_and_verified()
 
 
 def correction(version, reason=""):

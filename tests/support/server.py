@@ -19,7 +19,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port():
@@ -170,3 +170,8 @@ class MakeRun:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=15)
+
+
+def smoke_environment():
+    """This process's environment without what points at the suite's own database."""
+    return {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "VAR_DIR")}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_benchmarks import smoke_environment
+from tests.support.server import smoke_environment
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SUMMARY = re.compile(r"^hall: (\d+) requests, p95 (\d+) ms, errors (\d+), lost saves (\d+), freshness ([\d.]+|None) s$", re.M)

@@ -5,13 +5,14 @@ The budgets live in the benchmarks and are not checked here: a smoke run only ha
 process of its own, on its own throwaway database, and may start servers on 127.0.0.1.
 """
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.server import smoke_environment
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SMOKE_SECONDS = 300  # a smoke run takes seconds; this only stops a hung one
@@ -22,11 +23,6 @@ RUNS = [[script.name, "--smoke"] for script in sorted(BENCH.glob("bench_*.py")) 
 RUNS.append(["bench_entry.py", "--smoke", "--postgres"])  # the PostgreSQL mode starts its own cluster
 
 pytestmark = pytest.mark.server
-
-
-def smoke_environment():
-    """This process's environment without what points at the suite's own database."""
-    return {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "VAR_DIR")}
 
 
 @pytest.mark.parametrize("command", [pytest.param(run, id=" ".join(run)) for run in RUNS])

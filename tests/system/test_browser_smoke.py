@@ -3,7 +3,7 @@
 import pytest
 from django.utils import translation
 
-from tests.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot
+from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from django.urls import reverse
 
 from accounts.devices import create_device_link
-from tests.browser import TABLET, signed_in_page
 from tests.factories import build, out_game, table
+from tests.support.browser import TABLET, signed_in_page
 from tournament.models import Tournament
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,17 +22,18 @@ from django.test import Client
 from pypdf import PdfReader
 
 from scoring.models import AuditEntry, Card, ScoreSheet
-from scoring.services import games_per_table
 from scoring.standings import compute_standings
 from scoring.ties import ties_to_decide
-from tests.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.browser import (
+    ARTIFACTS, PHONE, SLUG, TABLET, assert_no_horizontal_scroll, download_pdf, enter_sheet, pdf_text, post_button,
+    public_names, screenshot, sheet_url, signed_in_page,
+)
 from tournament.models import Player, Round, Table, Tournament
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 PLAYERS_CSV = Path(__file__).resolve().parent / "data" / "players-42.csv"
-SLUG = "e2e-cup"
 N_TABLETS = 3
 
 
@@ -44,57 +45,6 @@ def wait_until(condition, timeout=15.0, message="condition"):
             return
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {message}")
-
-
-def post_button(page, action_suffix):
-    """Click the button of the plain form posting to a URL ending in `action_suffix`; wait for the next page."""
-    with page.expect_navigation():
-        page.click(f"form[action$='{action_suffix}'] button[type=submit]")
-
-
-def download_pdf(page, href, name):
-    """Fetch a PDF with the page's own cookies, keep it as an artifact; return its pypdf reader."""
-    response = page.context.request.get(href)
-    assert response.ok, (href, response.status)
-    assert response.headers["content-type"].startswith("application/pdf")
-    body = response.body()
-    assert body.startswith(b"%PDF")
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"{name}.pdf").write_bytes(body)
-    return PdfReader(io.BytesIO(body))
-
-
-def pdf_text(reader):
-    return " ".join(page.extract_text() for page in reader.pages)
-
-
-def sheet_url(live_server, round_number, table_number):
-    return f"{live_server.url}/referee/{SLUG}/round/{round_number}/table/{table_number}/"
-
-
-def enter_sheet(page, live_server, table, winners=None, tiles=None):
-    """Type one table's games on the score sheet, save each game, submit the sheet.
-
-    Game k is won by `winners[k]` (default: the seats in turn); each other seat keeps
-    `tiles(k, letter)` points of tiles on its rack.
-    """
-    seated = dict(table.seats.values_list("letter", "player_id"))
-    letters = sorted(seated)
-    n_games = games_per_table(table)
-    page.goto(sheet_url(live_server, table.round.number, table.number))
-    for k in range(1, n_games + 1):
-        winner = winners[k - 1] if winners else letters[(k - 1) % len(letters)]
-        page.click(f"label[for=g{k}-ending-{winner}]")
-        for letter in letters:
-            if letter != winner:
-                # spread values, so that no tie for the final needs a head referee's decision
-                value = tiles(k, letter) if tiles else 1 + (seated[letter] * 37 + k * 11 + table.number * 5) % 60
-                page.fill(f"#g{k}-{letter}-tiles", str(value))
-        page.click(f"#game-{k} .save-button")
-        page.wait_for_selector(f"#g{k}-status .status--saved")
-    page.click(".confirm-submit summary")  # submitting asks for confirmation
-    post_button(page, "/submit/")
-    assert page.locator("#sheet-state.state--submitted").count() == 1
 
 
 def play_round(tablets, head_page, live_server, round_number, *, before_verifying=lambda: None):
@@ -152,10 +102,6 @@ def sign_in_tablet(page, link):
         page.click(".device-confirm button[type=submit]")
     assert page.url.endswith(f"/referee/{SLUG}/")
     return page
-
-
-def public_names(phone):
-    return phone.locator("#leaderboard table.standings td.who a").all_inner_texts()
 
 
 def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, head_referee):

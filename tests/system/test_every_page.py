@@ -24,7 +24,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from accounts.devices import create_device_link
 from organiser import services
 from organiser.demo import DEMO_SLUG
-from tests.test_translations import entries
+from tests.support.files import entries
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db

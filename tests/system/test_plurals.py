@@ -17,7 +17,7 @@ from organiser.services.players import quota_reached_message
 from organiser.views.dashboard import SHEET_COUNT_LABELS
 from tournament.refusals import message_for
 from scoring.models import ScoreSheet
-from tests.test_translations import entries
+from tests.support.files import entries
 from tournament.validation import at_most_characters
 
 COUNTS = (1, 2, 5, 22)

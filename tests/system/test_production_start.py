@@ -11,8 +11,8 @@ import time
 import pytest
 
 from tests.factories import table, tournament_data
-from tests.http_client import Client
-from tests.server import MakeRun
+from tests.support.http_client import Client
+from tests.support.server import MakeRun
 
 pytestmark = pytest.mark.server
 SLUG = "test"

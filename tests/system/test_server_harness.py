@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 
 from tests.factories import tournament_data
-from tests.server import Server
+from tests.support.server import Server
 
 pytestmark = pytest.mark.server
 
