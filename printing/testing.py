@@ -1,6 +1,6 @@
 """Test and benchmark support for the printed documents: Polish sample data and PDF reading.
 
-Imported by `tests/test_printing_*.py` and `bench/bench_pdf.py` only.
+Imported by the tests (`tests/printing/` and others) and `bench/bench_pdf.py` only.
 """
 
 import io

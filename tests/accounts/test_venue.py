@@ -18,7 +18,7 @@ from accounts import venue
 from printing.testing import pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
 from tests.support.files import qr_matrix, qr_payloads
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAN = "192.168.7.23"
 LAPTOP = "127.0.0.1:8000"
 SHEET = "/print/senioriada/round/1/table/1/score-sheet.pdf"

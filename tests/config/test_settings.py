@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DROPPED = {"DEBUG", "TESTING", "SECRET_KEY", "PUBLIC_URL", "PROXY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL"}
 
 

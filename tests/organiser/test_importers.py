@@ -12,7 +12,7 @@ from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def upload(client, name, content, headers=None):

@@ -1,6 +1,6 @@
 """The static results site (`export_site`): every link resolves inside the zip, no script and no
 address outside it, names stay text, and it shows exactly what the public pages show: the
-hidden and frozen modes leak nothing (the pattern of tests/test_leak.py)."""
+hidden and frozen modes leak nothing (the pattern of tests/public/test_leak.py)."""
 
 import io
 import posixpath

@@ -1,6 +1,6 @@
 """Public pages: seating, find my table, standings, player and round pages, and bad input.
 
-The numbers come from `tests.public_builders` (worked out by hand in the comments there and
+The numbers come from the hall of `tests.factories` (worked out by hand in the comments there and
 here): in round 1 Jan Łęcki (p1, seat A) went out in game 1, the referee set his score to
 +3917, and he lost games 2–4 with −12, −5 and −8: +3892 small points, 1 big point.
 """

@@ -4,7 +4,7 @@ and every save a tablet saw acknowledged in the database. (Its latencies are not
 budgets belong to the full run on a quiet machine.)
 
 Locust runs in a process of its own, started by the bench (never inside pytest: it patches the
-standard library with gevent). tests/test_benchmarks.py leaves this bench to this test.
+standard library with gevent). tests/system/test_benchmarks.py leaves this bench to this test.
 """
 
 import re
@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.server import smoke_environment
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 SUMMARY = re.compile(r"^hall: (\d+) requests, p95 (\d+) ms, errors (\d+), lost saves (\d+), freshness ([\d.]+|None) s$", re.M)
 
 pytestmark = pytest.mark.server

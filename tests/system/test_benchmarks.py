@@ -14,11 +14,11 @@ import pytest
 
 from tests.support.server import smoke_environment
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 SMOKE_SECONDS = 300  # a smoke run takes seconds; this only stops a hung one
 FIGURE = re.compile(r"\d\s*(ms|s|req/s|saves/s|s/round)\b")
 # Run by a test of their own that also checks what they print: not run a second time here.
-COVERED_ELSEWHERE = {"bench_hall.py": "tests/test_bench_hall.py asserts no error and no lost save"}
+COVERED_ELSEWHERE = {"bench_hall.py": "tests/system/test_bench_hall.py asserts no error and no lost save"}
 RUNS = [[script.name, "--smoke"] for script in sorted(BENCH.glob("bench_*.py")) if script.name not in COVERED_ELSEWHERE]
 RUNS.append(["bench_entry.py", "--smoke", "--postgres"])  # the PostgreSQL mode starts its own cluster
 

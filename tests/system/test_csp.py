@@ -13,7 +13,7 @@ from tests.factories import build, out_game, table
 from tests.support.browser import TABLET, signed_in_page
 from tournament.models import Tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 
 

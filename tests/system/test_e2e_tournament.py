@@ -33,7 +33,7 @@ from tournament.models import Player, Round, Table, Tournament
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
-PLAYERS_CSV = Path(__file__).resolve().parent / "data" / "players-42.csv"
+PLAYERS_CSV = Path(__file__).resolve().parents[1] / "data" / "players-42.csv"
 N_TABLETS = 3
 
 

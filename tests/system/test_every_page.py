@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
 
 # Patterns left out, each with its reason.
 EXCLUDED = {
-    "admin": "Django's admin: tests/test_demo_and_admin.py and tests/test_admin_readonly.py open every admin page",
+    "admin": "Django's admin: tests/organiser/test_demo.py and tests/tournament/test_admin.py open every admin page",
 }
 
 # URL arguments by name; a callable gets the demo world (see `world`).

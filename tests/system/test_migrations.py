@@ -17,8 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parents[1] / "data"
 RELEASE = "main-2026-11-25"
 # Tables that a migration may rightly grow: the migration log and Django's catalogue of models.
 CATALOGUE = {"django_migrations", "django_content_type", "auth_permission", "auth_group_permissions", "sqlite_sequence"}

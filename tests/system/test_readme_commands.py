@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PREFIX = ".venv/bin/python manage.py "
 PLACEHOLDERS = {"SLUG": "senioriada-demo", "senioriada-2026": "senioriada-demo", "$(date +%H%M)": "1130",
                 "FILE.json": "backup-1130.json"}

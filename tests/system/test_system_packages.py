@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bin" / "system-packages"
+SCRIPT = Path(__file__).resolve().parents[2] / "bin" / "system-packages"
 
 
 def fake_machine(tmp_path, *, installed, uid=0, apt_works=True):
