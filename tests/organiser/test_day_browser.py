@@ -10,10 +10,8 @@ import pytest
 from django.test import Client
 
 from scoring.models import ScoreSheet
-from tests.support.browser import (
-    PHONE, SLUG, TABLET, assert_no_horizontal_scroll, download_pdf, enter_sheet, pdf_text, post_button,
-    public_names, screenshot, sheet_url, signed_in_page,
-)
+from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
 from tournament.models import Player, Round, Table, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

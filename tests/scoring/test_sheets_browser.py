@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Game
-from tests.support.browser import open_empty_sheet, screenshot
+from tests.support.browser import screenshot
+from tests.support.browser_steps import open_empty_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

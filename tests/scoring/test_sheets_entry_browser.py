@@ -10,7 +10,8 @@ screen heights of scrolling per game. The figures are printed (run with `-s` to 
 import pytest
 
 from scoring.models import ScoreSheet
-from tests.support.browser import TABLET, open_empty_sheet, screenshot
+from tests.support.browser import TABLET, screenshot
+from tests.support.browser_steps import open_empty_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

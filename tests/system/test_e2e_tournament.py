@@ -24,10 +24,8 @@ from pypdf import PdfReader
 from scoring.models import AuditEntry, Card, ScoreSheet
 from scoring.standings import compute_standings
 from scoring.ties import ties_to_decide
-from tests.support.browser import (
-    ARTIFACTS, PHONE, SLUG, TABLET, assert_no_horizontal_scroll, download_pdf, enter_sheet, pdf_text, post_button,
-    public_names, screenshot, sheet_url, signed_in_page,
-)
+from tests.support.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
 from tournament.models import Player, Round, Table, Tournament
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
