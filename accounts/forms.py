@@ -1,4 +1,6 @@
-"""Forms of the staff accounts: a new device link."""
+"""Forms of the staff accounts: device links for tablets, the venue address."""
+
+from urllib.parse import urlsplit
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -7,6 +9,7 @@ from django.utils.translation import ngettext_lazy
 from accounts.devices import DEFAULT_VALID_HOURS, VALID_HOURS_CHOICES
 from accounts.models import DeviceLink
 from accounts.services import EARLIER_ALL, EARLIER_KEEP, EARLIER_UNUSED
+from accounts.venue import PublicUrlError, check_public_url, is_loopback
 
 LABEL_LENGTH = DeviceLink._meta.get_field("label").max_length
 
@@ -49,3 +52,28 @@ class DeviceSheetForm(DeviceLinkForm):
         super().__init__(*args, **kwargs)
         self.fields["label"].initial = _("Tablet")
         self.fields["label"].help_text = _("The tablets are numbered: “Tablet 1”, “Tablet 2”…")
+
+
+class VenueAddressForm(forms.Form):
+    """The address tablets and phones use: http(s), this computer's address or name, a port, no path."""
+
+    address = forms.CharField(
+        label=_("Venue address"), max_length=200,
+        help_text=_("For example http://192.168.1.23:8000 — this computer's address on the venue's network and the port."),
+    )
+
+    def clean_address(self):
+        value = self.cleaned_data["address"].strip()
+        if "://" not in value:
+            value = f"http://{value}"
+        try:
+            address = check_public_url(value)
+        except PublicUrlError:
+            raise forms.ValidationError(
+                _("Enter only the start of an address: http://, this computer's address and the port, "
+                  "for example http://192.168.1.23:8000."))
+        if is_loopback(urlsplit(address).hostname):
+            raise forms.ValidationError(
+                _("%(address)s means “this device” on every tablet and phone: enter this computer's "
+                  "address on the venue's network instead.") % {"address": address})
+        return address

@@ -63,3 +63,21 @@ class DeviceLink(models.Model):
     def is_usable(self, now):
         """Neither revoked, nor expired, nor used yet."""
         return self.revoked_at is None and self.expires_at > now and self.used_at is None
+
+
+class VenueSetting(models.Model):
+    """The address tablets and phones use to reach this server, set by an organiser on its page
+    (one for the whole server: it is the laptop's address). PUBLIC_URL, when set, wins."""
+
+    address = models.CharField(_("venue address"), max_length=200, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("venue address")
+        verbose_name_plural = _("venue address")
+
+    def __str__(self):
+        return self.address or "—"

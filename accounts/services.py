@@ -1,7 +1,8 @@
-"""State changes of the staff accounts: tablet sign-in links made, used and revoked.
+"""State changes of the staff accounts: tablet sign-in links made, used and revoked; the venue
+address saved.
 
-Each runs in one transaction and writes the audit log (who made or revoked which link; the
-token itself is never stored or logged).
+Each runs in one transaction. The links' changes write the audit log (who made or revoked which
+link; the token itself is never stored or logged).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, active_links, token_hash, usable_link
-from accounts.models import DeviceLink, Role, TournamentRole
+from accounts.models import DeviceLink, Role, TournamentRole, VenueSetting
 from tournament.audit import log_change
 
 EARLIER_KEEP, EARLIER_UNUSED, EARLIER_ALL = "keep", "unused", "all"
@@ -97,3 +98,13 @@ def revoke_earlier_links(tournament: Any, *, unused_only: bool, revoked_by: Any 
     for link in revoked:
         revoke_device_link(link, revoked_by=revoked_by)
     return len(revoked)
+
+
+@transaction.atomic
+def save_venue_address(address: str, *, user: Any) -> VenueSetting:
+    """Save (or with '' forget) the address tablets and phones use; `address` is already checked."""
+    setting, _created = VenueSetting.objects.select_for_update().get_or_create(pk=1)
+    setting.address = address
+    setting.updated_by = user
+    setting.save()
+    return setting

@@ -5,12 +5,15 @@ carry a loopback address (127.0.0.1, localhost, ::1), which on a tablet means th
 The address comes, in this order, from:
 
 1. the PUBLIC_URL setting (e.g. ``http://192.168.1.10:8000``);
-2. the request, when the browser reached the server by a non-loopback address;
-3. this machine's address on the local network, when the browser used a loopback address and
-   the server listens on the network (``make run HOST=0.0.0.0`` sets ``LISTEN_HOST``);
-4. else the loopback address itself, marked as such: the tablets' pages and sign-in sheet then
-   warn the organiser, and score sheets and table cards are printed on paper only (no QR codes
-   or links; see printing.views.links_venue).
+2. the venue address an organiser saved on its page (``accounts.VenueSetting``): inside a
+   container or on a hosted server the app cannot see the laptop's address, so it asks;
+3. the request, when the browser reached the server by a non-loopback address;
+4. this machine's address on the local network, when the browser used a loopback address and
+   the server listens on the network (``make run HOST=0.0.0.0`` sets ``LISTEN_HOST``) outside
+   a container (inside one, that address is the container's own, which no tablet can open);
+5. else the loopback address itself, marked as such: the tablets' pages and sign-in sheet then
+   warn the organiser and offer the venue address page, and score sheets and table cards are
+   printed on paper only (no QR codes or links; see printing.views.links_venue).
 
 The network address is found without sending anything: connect() on a UDP socket only asks
 the operating system which local address it would use (no internet is needed at the venue).
@@ -19,6 +22,7 @@ the operating system which local address it would use (no internet is needed at 
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -91,12 +95,18 @@ def lan_address():
     return None
 
 
+def in_container():
+    """True when the server runs in the project's container image (it sets CONTAINER=1): this
+    machine's network address is then the container's, not the laptop's."""
+    return os.environ.get("CONTAINER", "").strip() == "1"
+
+
 def network_host(listen_host):
     """The host other devices can use, given the address the server listens on; None when the
-    server listens on loopback only or its address is unknown."""
+    server listens on loopback only, runs in a container, or its address is unknown."""
     listen_host = (listen_host or "").strip()
     if listen_host.strip("[]") in ALL_INTERFACES:
-        return lan_address()
+        return None if in_container() else lan_address()
     if not listen_host or is_loopback(listen_host):
         return None
     return listen_host
@@ -107,7 +117,7 @@ class VenueAddress:
     """Where other devices reach the server: `base` ("http://192.168.1.10:8000") and `source`."""
 
     base: str
-    source: str  # "setting", "request", "network" or "loopback"
+    source: str  # "setting" (PUBLIC_URL), "saved", "request", "network" or "loopback"
 
     @property
     def loopback(self):
@@ -127,17 +137,36 @@ def venue_address(request):
     if settings.PUBLIC_URL:
         source = "loopback" if is_loopback(urlsplit(settings.PUBLIC_URL).hostname) else "setting"
         return VenueAddress(settings.PUBLIC_URL, source)
-    host = request.get_host()
-    base = f"{request.scheme}://{host}"
-    hostname, port = split_domain_port(host)
-    if not is_loopback(hostname):
+    saved = saved_address()
+    if saved:
+        return VenueAddress(saved, "saved")
+    base = browser_address(request)
+    if base is not None:
         return VenueAddress(base, "request")
+    host = request.get_host()
+    _hostname, port = split_domain_port(host)
     network = network_host(settings.LISTEN_HOST)
     if network is None:
-        return VenueAddress(base, "loopback")
+        return VenueAddress(f"{request.scheme}://{host}", "loopback")
     if ":" in network and not network.startswith("["):
         network = f"[{network}]"
     return VenueAddress(f"{request.scheme}://{network}{':' + port if port else ''}", "network")
+
+
+def saved_address():
+    """The venue address an organiser saved, or ''."""
+    from accounts.models import VenueSetting  # this module is imported by the settings
+
+    return VenueSetting.objects.filter(pk=1).values_list("address", flat=True).first() or ""
+
+
+def browser_address(request):
+    """The address this request came to when another device could use it too, else None (the
+    venue address page offers it with one click)."""
+    from django.http.request import split_domain_port
+
+    hostname, _port = split_domain_port(request.get_host())
+    return None if is_loopback(hostname) else f"{request.scheme}://{request.get_host()}"
 
 
 def absolute_url(request, path):
@@ -154,6 +183,10 @@ def startup_lines(listen_host, port, public_url):
     if network:
         host = f"[{network}]" if ":" in network else network
         return [f"Tablets and phones (same network): http://{host}:{port}/", f"This computer: {local}"]
+    if (listen_host or "").strip("[]") in ALL_INTERFACES and in_container():
+        return [f"This computer: http://localhost:{port}/",
+                "Tablets and phones: set the venue address on the organiser's pages (Venue address), "
+                "or PUBLIC_URL."]
     if (listen_host or "").strip("[]") in ALL_INTERFACES:
         return [f"This computer: {local}",
                 "No network address found: connect this computer to the venue's network (or set PUBLIC_URL)."]

@@ -12,13 +12,14 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port, validate_host
 
-from accounts.venue import is_loopback
+from accounts.venue import is_loopback, saved_address
 
 
 def machine_names() -> set[str]:
@@ -51,4 +52,6 @@ class HostCheckMiddleware:
     def served(self, host: str) -> bool:
         if not host:
             return False
-        return is_loopback(host) or is_address(host) or validate_host(host, self.names)
+        if is_loopback(host) or is_address(host) or validate_host(host, self.names):
+            return True
+        return host == (urlsplit(saved_address()).hostname or "")  # a name saved as the venue address

@@ -11,6 +11,8 @@ PUBLIC_URL     the address tablets and phones use, e.g. http://192.168.1.10:8000
 PROXY          "1" when a proxy in front terminates HTTPS and sets X-Forwarded-Proto (default off)
 VAR_DIR        what the app writes: database, secret key, static files, snapshots, logs (default var/)
 LISTEN_HOST    the address the server listens on (`bin/serve` sets it; 0.0.0.0 = the whole network)
+CONTAINER      "1" in the container image: this machine's network address is not the laptop's, so
+               the venue address is asked for on the organiser's pages (accounts/venue.py)
 BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
 """
 
@@ -92,6 +94,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.security.ContentSecurityPolicyMiddleware",
     "config.hosts.HostCheckMiddleware",  # before anything reads the request: 400 for a foreign host name
+    "config.security.AllowedMethodsMiddleware",  # 405 for PUT, PATCH, DELETE…
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -102,6 +105,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.security.StaffNoStoreMiddleware",  # staff pages are never stored by a browser
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into its page

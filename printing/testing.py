@@ -1,4 +1,5 @@
-"""Test and benchmark support for the printed documents: Polish sample data and PDF reading.
+"""Test and benchmark support for the printed documents: Polish sample data, PDF reading and the
+QR codes read back from a PDF.
 
 Imported by the tests (`tests/printing/` and others) and `bench/bench_pdf.py` only.
 """
@@ -8,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
+import segno
 from django.core.cache import cache
 from pypdf import PdfReader
 
@@ -154,3 +156,24 @@ def strict_pdf_rendering(settings):
     cache.clear()
     yield
     cache.clear()
+
+
+def qr_payloads(content):
+    """The URLs of the QR codes in a PDF, read back module by module from the embedded PNGs."""
+    found = set()
+    for page in pdf_reader(content).pages:
+        for image in page.images:
+            found.add(_matrix(image.image.convert("L")))
+    return found
+
+
+def _matrix(image, scale=1, border=4):
+    modules = image.width // scale - 2 * border
+    return tuple(
+        tuple(image.getpixel(((border + x) * scale, (border + y) * scale)) < 128 for x in range(modules))
+        for y in range(modules)
+    )
+
+
+def qr_matrix(url):
+    return tuple(tuple(bool(bit) for bit in row) for row in segno.make(url, error="m").matrix)

@@ -30,7 +30,15 @@ def home(request):
 
 
 def csrf_failure(request, reason=""):
-    """An expired tablet session should land on the login page, not on a raw 403."""
+    """An expired tablet session lands on the login page, not on a raw 403.
+
+    A tablet's sign-in link carries its token in the path: that page is never put into a
+    redirect (a `next=` would spread the token to the login page's address and history).
+    """
+    device_sign_in = reverse("accounts:device_sign_in", kwargs={"token": "x"}).rsplit("x", 1)[0]
+    if request.path.startswith(device_sign_in):
+        context = {"message": _("The page had expired. Open the sign-in link again (scan its code again).")}
+        return render(request, "accounts/csrf_failure.html", context, status=403)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('accounts:login')}?next={request.path}")
     context = {"message": _("The page had expired. Please go back, reload it and try again.")}

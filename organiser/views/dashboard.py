@@ -76,7 +76,7 @@ def dashboard(request, tournament):
     context["present_count"] = players.filter(status=Player.Status.ACTIVE, present=True).count()
     context["cards"] = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("-created_at")
     context["device_sheet_form"] = DeviceSheetForm()
-    context["logged_error"] = last_logged_error() if has_role(request.user, tournament, Role.ORGANISER) else None
+    context["logged_error"] = last_logged_error() if request.role == Role.ORGANISER else None
     return render(request, "organiser/dashboard.html", context)
 
 

@@ -16,9 +16,10 @@ from accounts.services import create_device_link
 from accounts.models import DeviceLink
 from accounts import venue
 from printing.testing import pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
-from tests.support.files import qr_matrix, qr_payloads
+from printing.testing import qr_matrix, qr_payloads
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db  # the venue address an organiser saved is read from the database
 LAN = "192.168.7.23"
 LAPTOP = "127.0.0.1:8000"
 SHEET = "/print/senioriada/round/1/table/1/score-sheet.pdf"

@@ -9,9 +9,9 @@ import pytest
 
 from accounts import venue
 from printing.testing import pdf_text
-from tests.support.files import qr_matrix, qr_payloads
 from tests.support.http_client import Client
 from tests.support.server import MakeRun
+from printing.testing import qr_matrix, qr_payloads
 
 pytestmark = pytest.mark.server
 SLUG = "senioriada-demo"

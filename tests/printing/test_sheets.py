@@ -8,10 +8,9 @@ from django.test import Client
 from printing.documents import SHEET_NAME_STEPS, distinct_forms, fit
 from printing.testing import (  # noqa: F401
     A4_LANDSCAPE, flat, page_lines, page_sizes, pdf_reader, pdf_text, placed_texts, polish_players, seated_tournament,
-    strict_pdf_rendering, tournament_data, without_spaces,
+    qr_matrix, qr_payloads, strict_pdf_rendering, tournament_data, without_spaces,
 )
 from organiser.interchange import import_tournament
-from tests.support.files import qr_matrix, qr_payloads
 from tournament.models import Player, Round, Seat
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +112,8 @@ def test_each_sheet_has_the_qr_code_of_its_tables_entry_page(organiser_client, t
     assert "Referee: scan to enter the results" in flat(pdf_text(content))
 
 
-def test_the_qr_code_uses_the_requests_host(organiser_client, tournament):
+def test_the_qr_code_uses_the_requests_host(organiser_client, tournament, settings):
+    settings.SERVED_HOSTS = ["turniej.example.org"]  # a name given in ALLOWED_HOSTS
     content = organiser_client.get(
         "/print/senioriada/round/1/table/2/score-sheet.pdf", HTTP_HOST="turniej.example.org", secure=True
     ).content

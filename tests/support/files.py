@@ -1,5 +1,6 @@
 """Files for the app and from it: an .xlsx of rows to upload, and readers for what the app writes
-(spreadsheets, CSV, zips, QR codes in PDFs, numbers in any text, the Polish catalogue)."""
+(spreadsheets, CSV, zips, numbers in any text, the Polish catalogue). The QR codes of a PDF are
+read by printing.testing."""
 
 import csv
 import io
@@ -8,10 +9,7 @@ import zipfile
 from pathlib import Path
 
 import openpyxl
-import segno
 from openpyxl import Workbook
-
-from printing.testing import pdf_reader
 
 PO = Path(__file__).resolve().parents[2] / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 ENTRY = re.compile(r'^(#,.*\n)?msgid "(.*)"\n((?:".*"\n)*)(msgid_plural "(.*)"\n((?:".*"\n)*))?((?:msgstr.*\n(?:".*"\n)*)+)', re.M)
@@ -50,27 +48,6 @@ def zip_texts(data):
     """{path: text} of every file in a .zip given as bytes."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
-
-
-def qr_payloads(content):
-    """The URLs of the QR codes in a PDF, read back module by module from the embedded PNGs."""
-    found = set()
-    for page in pdf_reader(content).pages:
-        for image in page.images:
-            found.add(_matrix(image.image.convert("L")))
-    return found
-
-
-def _matrix(image, scale=1, border=4):
-    modules = image.width // scale - 2 * border
-    return tuple(
-        tuple(image.getpixel(((border + x) * scale, (border + y) * scale)) < 128 for x in range(modules))
-        for y in range(modules)
-    )
-
-
-def qr_matrix(url):
-    return tuple(tuple(bool(bit) for bit in row) for row in segno.make(url, error="m").matrix)
 
 
 def number_pattern(value):

@@ -69,6 +69,7 @@ EXPECTED = {
     "accounts:device_sign_in": Expect(answers={"tablet_b": 302}),
     "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
     "accounts:device_link_revoke": post_only(ORG, 302),
+    "accounts:venue": staff(ORG, post=302, data={"address": "http://192.168.1.50:8000"}),
     # Organiser screens.
     "organiser:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
     "organiser:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
@@ -291,6 +292,7 @@ STATE_CHANGES = [
     ("organiser:player_action", "organiser"),
     ("organiser:settings", "organiser"),
     ("accounts:device_links", "organiser"),
+    ("accounts:venue", "organiser"),
     ("accounts:logout", "referee"),
     ("organiser:backups", "organiser"),
     ("organiser:restore_new", "organiser"),
