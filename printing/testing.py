@@ -1,7 +1,7 @@
 """Test and benchmark support for the printed documents: Polish sample data, PDF reading and the
 QR codes read back from a PDF.
 
-Imported by `tests/test_printing_*.py` and `bench/bench_pdf.py` only.
+Imported by the tests (`tests/printing/` and others) and `bench/bench_pdf.py` only.
 """
 
 import io

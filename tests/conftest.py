@@ -51,4 +51,4 @@ def referee_client(client, referee):
     return client
 
 
-pytest_plugins = ["tests.browser"]
+pytest_plugins = ["tests.support.browser"]

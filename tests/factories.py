@@ -1,8 +1,20 @@
-"""Small builders for tests: a tournament as an interchange dict, imported in one call."""
+"""Builders shared by the tests: a tournament as an interchange dict, imported in one call, and
+the rounds, score sheets, form data and small tournaments the tests of several modules start from.
+
+Fixtures live in conftest.py; the real server, the HTTP client, the browser fixtures and the
+readers of files are support modules in tests/support/. The benchmarks import this module too,
+with the runtime dependencies only.
+"""
 
 import copy
+import re
 
+from django.urls import reverse
+
+from organiser.forms import TournamentForm
 from organiser.interchange import import_tournament
+from scoring.models import ScoreSheet
+from tournament.models import Player
 
 BASE = {
     "format": "rummikub-tournament/1",
@@ -50,3 +62,183 @@ def tournament_data(n_players=8, rounds=(), settings=None, **extra):
 
 def build(n_players=8, rounds=(), settings=None, **extra):
     return import_tournament(tournament_data(n_players, rounds, settings, **extra))
+
+
+# ---------------------------------------------------------------- rounds and score sheets
+
+
+def started_round(*tables, number=1, state="started"):
+    return {"number": number, "kind": "qualifying", "state": state, "tables": list(tables)}
+
+
+def sheet_url(name="sheet", slug="test", round_number=1, table_number=1, **kwargs):
+    return reverse(f"scoring:{name}", kwargs={"slug": slug, "round_number": round_number,
+                                              "table_number": table_number, **kwargs})
+
+
+def sheet_of(tournament, table_number=1, round_number=1):
+    return ScoreSheet.objects.get(table__round__tournament=tournament, table__round__number=round_number,
+                                  table__number=table_number)
+
+
+def text_of(html, element_id):
+    """The text inside the element with `element_id` (tags stripped), or None."""
+    match = re.search(rf'id="{re.escape(element_id)}"[^>]*>(.*?)</(output|div|p|span)>', html, re.S)
+    if match is None:
+        return None
+    return " ".join(re.sub(r"<[^>]+>", " ", match.group(1)).split())
+
+
+def example_one(version=0, **extra):
+    """SPEC §3 example 1: A goes out; B 23 opened; C 10 + joker opened; D could not lay out."""
+    data = {
+        "version": version, "ending": "A",
+        "B-tiles": "23", "B-jokers": "0", "B-opening": "opened",
+        "C-tiles": "10", "C-jokers": "1", "C-opening": "opened",
+        "D-tiles": "", "D-jokers": "0", "D-opening": "not_possible",
+    }
+    data.update(extra)
+    return data
+
+
+def four_games():
+    return [out_game(n, "ABCD"[n - 1], **{x: (5, 0) for x in "ABCD" if x != "ABCD"[n - 1]}) for n in range(1, 5)]
+
+
+def submitted_and_verified():
+    """Round 1 started: table 1's four games submitted, table 2's verified (the verification tests' tournament)."""
+    return build(8, rounds=[started_round(
+        table(1, ["p1", "p2", "p3", "p4"], four_games(), state="submitted"),
+        table(2, ["p5", "p6", "p7", "p8"], four_games(), state="verified"),
+    )])
+
+
+# ---------------------------------------------------------------- the organiser's screens
+
+
+def checked_in(n_players, **settings):
+    """A tournament `test` with n players, all checked in, no rounds."""
+    tournament = build(n_players, settings=settings or None)
+    Player.objects.filter(tournament=tournament).update(present=True)
+    return tournament
+
+
+def verify_sheets(round_):
+    """The head referee has verified every sheet of the round (no games needed for the lifecycle)."""
+    ScoreSheet.objects.filter(table__round=round_).update(state=ScoreSheet.State.VERIFIED)
+
+
+def settings_data(tournament=None, **changes):
+    """The POST data of the settings form as it stands (defaults for a new tournament)."""
+    form = TournamentForm(instance=tournament)
+    data = {}
+    for name, field in form.fields.items():
+        value = form[name].value()
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = value
+    data.update(name="Senioriada Łódź", date="2026-03-14")
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+# ---------------------------------------------------------------- the hall: a small tournament for the public pages
+#
+# Eight players with Polish names, four rounds:
+# 1 completed and verified (player p1 wins a game with an overridden score of ROUND1_SCORE),
+# 2 completed and verified, 3 started (table 1 verified with LATE_SCORE, table 2 submitted
+# but not verified with UNVERIFIED_SCORE), 4 published (seating only), 5 a draft.
+
+ROUND1_SCORE = 3917  # verified, round 1: public in live and frozen (as of round 2) modes
+LATE_SCORE = 4321  # verified, round 3 (after the freeze): public only in live mode
+UNVERIFIED_SCORE = 2789  # never public: the sheet is not verified
+# The live totals of the players whose scores are planted: p1 +8084 (frozen: +3788), p5 +54.
+LIVE_ONLY_TOTALS = ("8084",)
+
+NAMES = [
+    ("Jan Łęcki", "UTW Kraków"), ("Anna Nowak", "UTW Łódź"), ("Zofia Żółkiewska", "Klub Seniora Gdańsk"),
+    ("Stanisław Ćwik", "UTW Poznań"), ("Małgorzata Wiśniewska", "UTW Wrocław"), ("Józef Kowalski", "UTW Lublin"),
+    ("Halina Dąbrowska", "UTW Opole"), ("Ryszard Gęba", "UTW Toruń"),
+]
+
+
+def _override(game, score):
+    game["winner_override"] = {"score": score, "reason": "counted again by the referee"}
+    return game
+
+
+def games(a_score=None):
+    """Four games at a 4-table; the winner of game 1 (seat A) may get an overridden score."""
+    first = out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible"))
+    if a_score is not None:
+        _override(first, a_score)
+    return [
+        first,
+        out_game(2, "B", A=(12, 0), C=(7, 0), D=(30, 0)),
+        out_game(3, "C", A=(5, 0), B=(40, 0), D=(9, 0)),
+        out_game(4, "D", A=(8, 0), B=(6, 0), C=(21, 0)),
+    ]
+
+
+def hall_data(visibility="live", frozen_round=None, players=8, slug="test"):
+    data = tournament_data(players, settings={"final": False, "rounds_planned": 5, "visibility": visibility})
+    data["tournament"]["slug"] = slug
+    if frozen_round is not None:
+        data["tournament"]["settings"]["frozen_round"] = frozen_round
+    for player, (name, organisation) in zip(data["players"], NAMES):
+        player["name"], player["organisation"] = name, organisation
+    ids = [p["id"] for p in data["players"]]
+    quads = [ids[i : i + 4] for i in range(0, len(ids) - len(ids) % 4, 4)]
+    rotated = [q[1:] + q[:1] for q in quads]
+    data["rounds"] = [
+        {"number": 1, "state": "completed", "tables": [
+            table(n, quad, games(ROUND1_SCORE if n == 1 else None)) for n, quad in enumerate(quads, start=1)]},
+        {"number": 2, "state": "completed", "tables": [
+            table(n, quad, games()) for n, quad in enumerate(rotated, start=1)]},
+        {"number": 3, "state": "started", "tables": [
+            table(n, quad, games(LATE_SCORE if n == 1 else UNVERIFIED_SCORE if n == 2 else None),
+                  state="verified" if n != 2 else "submitted")
+            for n, quad in enumerate(quads, start=1)]},
+        {"number": 4, "state": "published", "tables": [
+            table(n, quad) for n, quad in enumerate(reversed(rotated), start=1)]},
+        {"number": 5, "state": "draft", "tables": [table(n, quad) for n, quad in enumerate(quads, start=1)]},
+    ]
+    return data
+
+
+def build_hall(visibility="live", frozen_round=None, players=8, slug="test"):
+    return import_tournament(hall_data(visibility, frozen_round, players, slug))
+
+
+# ---------------------------------------------------------------- hostile names: a small tournament for the exports
+# (its round 2, table 1 is a submitted sheet with UNVERIFIED_SCORE: never counted)
+
+# Names a spreadsheet would run as formulas, HTML that must stay text, quotes, emoji, right-to-left text.
+HOSTILE_NAMES = [
+    '=HYPERLINK("http://example.com","klik")', "+48 600 100 200", "-Anna Nowak", "@SUM(A1:A9)",
+    'Zoë "Quote" O\'Neil', "<script>alert(1)</script>", "שלום עליכם 🎲", "Łucja Żółć",
+]
+HOSTILE_CLUB = "=1+1 Klub <b>Seniora</b>"
+
+
+def hostile_tournament():
+    """8 players; round 1 completed and verified (two tables of the same four games: seat A
+    +158, B −20, C −34, D −104; one game won each); round 2 started, table 1 submitted (not
+    verified) with UNVERIFIED_SCORE; player 8 disqualified by a red card in round 1."""
+    ids = [f"p{i}" for i in range(1, 9)]
+    rounds = [
+        {"number": 1, "state": "completed", "tables": [table(1, ids[:4], games()), table(2, ids[4:], games())]},
+        {"number": 2, "state": "started", "tables": [
+            table(1, ["p2", "p3", "p4", "p1"], games(UNVERIFIED_SCORE), state="submitted"),
+            table(2, ["p6", "p7", "p5"]),
+        ]},
+    ]
+    tournament = build(8, rounds=rounds, settings={"final": False},
+                       cards=[{"player": "p8", "round": 1, "colour": "red", "reason": "=cmd|' /C calc'!A0"}])
+    for player, name in zip(tournament.players.order_by("start_number"), HOSTILE_NAMES):
+        player.name = name
+        player.save(update_fields=["name"])
+    tournament.organisations.filter(players__ext_id="p1").update(name=HOSTILE_CLUB)
+    return tournament

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from accounts import first_run
 from accounts.models import Role, TournamentRole
 from scoring.models import AuditEntry
-from tests.browser import screenshot
+from tests.support.browser import screenshot
 from tests.factories import build
 
 PASSWORD = "long-enough-password-1"

@@ -36,7 +36,7 @@ def test_public_pages_keep_their_caching(client, tournament):
 
 
 def test_a_failed_form_check_on_a_tablets_sign_in_keeps_the_token_out_of_any_address(tournament):
-    _link, token = create_device_link(tournament, "Tablet 1")
+    _link, token = create_device_link(tournament, label="Tablet 1")
     tablet = Client(enforce_csrf_checks=True)
     answer = tablet.post(f"/accounts/device/sign-in/{token}/")
     assert answer.status_code == 403 and "Location" not in answer

@@ -1,0 +1,87 @@
+"""The public pages in Chromium: readable on phones and tablets, find-my-table as you type, live polling."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.visibility import advance_ceremony
+from tests.factories import build_hall
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+PAGES = [
+    "/", "/t/test/", "/t/test/?q=a", "/t/test/standings/", "/t/test/player/p1/", "/t/test/round/3/",
+    "/t/test/projector/", "/t/test/ceremony/",
+]
+# For every element that shows text: the smallest font size, the lowest contrast against the
+# nearest opaque background (WCAG 2: 4.5, or 3 for large text), and the sideways overflow.
+MEASURE = """() => {
+  const rgb = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = element => {
+    for (let e = element; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length < 4 || c[3] > 0) return c;
+    }
+    return [255, 255, 255];
+  };
+  let smallest = 1000, where = "", worst = 100, worstWhere = "";
+  for (const element of document.body.querySelectorAll("*")) {
+    const own = [...element.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    const style = getComputedStyle(element);
+    if (!own || !element.getClientRects().length || style.visibility === "hidden") continue;
+    if (element.closest(".visually-hidden")) continue;
+    const size = parseFloat(style.fontSize);
+    const label = element.tagName + "." + element.className + ": " + element.textContent.trim().slice(0, 40);
+    if (size < smallest) { smallest = size; where = label; }
+    const [a, b] = [lum(rgb(style.color)), lum(background(element))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight) >= 700);
+    const margin = ratio / (large ? 3 : 4.5);
+    if (margin < worst) { worst = margin; worstWhere = label + " (" + ratio.toFixed(2) + ")"; }
+  }
+  return {smallest, where, worst, worstWhere,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (768, 1024)])
+@pytest.mark.parametrize("visibility", ["live", "hidden"])
+def test_every_public_page_is_readable_on_phones_and_tablets(live_server, browser, visibility, width, height):
+    build_hall(visibility, players=12)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    for path in PAGES:
+        page.goto(live_server.url + path)
+        measured = page.evaluate(MEASURE)
+        assert measured["overflow"] <= 0, f"{path} scrolls sideways by {measured['overflow']} px"
+        assert measured["smallest"] >= 18, f"{path}: {measured['where']} is {measured['smallest']} px"
+        assert measured["worst"] >= 1, f"{path}: {measured['worstWhere']} is below WCAG AA contrast"
+    context.close()
+
+
+def test_find_my_table_answers_while_typing(live_server, phone):
+    build_hall()
+    phone.goto(live_server.url + "/t/test/")
+    phone.get_by_label("Find my table").press_sequentially("lecki", delay=50)
+    expect(phone.locator("#find-results")).to_contain_text("Table 2, seat D")
+    assert phone.url.endswith("/t/test/")  # answered in place, no page load
+
+
+def test_the_ceremony_screen_shows_a_revealed_place_by_itself(live_server, browser):
+    tournament = build_hall()
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    screen.goto(live_server.url + "/t/test/ceremony/")
+    expect(screen.locator(".podium")).not_to_contain_text("Zofia")
+    advance_ceremony(tournament)
+    expect(screen.locator(".podium")).to_contain_text("Zofia Żółkiewska", timeout=8000)
+    expect(screen.locator(".podium")).not_to_contain_text("Anna Nowak")
+    screen.context.close()

@@ -1,0 +1,134 @@
+"""The medal ceremony (3rd, 2nd, 1st, one click at a time) and the head referee's controls."""
+
+import pytest
+
+from organiser.interchange import import_tournament
+from scoring.models import AuditEntry
+from scoring.visibility import advance_ceremony, ceremony_podium, reset_ceremony
+from tests.factories import NAMES, build_hall, hall_data
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+CONTROL = "/t/test/results-control/"
+# Live standings (see test_public_pages): 1 Jan Łęcki, 2 Anna Nowak, 3 Zofia Żółkiewska.
+PODIUM = {1: "Jan Łęcki", 2: "Anna Nowak", 3: "Zofia Żółkiewska"}
+
+
+def names_on(html):
+    return {name for name, _ in NAMES if name in html}
+
+
+@pytest.mark.parametrize("step, shown", [(0, set()), (1, {3}), (2, {3, 2}), (3, {3, 2, 1})])
+def test_the_ceremony_page_sends_only_the_revealed_places(client, step, shown):
+    tournament = build_hall("hidden")  # the ceremony is the reveal: it works while results are hidden
+    Tournament.objects.filter(pk=tournament.pk).update(ceremony_step=step)
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        html = client.get("/t/test/ceremony/", **headers).content.decode()
+        assert names_on(html) == {PODIUM[place] for place in shown}
+    assert "<form" not in html  # no controls for the public
+
+
+def test_steps_go_3_2_1_and_stop(db):
+    tournament = build_hall()
+    assert ceremony_podium(tournament) == []
+    steps = [advance_ceremony(tournament) for _ in range(4)]
+    assert steps == [1, 2, 3, 3]
+    assert [(place, [r.player.name for r in rows]) for place, rows in ceremony_podium(tournament)] == [
+        (3, ["Zofia Żółkiewska"]), (2, ["Anna Nowak"]), (1, ["Jan Łęcki"]),
+    ]
+    assert reset_ceremony(tournament) == 0
+    actions = list(AuditEntry.objects.filter(tournament=tournament).order_by("pk").values_list("action", flat=True))
+    assert actions == ["ceremony_advance"] * 3 + ["ceremony_reset"]
+
+
+def test_a_click_from_an_out_of_date_screen_reveals_nothing_more(db):
+    tournament = build_hall()
+    assert advance_ceremony(tournament, seen_step=0) == 1
+    assert advance_ceremony(tournament, seen_step=0) == 1  # the second screen still showed step 0
+
+
+def test_a_shared_medal_place_shows_every_tied_player(db):
+    data = hall_data()
+    data["rounds"] = data["rounds"][:2]  # after two rounds p2 and p6 share place 2 (+138 each)
+    tournament = import_tournament(data)
+    Tournament.objects.filter(pk=tournament.pk).update(ceremony_step=2)
+    tournament.refresh_from_db()
+    podium = {place: sorted(r.player.ext_id for r in rows) for place, rows in ceremony_podium(tournament)}
+    assert podium == {3: [], 2: ["p2", "p6"]}
+
+
+def test_before_any_verified_result_the_ceremony_reveals_nobody(db):
+    data = hall_data()
+    data["rounds"] = data["rounds"][3:]  # only the published round 4 and the draft
+    tournament = import_tournament(data)
+    Tournament.objects.filter(pk=tournament.pk).update(ceremony_step=3)
+    tournament.refresh_from_db()
+    assert ceremony_podium(tournament) == [(3, []), (2, []), (1, [])]
+
+
+def test_staff_reveal_one_place_per_click_from_the_ceremony_screen(head_referee_client):
+    tournament = build_hall()
+    page = head_referee_client.get("/t/test/ceremony/").content.decode()
+    assert 'name="ceremony" value="next"' in page and "Reveal place 3" in page
+    post = {"ceremony": "next", "seen_step": "0", "next": "/t/test/ceremony/"}
+    response = head_referee_client.post(CONTROL, post, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="ceremony-stage")
+    html = response.content.decode()
+    assert response.status_code == 200 and html.lstrip().startswith('<section id="ceremony-stage"')
+    assert names_on(html) == {"Zofia Żółkiewska"} and "Reveal place 2" in html
+    again = head_referee_client.post(CONTROL, post, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="ceremony-stage")
+    assert "out of date" in again.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.ceremony_step == 1
+    plain = head_referee_client.post(CONTROL, {**post, "seen_step": "1"})
+    assert plain.status_code == 302 and plain["Location"] == "/t/test/ceremony/"
+    tournament.refresh_from_db()
+    assert tournament.ceremony_step == 2
+
+
+def test_visibility_is_changed_on_the_control_page_and_logged(organiser_client):
+    tournament = build_hall()
+    page = organiser_client.get(CONTROL)
+    assert page.status_code == 200 and "Freeze as of round 2" in page.content.decode()
+    response = organiser_client.post(CONTROL, {"visibility": "frozen", "reason": "last round starts"})
+    assert response.status_code == 302 and response["Location"] == CONTROL
+    tournament.refresh_from_db()
+    assert (tournament.visibility, tournament.frozen_round) == ("frozen", 2)
+    entry = AuditEntry.objects.get(tournament=tournament, action="visibility")
+    assert entry.after == {"visibility": "frozen", "frozen_round": 2} and entry.reason == "last round starts"
+    fragment = organiser_client.post(CONTROL, {"visibility": "live"}, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200 and 'id="results-control"' in fragment.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live"
+
+
+@pytest.mark.parametrize("post", [
+    {"visibility": "public"}, {"visibility": ""}, {"ceremony": "next", "seen_step": "x"},
+    {"ceremony": "next", "seen_step": "99999999999999999999999"}, {"ceremony": "next", "seen_step": "²"},
+    {"ceremony": "next"}, {"ceremony": "jump"}, {},
+])
+def test_bad_control_posts_change_nothing(head_referee_client, post):
+    tournament = build_hall()
+    before = AuditEntry.objects.count()
+    response = head_referee_client.post(CONTROL, post, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "message--error" in response.content.decode()
+    tournament.refresh_from_db()
+    assert (tournament.visibility, tournament.ceremony_step) == ("live", 0)
+    assert AuditEntry.objects.count() == before
+
+
+def test_an_unsafe_next_address_is_ignored(head_referee_client):
+    build_hall()
+    response = head_referee_client.post(CONTROL, {"ceremony": "reset", "next": "https://evil.example/"})
+    assert response["Location"] == CONTROL
+
+
+def test_only_the_head_referee_and_the_organiser_may_control(client, referee_client):
+    build_hall()
+    assert referee_client.get(CONTROL).status_code == 403
+    assert referee_client.post(CONTROL, {"visibility": "hidden"}).status_code == 403
+    assert "name=\"ceremony\"" not in referee_client.get("/t/test/ceremony/").content.decode()
+    referee_client.logout()
+    anonymous = client.post(CONTROL, {"visibility": "hidden"})
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+    assert Tournament.objects.get().visibility == "live"

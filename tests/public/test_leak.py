@@ -1,0 +1,184 @@
+"""Nothing hidden reaches the public (SPEC §8): crawl every public URL as an anonymous visitor.
+
+The crawler starts at the home page, the tournament page and the public print folder, and
+follows every same-site link (href, src, hx-get, GET forms with sample searches) under
+`/t/<slug>/` and `/print/<slug>/`. Each URL is fetched as a page and as an htmx fragment;
+HTML, JSON and text are searched as they are, PDFs by their extracted text. Distinctive
+scores are planted in the tournament: one verified in round 1, one verified in round 3 (after
+the freeze at round 2) and one on a sheet that is not verified. The same crawl in live mode
+must find the first two, so the test fails if the crawler stops seeing the pages.
+"""
+
+import io
+import re
+from collections import deque
+from html.parser import HTMLParser
+from urllib.parse import urldefrag, urlencode, urljoin, urlsplit
+
+import pytest
+from django.http import HttpResponse
+from pypdf import PdfReader
+
+from scoring.visibility import set_visibility
+from tests.factories import LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall
+from tests.support.files import number_pattern
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+SAMPLE_SEARCHES = ("a", "Łęcki", "gracz")
+MAX_FETCHES = 2000
+CSRF_TOKEN = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*')
+
+
+class LinkParser(HTMLParser):
+    """Collects link targets and GET forms (action, text field names) from a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.forms = [], []
+        self._form = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("href", "src", "hx-get", "data-url"):
+            if attrs.get(name):
+                self.links.append(attrs[name])
+        if tag == "form" and (attrs.get("method") or "get").lower() == "get":
+            self._form = {"action": attrs.get("action") or "", "fields": []}
+            self.forms.append(self._form)
+        if tag == "input" and self._form is not None and attrs.get("type", "text") in ("text", "search"):
+            self._form["fields"].append(attrs.get("name"))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+
+
+def body_text(response):
+    content_type = response.get("Content-Type", "")
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    if "pdf" in content_type:
+        return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(content)).pages)
+    return CSRF_TOKEN.sub("", content.decode("utf-8", errors="replace"))
+
+
+def crawl(client, slug):
+    """{url: text} of every public URL reachable from the public entry points."""
+    prefixes = (f"/t/{slug}/", f"/print/{slug}/")
+    queue = deque(["/", f"/t/{slug}/", f"/print/{slug}/public/"])
+    seen, texts = set(queue), {}
+
+    def enqueue(base, link):
+        url, _ = urldefrag(urljoin(base, link))
+        parts = urlsplit(url)
+        if parts.scheme not in ("", "http") or parts.netloc not in ("", "testserver"):
+            return
+        local = parts.path + (f"?{parts.query}" if parts.query else "")
+        if local not in seen and (parts.path.startswith(prefixes) or local == "/"):
+            seen.add(local)
+            queue.append(local)
+
+    fetches = 0
+    while queue:
+        url = queue.popleft()
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            fetches += 1
+            assert fetches < MAX_FETCHES, "the crawl does not end"
+            response = client.get(url, **headers)
+            if response.status_code in (301, 302, 303, 307, 308):
+                enqueue(url, response["Location"])
+                continue
+            if response.status_code == 404:
+                continue
+            text = body_text(response)
+            texts[f"{url} {'(htmx)' if headers else ''}".strip()] = text
+            if "html" not in response.get("Content-Type", ""):
+                continue
+            parser = LinkParser()
+            parser.feed(text)
+            for link in parser.links:
+                enqueue(url, link)
+            for form in parser.forms:
+                for field in filter(None, form["fields"]):
+                    for sample in SAMPLE_SEARCHES:
+                        enqueue(url, f"{form['action'] or url}?{urlencode({field: sample})}")
+    return texts
+
+
+def found(texts, value):
+    pattern = number_pattern(value)
+    return sorted(url for url, text in texts.items() if pattern.search(text))
+
+
+def crawled_kinds(texts, slug):
+    kinds = {
+        "tournament": f"/t/{slug}/", "standings": f"/t/{slug}/standings/", "json": f"/t/{slug}/standings.json",
+        "player": f"/t/{slug}/player/", "round": f"/t/{slug}/round/", "projector": f"/t/{slug}/projector/",
+        "projector page 2": f"/t/{slug}/projector/?page=2", "ceremony": f"/t/{slug}/ceremony/",
+        "search": f"/t/{slug}/?q=", "fragment": "(htmx)",
+    }
+    return {kind for kind, marker in kinds.items() if any(marker in url for url in texts)}
+
+
+@pytest.fixture
+def tournament(db):
+    # 42 players: the projector has two pages, so its paging is crawled too.
+    return build_hall(players=42)
+
+
+def test_live_mode_shows_the_verified_scores_so_the_crawl_can_see_them(client, tournament):
+    texts = crawl(client, tournament.slug)
+    assert crawled_kinds(texts, tournament.slug) == {
+        "tournament", "standings", "json", "player", "round", "projector", "projector page 2", "ceremony",
+        "search", "fragment",
+    }
+    assert found(texts, ROUND1_SCORE) and found(texts, LATE_SCORE) and found(texts, LIVE_ONLY_TOTALS[0])
+    assert found(texts, UNVERIFIED_SCORE) == []
+
+
+def test_frozen_mode_shows_nothing_after_the_freeze(client, tournament):
+    set_visibility(tournament, Tournament.Visibility.FROZEN)  # as of round 2, the last completed
+    texts = crawl(client, tournament.slug)
+    assert found(texts, ROUND1_SCORE), "the crawl must still see the results up to the freeze"
+    for value in (LATE_SCORE, UNVERIFIED_SCORE, *LIVE_ONLY_TOTALS):
+        assert found(texts, value) == [], f"{value} leaked"
+
+
+def test_hidden_mode_shows_no_score_at_all(client, tournament):
+    texts = crawl(client, tournament.slug)  # live first: fills every cache with the numbers
+    assert found(texts, LATE_SCORE)
+    set_visibility(tournament, Tournament.Visibility.HIDDEN)
+    texts = crawl(client, tournament.slug)
+    assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(texts, tournament.slug)
+    for value in (ROUND1_SCORE, LATE_SCORE, UNVERIFIED_SCORE, *LIVE_ONLY_TOTALS, "3788"):
+        assert found(texts, value) == [], f"{value} leaked"
+    assert "Jan Łęcki" in texts[f"/t/{tournament.slug}/"], "the seating stays public"
+
+
+def test_the_crawler_reads_pdf_text():
+    response = HttpResponse(_one_page_pdf("Score 4 321"), content_type="application/pdf")
+    assert number_pattern(LATE_SCORE).search(body_text(response))
+    assert not number_pattern(LATE_SCORE).search(body_text(HttpResponse(_one_page_pdf("Score 14321"), content_type="application/pdf")))
+
+
+def _one_page_pdf(text):
+    """A minimal PDF with one line of text (Helvetica), built by hand for the test above."""
+    stream = f"BT /F1 12 Tf 20 50 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = io.BytesIO(), []
+    out.write(b"%PDF-1.4\n")
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+    return out.getvalue()

@@ -1,0 +1,78 @@
+"""Small things seen on the day, in Chromium: "where do I sit" on a phone with its keyboard up,
+the move timer on a 360 px phone, and the ceremony asking before it reveals a place."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import build, build_hall
+from tests.support.browser import PHONE, screenshot, signed_in_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+KEYBOARD_UP = {"width": 390, "height": 400}  # a phone's screen above its on-screen keyboard
+
+
+def wait_until_the_answer_is_above_the_keyboard(page, tries=50):
+    """Polled from Python: the Content-Security-Policy refuses wait_for_function's eval."""
+    answer = page.locator("#find-results .match").first
+    for _ in range(tries):
+        if answer.bounding_box()["y"] + 60 <= KEYBOARD_UP["height"]:
+            return
+        page.wait_for_timeout(100)
+
+
+def test_where_do_i_sit_finds_a_club_and_shows_the_answer_above_the_keyboard(live_server, new_page):
+    build_hall()
+    page = new_page(PHONE)
+    page.goto(f"{live_server.url}/t/test/")
+    page.click("#find-q")
+    page.set_viewport_size(KEYBOARD_UP)
+    page.keyboard.type("lodz")
+    expect(page.locator("#find-results")).to_contain_text("Anna Nowak")
+    expect(page.locator("#find-results")).to_contain_text("UTW Łódź")
+    wait_until_the_answer_is_above_the_keyboard(page)
+    answer = page.locator("#find-results .match").first.bounding_box()
+    field = page.locator("#find-q").bounding_box()
+    assert field["y"] >= 0, "the search field went out of view"
+    assert answer["y"] + 60 <= KEYBOARD_UP["height"], f"the answer starts at {answer['y']} px, under the keyboard"
+    screenshot(page, "where-do-i-sit-keyboard-up")
+
+
+def test_the_move_timer_fits_a_360_px_phone(live_server, new_page):
+    build(4, settings={"move_seconds": 40})
+    page = new_page({"width": 360, "height": 640}, locale="pl-PL")
+    page.goto(f"{live_server.url}/t/test/timer")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    sound = page.locator("#sound")
+    assert sound.evaluate("button => button.scrollWidth <= button.clientWidth"), "the sound button's label overflows"
+    box = sound.bounding_box()
+    assert box["x"] + box["width"] <= 360
+    digits = page.locator("#digits").bounding_box()
+    assert digits["x"] >= 0 and digits["x"] + digits["width"] <= 360
+    screenshot(page, "timer-360")
+
+
+def test_revealing_a_ceremony_place_asks_first_and_warns_when_results_are_not_final(
+    live_server, new_page, head_referee, client,
+):
+    tournament = build_hall()  # round 3 has a sheet that is not verified, round 4 is not played
+    page = signed_in_page(new_page, live_server, client, head_referee, {"width": 1280, "height": 800})
+    page.goto(f"{live_server.url}/t/test/ceremony/")
+    expect(page.locator(".stage__warning")).to_contain_text("The results are not final")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    page.click("button[name=ceremony][value=next]")  # dismissed: nothing is revealed
+    page.wait_for_timeout(500)
+    tournament.refresh_from_db()
+    assert tournament.ceremony_step == 0
+    assert "Reveal place 3" in asked[0] and "not final" in asked[0]
+    page.click("button[name=ceremony][value=next]")  # accepted
+    expect(page.locator(".podium__place--3")).to_have_class("podium__place podium__place--3 podium__place--shown")
+    tournament.refresh_from_db()
+    assert tournament.ceremony_step == 1 and len(asked) == 2
+    screenshot(page, "ceremony-warning")

@@ -1,0 +1,110 @@
+"""Cards (SPEC §7): warnings, yellow cards, the second yellow and red cards disqualify."""
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import AuditEntry, Card
+from tests.factories import build, sheet_url, started_round, table
+from tournament.models import Player
+from tournament.refusals import Refused
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament():
+    return build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
+
+
+def player(ext_id="p2"):
+    return Player.objects.get(ext_id=ext_id)
+
+
+def card_url(p):
+    return reverse("scoring:give_card", kwargs={"slug": "test", "player_id": p.pk})
+
+
+def give(client, colour, reason="untidy table", **extra):
+    return client.post(card_url(player()), {"colour": colour, "reason": reason, "round": 1, **extra})
+
+
+def test_a_yellow_card_from_the_sheet_goes_back_to_the_sheet(referee_client, referee, tournament):
+    response = give(referee_client, "yellow", next=sheet_url())
+    assert response.status_code == 302 and response["Location"] == sheet_url()
+    card = Card.objects.get()
+    assert (card.colour, card.reason, card.given_by, card.round.number) == ("yellow", "untidy table", referee, 1)
+    assert player().status == "active"
+    entry = AuditEntry.objects.get(action="card")
+    assert entry.after == {"player": "p2", "name": "Gracz 2", "colour": "yellow", "round": 1}
+    assert entry.user == referee and entry.reason == "untidy table"
+
+
+def test_the_second_yellow_card_disqualifies(referee_client, tournament):
+    give(referee_client, "yellow")
+    response = give(referee_client, "yellow", reason="talking during a move")
+    assert player().status == "disqualified"
+    assert AuditEntry.objects.filter(action="disqualify").count() == 1
+    page = referee_client.get(response["Location"]).content.decode()
+    assert "Yellow card for Gracz 2 recorded. Gracz 2 is disqualified." in page  # a sentence: capital first
+
+
+def test_warnings_are_recorded_without_effect(referee_client, tournament):
+    for _ in range(3):
+        give(referee_client, "warning")
+    assert Card.objects.filter(colour="warning").count() == 3
+    assert player().status == "active"
+
+
+def test_a_red_card_is_for_the_head_referee_only(referee_client, tournament):
+    response = give(referee_client, "red")
+    assert response.status_code == 200
+    assert "Choose a warning, a yellow card or a red card." in response.content.decode()
+    assert not Card.objects.exists() and player().status == "active"
+
+
+def test_a_red_card_disqualifies_at_once(head_referee_client, tournament):
+    give(head_referee_client, "red", reason="gross violation")
+    assert player().status == "disqualified"
+
+
+def test_the_service_refuses_a_red_card_from_a_referee(referee, tournament):
+    with pytest.raises(Refused) as refused:
+        services.give_card(player(), "red", "gross violation", user=referee)
+    assert refused.value.code == "head_referee_only"
+    assert not Card.objects.exists()
+
+
+def test_a_card_needs_a_reason(referee_client, tournament):
+    response = give(referee_client, "yellow", reason="   ")
+    assert response.status_code == 200
+    assert "Give a reason for this change." in response.content.decode()
+    assert not Card.objects.exists()
+
+
+def test_a_foreign_next_url_is_ignored(referee_client, tournament):
+    response = give(referee_client, "warning", next="https://example.com/")
+    assert response["Location"] == reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk})
+
+
+def test_a_disqualified_player_is_marked_on_the_referee_pages(referee_client, tournament):
+    Player.objects.filter(ext_id="p2").update(status="disqualified")
+    pages = [reverse("scoring:home", kwargs={"slug": "test"}), sheet_url(),
+             reverse("scoring:players", kwargs={"slug": "test"}),
+             reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk})]
+    for url in pages:
+        html = referee_client.get(url).content.decode()
+        assert 'class="badge badge--dq"' in html, url
+
+
+def test_the_player_page_lists_the_cards(referee_client, tournament):
+    give(referee_client, "warning", reason="untidy table")
+    give(referee_client, "yellow", reason="comments to a neighbour")
+    html = referee_client.get(reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk})).content.decode()
+    assert "untidy table" in html and "comments to a neighbour" in html
+
+
+def test_players_list_queries_do_not_grow(referee_client, django_assert_max_num_queries):
+    build(40)
+    with django_assert_max_num_queries(8):
+        assert referee_client.get(reverse("scoring:players", kwargs={"slug": "test"})).status_code == 200
