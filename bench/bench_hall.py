@@ -56,7 +56,7 @@ SLUG = "hall"
 # The production start of the README's deployment section (keep the two the same).
 GUNICORN = "-w 2 --threads 4 --keep-alive 0"
 WORKERS_MAX = 4  # the warm-up reaches every worker of up to this many
-POLL_SECONDS = 30  # the leaderboard page's htmx poll (templates/public/standings.html)
+POLL_SECONDS = 30  # the leaderboard page's htmx poll (config/templates/public/standings.html)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-PO = Path(__file__).resolve().parent.parent / "locale" / "pl" / "LC_MESSAGES" / "django.po"
+PO = Path(__file__).resolve().parent.parent / "config" / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 ENTRY = re.compile(r'^(#,.*\n)?msgid "(.*)"\n((?:".*"\n)*)(msgid_plural "(.*)"\n((?:".*"\n)*))?((?:msgstr.*\n(?:".*"\n)*)+)', re.M)
 
 
