@@ -38,7 +38,8 @@ def run_step(tmp_path, need, bin_dir, python=sys.executable):
     return subprocess.run(["sh", str(SCRIPT), need], env=env, capture_output=True, text=True, timeout=30)
 
 
-EVERYTHING = ["libharfbuzz-subset0", "fonts-dejavu-core", "chromium", "poppler-utils", "gettext", "postgresql"]
+EVERYTHING = ["libharfbuzz-subset0", "fonts-dejavu-core", "chromium", "poppler-utils", "gettext", "postgresql",
+              "podman", "podman-compose", "runc", "mmdebstrap"]
 
 
 def test_nothing_to_do_on_a_complete_machine(tmp_path):
@@ -61,7 +62,7 @@ def test_root_installs_exactly_what_is_missing(tmp_path):
 @pytest.mark.parametrize("need, expected", [
     ("run", "libharfbuzz-subset0 fonts-dejavu-core"),
     ("test", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext"),
-    ("ci", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql"),
+    ("ci", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql podman podman-compose runc mmdebstrap"),
 ])
 def test_without_root_it_names_the_one_command_and_stops(tmp_path, need, expected):
     result = run_step(tmp_path, need, fake_machine(tmp_path, installed=[], uid=1000))
