@@ -1,5 +1,7 @@
-# make run   - install into .venv, migrate, load the demo on an empty database, serve
+# make run   - install into .venv, then the production start (bin/serve): migrate, the demo on an
+#              empty database, static files, gunicorn (HOST=0.0.0.0 serves the venue's network)
 # make test  - the whole test suite (SQLite, or the database in DATABASE_URL)
+# make dev   - for developers only: Django's development server with DEBUG and auto-reload
 # Both first run bin/system-packages, which installs the Debian packages the machine lacks
 # (as root) or names the command to run; NEED says how much: run, test or ci.
 PYTHON_BIN ?= $(shell command -v python3.11 || command -v python3)
@@ -10,7 +12,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
+.PHONY: system-packages run dev test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -54,13 +56,16 @@ lock: $(VENV)/.installed-run
 	$(PIP_COMPILE) --extra test --constraint requirements/run.txt --output-file requirements/test.txt pyproject.toml
 
 # HOST=0.0.0.0 serves the venue's network: the tablets' address is printed, and QR codes and
-# printed links carry it (PUBLIC_URL=http://address:port overrides it).
+# printed links carry it (PUBLIC_URL=http://address:port overrides it). The server and its
+# options are bin/serve's (config/serve.py, config/gunicorn.conf.py), which bench-hall measures.
 run: system-packages $(VENV)/.installed-run
+	@HOST=$(HOST) PORT=$(PORT) PYTHON=$(PY) bin/serve
+
+# Developers only: debug pages and auto-reload, never at a venue.
+dev: system-packages $(VENV)/.installed-run
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py load_demo --if-empty
-	@$(PY) -m accounts.venue $(HOST) $(PORT)
-	@echo "Staff: /accounts/login/, public: /t/senioriada-demo/"
-	$(DEV) ALLOWED_HOSTS='*' LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEV) LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The floor plan first (import-linter's contracts in pyproject.toml), then the engine's tests with
 # no Django at all (no settings module, the pytest-django plugin off), then the whole suite.

@@ -2,7 +2,8 @@
 
 A 120-player tournament of 8 rounds is in its 5th round (4 rounds verified, 30 tables seated,
 their sheets empty). The app is served the way the README's deployment section says:
-`collectstatic`, gunicorn with the recommended options (GUNICORN below), whitenoise, DEBUG off, HTTPS=0. Then
+`bin/serve`, exactly as `make run` starts it (gunicorn with config/gunicorn.conf.py, WhiteNoise, DEBUG
+off, plain HTTP, the secret key made in its VAR_DIR). Then
 Locust (its own process, headless: bench/hall_scenario.py) plays the hall for 3 minutes after a
 30 s ramp:
 - 30 tablets, each signed in through its own device link, enter their table's 4 games as the
@@ -53,8 +54,6 @@ from hall_report import compare_saves, freshness_seconds, print_report
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path(__file__).with_name("hall_scenario.py")
 SLUG = "hall"
-# The production start of the README's deployment section (keep the two the same).
-GUNICORN = "-w 2 --threads 4 --keep-alive 0"
 WORKERS_MAX = 4  # the warm-up reaches every worker of up to this many
 POLL_SECONDS = 30  # the leaderboard page's htmx poll (config/templates/public/standings.html)
 
@@ -89,8 +88,8 @@ def tournament_data(size):
 
 
 def prepare(env, size):
-    """Migrate, collect the static files, import the tournament, create the staff and the tablets'
-    links. Runs in this process (Django set up on the throwaway database); returns the scenario's data."""
+    """Migrate, import the tournament, create the staff and the tablets' links (bin/serve collects
+    the static files). Runs in this process (Django set up on the throwaway database); returns the scenario's data."""
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -106,7 +105,6 @@ def prepare(env, size):
     from organiser.interchange import import_tournament
 
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
     data = tournament_data(size)
     tournament = import_tournament(data)
     logins = {}
@@ -241,7 +239,7 @@ def main():
     parser.add_argument("--postgres", action="store_true", help="on a throwaway PostgreSQL cluster")
     parser.add_argument("--faults", action="store_true", help="reload, stop and kill gunicorn workers during the load")
     parser.add_argument("--smoke", action="store_true", help="a handful of users for 14 s")
-    parser.add_argument("--gunicorn", default=GUNICORN, help=f"gunicorn's options (the README's: {GUNICORN!r})")
+    parser.add_argument("--gunicorn", default="", help="gunicorn options overriding config/gunicorn.conf.py's, e.g. \"-w 3\"")
     parser.add_argument("--players", type=int, help="a larger or smaller hall: players (4 per table and tablet)")
     parser.add_argument("--phones", type=int, help="a larger or smaller hall: phones")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, Locust's CSV)")
@@ -254,8 +252,7 @@ def main():
     out = workdir / "out"
     out.mkdir()
     env = {
-        "VAR_DIR": str(workdir), "DEBUG": "0", "HTTPS": "0", "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": HOST, "LOG_LEVEL": "ERROR",
+        "VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR",
     }
     for name in ("DATABASE_URL", "TESTING"):  # production settings, on the throwaway database only
         os.environ.pop(name, None)
@@ -284,7 +281,7 @@ def main():
         problems = [line for line in (workdir / "gunicorn.log").read_text().splitlines()
                     if "Traceback" in line or "locked" in line or "Error" in line]
         budgets_hold, correct = print_report(
-            out, database=database, setting=f"gunicorn {args.gunicorn}", size=size,
+            out, database=database, setting=f"bin/serve {args.gunicorn}".strip(), size=size,
             load=(load_at_start, os.getloadavg()), started=started, faults=faults, lost=lost,
             acknowledged=acknowledged, states=states, freshness=freshness_seconds(out),
             server_ms=server_ms, problems=problems,

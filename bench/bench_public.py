@@ -2,8 +2,8 @@
 
 Builds a 200-player, 8-round tournament in a temporary SQLite database (or in VAR_DIR when
 set), collects the static files and serves the app the production way: gunicorn with 2
-workers, whitenoise, DEBUG off, HTTPS on behind a TLS proxy (every request carries
-`X-Forwarded-Proto: https`, as the proxy adds it), a SECRET_KEY, ALLOWED_HOSTS=127.0.0.1.
+workers, whitenoise, DEBUG off, HTTPS behind a TLS proxy (PUBLIC_URL=https://127.0.0.1 and PROXY=1;
+every request carries `X-Forwarded-Proto: https`, as the proxy adds it).
 Then 100 clients on 127.0.0.1, for a fixed time each, request
 - `/bench/ping`: a bare Django view behind the same middleware (`bench/bare_urls.py`),
 - the leaderboard as the htmx poller does (`HX-Request: true`, `If-None-Match` with the
@@ -19,7 +19,6 @@ Usage: .venv/bin/python bench/bench_public.py [--smoke]   (or `make bench-public
 import argparse
 import http.client
 import os
-import secrets
 import shutil
 import socket
 import statistics
@@ -55,10 +54,10 @@ SMOKE = Size(players=12, rounds=2, clients=10, warmup_seconds=0.3, spell_seconds
 
 
 def production_environment(var_dir):
-    dropped = ("DATABASE_URL", "TESTING", "DEBUG", "HTTPS", "SECURE_SSL_REDIRECT")
+    dropped = ("DATABASE_URL", "TESTING", "DEBUG", "PUBLIC_URL", "PROXY")
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update({
-        "VAR_DIR": str(var_dir), "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+        "VAR_DIR": str(var_dir), "PUBLIC_URL": "https://127.0.0.1", "PROXY": "1",
         "DJANGO_SETTINGS_MODULE": "bench.public_settings", "PYTHONPATH": str(ROOT),
     })
     return env

@@ -1,14 +1,16 @@
 """Django settings, read from the environment.
 
 DATABASE_URL   database (default: SQLite in var/db.sqlite3, WAL mode)
-SECRET_KEY     required when DEBUG is off
-DEBUG          "1"/"true" for development (default off)
-ALLOWED_HOSTS  comma-separated host names (default: localhost names when DEBUG is on)
-HTTPS          secure cookies, HTTPS redirect and HSTS (default on when DEBUG is off)
-VAR_DIR        where the SQLite database and collected static files live (default var/)
+SECRET_KEY     Django's signing key (default: made once and kept in VAR_DIR/secret_key, mode 0600)
+DEBUG          "1"/"true" for development only (`make dev`; default off)
+ALLOWED_HOSTS  comma-separated host names served besides loopback names, IP addresses and the
+               venue address (config/hosts.py); any other name gets 400
 PUBLIC_URL     the address tablets and phones use, e.g. http://192.168.1.10:8000 (default: found
-               from the request and the local network, see accounts/venue.py)
-LISTEN_HOST    the address the server listens on (`make run` sets it; 0.0.0.0 = the whole network)
+               from the request and the local network, see accounts/venue.py); an https address
+               turns on secure cookies, the HTTPS redirect and HSTS
+PROXY          "1" when a proxy in front terminates HTTPS and sets X-Forwarded-Proto (default off)
+VAR_DIR        what the app writes: database, secret key, static files, snapshots, logs (default var/)
+LISTEN_HOST    the address the server listens on (`bin/serve` sets it; 0.0.0.0 = the whole network)
 BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
 """
 
@@ -22,6 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from accounts.venue import PublicUrlError, check_public_url
+from config.secret_key import SecretKeyError, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Templates, static files and translations are package data of `config`: found the same way in a
@@ -42,25 +45,33 @@ def env_flag(name, default=False):
 DEBUG = env_flag("DEBUG")
 TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only requirements
 BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "background")
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG and not TESTING:
-        raise RuntimeError("Set SECRET_KEY (or DEBUG=1 for development).")
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+if TESTING and not os.environ.get("SECRET_KEY"):
+    SECRET_KEY = "test-settings-key-for-the-test-suite-only-0123456789"
+else:
+    try:
+        SECRET_KEY = secret_key(VAR_DIR)
+    except (OSError, SecretKeyError) as error:
+        raise ImproperlyConfigured(f"The secret key: {error}") from None
 
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
-if not ALLOWED_HOSTS and (DEBUG or TESTING):
-    ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver", "*"]
 try:
     PUBLIC_URL = check_public_url(os.environ.get("PUBLIC_URL", ""))
 except PublicUrlError as error:
     raise ImproperlyConfigured(str(error)) from None
-if PUBLIC_URL and "*" not in ALLOWED_HOSTS:
-    ALLOWED_HOSTS.append(urlsplit(PUBLIC_URL).hostname)
+# Host names served besides loopback names, IP addresses and the venue address: PUBLIC_URL's,
+# ALLOWED_HOSTS' and this machine's own name. config.hosts.HostCheckMiddleware decides (400 else),
+# so Django's own check lets every host through to it.
+SERVED_HOSTS = [h.strip().lower() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
+if PUBLIC_URL:
+    SERVED_HOSTS.append(urlsplit(PUBLIC_URL).hostname)
+if TESTING:
+    SERVED_HOSTS.append("testserver")
+ALLOWED_HOSTS = ["*"]
 LISTEN_HOST = os.environ.get("LISTEN_HOST", "")
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
+if PUBLIC_URL:
+    CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -83,6 +94,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.security.ContentSecurityPolicyMiddleware",
+    "config.hosts.HostCheckMiddleware",  # before anything reads the request: 400 for a foreign host name
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -179,17 +191,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one tournament day
 CSRF_FAILURE_VIEW = "accounts.views.staff.csrf_failure"
 
-# Production serves HTTPS by default (`manage.py check --deploy` is clean). At a venue without
-# certificates, HTTPS=0 serves plain HTTP on the local network.
-HTTPS = env_flag("HTTPS", not DEBUG and not TESTING)
+# Plain HTTP on the venue's network (no certificates at a venue). An https PUBLIC_URL means a
+# proxy in front terminates HTTPS: secure cookies, the redirect and HSTS then (`manage.py check
+# --deploy` is clean). X-Forwarded-Proto is trusted only when PROXY=1 says a proxy sets it.
+HTTPS = PUBLIC_URL.startswith("https://")
+PROXY = env_flag("PROXY")
+if PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if HTTPS and not PROXY and not TESTING:
+    raise ImproperlyConfigured(
+        "PUBLIC_URL is an https:// address, but this server speaks plain HTTP: put a proxy that "
+        "terminates HTTPS in front of it and set PROXY=1 (it must set X-Forwarded-Proto), "
+        "or use an http:// address."
+    )
 if HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 # Every page: the app's own scripts, styles, fonts and images only (see config/security.py).
 CONTENT_SECURITY_POLICY = {
@@ -206,9 +227,22 @@ CONTENT_SECURITY_POLICY = {
     "frame-ancestors": ["'none'"],
 }
 
+# Errors stay on the laptop: a server error's traceback goes to the console and to a rotating
+# file the organiser's dashboard points to (organiser/server_log.py); no page ever shows one.
+ERROR_LOG = VAR_DIR / "log" / "errors.log"
+ERROR_LOG.parent.mkdir(exist_ok=True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "formatters": {"dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "error_file": {
+            "class": "logging.handlers.RotatingFileHandler", "filename": str(ERROR_LOG), "level": "ERROR",
+            "maxBytes": 1_000_000, "backupCount": 5, "encoding": "utf-8", "formatter": "dated", "delay": True,
+        },
+    },
+    "root": {"handlers": ["console", "error_file"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # A request for a foreign host name is refused (400), not an error of the app.
+    "loggers": {"django.security.DisallowedHost": {"handlers": ["console"], "propagate": False}},
 }

@@ -25,3 +25,8 @@ urlpatterns = [
     path("print/", include("printing.urls")),
     path("", include("public.urls")),
 ]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
@@ -32,6 +31,7 @@ from scoring.visibility import (
     set_visibility,
 )
 from tournament.models import Player, Tournament
+from tournament.navigation import return_path
 from tournament.queries import last_completed_round
 
 from public.freshness import cached, public_page, revalidate, shared_page
@@ -55,10 +55,7 @@ def results_context(tournament):
 def switch_language(request):
     """The public pages' language switch: a plain link (GET), so that those pages post nothing
     and need no CSRF token. Sets the language cookie as Django's `set_language` does."""
-    back = request.GET.get("next", "")
-    if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = "/"
-    response = redirect(back)
+    response = redirect(return_path(request, request.GET.get("next"), "/"))
     language = request.GET.get("language", "")
     if language in dict(settings.LANGUAGES):
         response.set_cookie(
@@ -268,8 +265,4 @@ def results_control(request, tournament):
     if request.htmx:
         return render(request, "public/results_control.html#panel", control_context(tournament, outcome))
     messages.add_message(request, level, message)
-    back = request.POST.get("next", "")
-    # Only a path on this site: `redirect` would take a bare word such as "0" for a view name.
-    if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = reverse("public:results_control", args=[tournament.slug])
-    return redirect(back)
+    return redirect(return_path(request, request.POST.get("next"), reverse("public:results_control", args=[tournament.slug])))

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -38,7 +39,7 @@ class Server:
         self.process = None
         self.env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
         self.env.update(
-            SECRET_KEY="server-test-secret-key-" + uuid.uuid4().hex, ALLOWED_HOSTS="127.0.0.1,localhost", HTTPS="0",
+            SECRET_KEY="server-test-secret-key-" + uuid.uuid4().hex, ALLOWED_HOSTS="127.0.0.1,localhost",
             VAR_DIR=str(self.folder), DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT),
         )
         self._pg_admin_url = None
@@ -113,3 +114,59 @@ class Server:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class MakeRun:
+    """`make run HOST=0.0.0.0 PORT=…` over a VAR_DIR (and so a database) of its own, as an
+    organiser starts it (the install step is skipped: the test runs inside the installed environment)."""
+
+    def __init__(self, folder, *, host="0.0.0.0", port=None):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.folder = Path(folder)
+        env = {key: value for key, value in os.environ.items()
+               if key not in {"TESTING", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE",
+                              "PUBLIC_URL", "LISTEN_HOST", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+        env["VAR_DIR"] = str(self.folder)
+        self.env = env
+        self.output = []
+        self.process = subprocess.Popen(
+            ["make", "--no-print-directory", "-o", "system-packages", "-o", ".venv/.installed-run", "run",
+             f"HOST={host}", f"PORT={self.port}"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def manage(self, *args):
+        """Run `manage.py` as an organiser would in a terminal beside the server (same VAR_DIR)."""
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+                              capture_output=True, text=True, timeout=300)
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.output.append(line)
+
+    @property
+    def text(self):
+        return "".join(self.output)
+
+    def wait(self, timeout=180):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"make run exited:\n{self.text}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/accounts/login/", timeout=2)
+                return self
+            except OSError:
+                time.sleep(0.3)
+        raise AssertionError(f"make run did not serve within {timeout} s:\n{self.text}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=15)

@@ -198,14 +198,13 @@ def test_make_run_prints_the_address_for_tablets(monkeypatch):
     assert "No network address found" in venue.startup_lines("0.0.0.0", "8000", "")[1]
 
 
-def test_the_makefile_passes_the_listening_address_to_the_server():
-    """`make run HOST=…` prints the address and tells the server where it listens."""
+def test_the_makefile_passes_the_listening_address_to_the_production_start():
+    """`make run HOST=…` hands the address to bin/serve, which prints it and tells the server."""
     result = subprocess.run(
         ["make", "-n", "run", "HOST=0.0.0.0", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
-    commands = result.stdout
-    assert "-m accounts.venue 0.0.0.0 8123" in commands
-    assert re.search(r"LISTEN_HOST=0\.0\.0\.0 \S+python manage\.py runserver 0\.0\.0\.0:8123", commands)
+    assert re.search(r"^HOST=0\.0\.0\.0 PORT=8123 \S+ bin/serve$", result.stdout, flags=re.M)
+    assert "runserver" not in result.stdout
 
 
 # ---------------------------------------------------------------- what is printed and shown

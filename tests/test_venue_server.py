@@ -1,75 +1,20 @@
 """`make run HOST=0.0.0.0` for real: it prints the laptop's network address, and the score sheets
 and the tablets' sign-in sheet printed from the laptop itself (http://127.0.0.1) carry it."""
 
-import os
 import re
-import signal
-import subprocess
-import threading
-import time
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from accounts import venue
 from printing.testing import pdf_text
 from tests.http_client import Client
-from tests.server import free_port
+from tests.server import MakeRun
 from tests.test_printing_sheets import qr_matrix, qr_payloads
 
 pytestmark = pytest.mark.server
-ROOT = Path(__file__).resolve().parent.parent
 SLUG = "senioriada-demo"
-
-
-class MakeRun:
-    """`make run HOST=0.0.0.0 PORT=…` over a database of its own (the install step is skipped:
-    the test runs inside the installed environment)."""
-
-    def __init__(self, folder):
-        self.port = free_port()
-        self.folder = Path(folder)
-        env = {key: value for key, value in os.environ.items()
-               if key not in {"TESTING", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE",
-                              "PUBLIC_URL", "LISTEN_HOST", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
-        env["VAR_DIR"] = str(self.folder)
-        self.output = []
-        self.process = subprocess.Popen(
-            ["make", "--no-print-directory", "-o", "install", "run", "HOST=0.0.0.0", f"PORT={self.port}"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-        )
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.output.append(line)
-
-    @property
-    def text(self):
-        return "".join(self.output)
-
-    def wait(self, timeout=180):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"make run exited:\n{self.text}")
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/accounts/login/", timeout=2)
-                return self
-            except OSError:
-                time.sleep(0.3)
-        raise AssertionError(f"make run did not serve within {timeout} s:\n{self.text}")
-
-    def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=15)
 
 
 @pytest.fixture

@@ -1,9 +1,8 @@
 """What the organiser's views share: redirects after a POST (htmx too), the posted data, the
-page to return to, the staff URLs and the seating methods' names."""
+staff URLs and the seating methods' names."""
 
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -34,14 +33,6 @@ def redirect_after_post(request, url):
 def posted_data(request):
     """The POST data of a POST request (even when empty), else None for an unbound form."""
     return request.POST if request.method == "POST" else None
-
-
-def next_or(request, default):
-    """The page to return to: the form's `next` when it is on this site, else `default`."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return target
-    return default
 
 
 def staff_url(name, tournament, *args):

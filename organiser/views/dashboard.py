@@ -13,6 +13,7 @@ from accounts.forms import DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import has_role, staff_required
 from organiser import reports
+from organiser.server_log import last_logged_error
 from organiser.views.common import with_method_labels
 from scoring.models import Card, ScoreSheet
 from tournament.models import Player, Round, Seat, Table
@@ -75,6 +76,7 @@ def dashboard(request, tournament):
     context["present_count"] = players.filter(status=Player.Status.ACTIVE, present=True).count()
     context["cards"] = Card.objects.filter(tournament=tournament).select_related("player", "round").order_by("-created_at")
     context["device_sheet_form"] = DeviceSheetForm()
+    context["logged_error"] = last_logged_error() if has_role(request.user, tournament, Role.ORGANISER) else None
     return render(request, "organiser/dashboard.html", context)
 
 

@@ -13,9 +13,10 @@ from accounts.models import Role
 from accounts.roles import staff_required
 from organiser import importers, services
 from organiser.forms import ImportForm, PlayerForm
-from organiser.views.common import next_or, posted_data, redirect_after_post, staff_url
+from organiser.views.common import posted_data, redirect_after_post, staff_url
 from tournament.errors import ActionRefused
 from tournament.models import Organisation, Player
+from tournament.navigation import return_path
 from tournament.queries import last_started_number
 from tournament.text import sorted_polish
 
@@ -113,7 +114,7 @@ def player_action(request, tournament, pk, action):
         messages.error(request, refusal)
     else:
         messages.success(request, PLAYER_ACTION_DONE[action] % {"name": player.name})
-    return redirect_after_post(request, next_or(request, staff_url("players", tournament)))
+    return redirect_after_post(request, return_path(request, request.POST.get("next"), staff_url("players", tournament)))
 
 
 @require_POST

@@ -13,9 +13,10 @@ from accounts.models import Role
 from accounts.roles import has_role, staff_required
 from organiser import reports, services
 from organiser.forms import DrawForm, SwapForm
-from organiser.views.common import next_or, posted_data, redirect_after_post, staff_url, with_method_labels
+from organiser.views.common import posted_data, redirect_after_post, staff_url, with_method_labels
 from tournament.errors import ActionRefused
 from tournament.models import Player, Round, Seat, Table
+from tournament.navigation import return_path
 from tournament.queries import latest_round
 
 
@@ -124,7 +125,7 @@ def round_action(request, tournament, number, action):
     messages.success(request, done % {"round": round_})
     if action == "discard":
         return redirect_after_post(request, staff_url("draw", tournament))
-    return redirect_after_post(request, next_or(request, staff_url("round", tournament, number)))
+    return redirect_after_post(request, return_path(request, request.POST.get("next"), staff_url("round", tournament, number)))
 
 
 @require_POST

@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,6 +14,7 @@ from tournament.refusals import Refused, violation_message
 from scoring.models import Card
 from scoring.views.access import is_head, referee_view
 from tournament.models import Player, Round
+from tournament.navigation import return_path
 from tournament.queries import current_round
 
 
@@ -73,9 +73,6 @@ def give_card(request, tournament, player_id):
                     "card": card.get_colour_display(), "player": player.name,
                 }
             messages.success(request, capfirst(text))
-            target = data.get("next") or ""
-            # Only a path on this site: `redirect` would take a bare word such as "0" for a view name.
-            if not target.startswith("/") or not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-                target = reverse("scoring:player", kwargs={"slug": tournament.slug, "player_id": player.pk})
-            return redirect(target)
+            default = reverse("scoring:player", kwargs={"slug": tournament.slug, "player_id": player.pk})
+            return redirect(return_path(request, data.get("next"), default))
     return render_player(request, tournament, player, form)

@@ -1,0 +1,43 @@
+"""The app's own pages for 400, 403, 404 and 500, for every client: never a traceback, a setting
+or the URL list (DEBUG is off wherever the app is served; `make dev` alone shows debug pages).
+
+Each page is the app's template in the visitor's language. Should rendering it fail too (the
+database gone, say), a plain page in Polish and English says the same.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+FALLBACK = """<!doctype html><html lang="pl"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Błąd / Error {status}</title></head>
+<body style="font-family: sans-serif; font-size: 20px; padding: 16px">
+<h1>Coś poszło nie tak / Something went wrong</h1>
+<p>Spróbuj ponownie za chwilę. / Please try again in a moment.</p>
+<p><a href="/">Strona główna / Home page</a></p></body></html>"""
+
+
+def error_page(request: HttpRequest, template: str, status: int) -> HttpResponse:
+    try:
+        response = render(request, template, status=status)
+    except Exception:  # the page must come out whatever failed before it
+        response = HttpResponse(FALLBACK.format(status=status), status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_page(request, "400.html", 400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_page(request, "403.html", 403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_page(request, "404.html", 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return error_page(request, "500.html", 500)

@@ -1,0 +1,20 @@
+"""Where a form or link returns to: the one check of a `next` value, used by every app."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def return_path(request: HttpRequest, value: object, default: str) -> str:
+    """`value` when it is a path on this site ("/…", not "//…"), else `default`.
+
+    A bare word ("0") would be taken by `redirect` for a view name, and any other address
+    (another host, a scheme such as javascript:) leaves the site; both fall back to `default`.
+    """
+    target = value if isinstance(value, str) else ""
+    if not target.startswith("/") or target.startswith(("//", "/\\")):
+        return default
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return default
+    return target
