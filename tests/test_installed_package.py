@@ -85,7 +85,7 @@ def test_the_installed_app_checks_migrates_renders_pages_translations_and_pdfs(i
     (installed / "var").mkdir()
     assert "no issues" in manage(installed, "manage.py", "check")
     manage(installed, "manage.py", "migrate", "--noinput")
-    assert "organizator" in manage(installed, "manage.py", "load_demo", DEBUG="1")
+    assert "organizator" in manage(installed, "manage.py", "load_demo")
     manage(installed, "manage.py", "collectstatic", "--noinput")
     assert (installed / "var" / "staticfiles" / "js" / "timer.js").is_file()
     assert (installed / "var" / "staticfiles" / "fonts" / "DejaVuSans.ttf").is_file()
