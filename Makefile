@@ -12,7 +12,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
+.PHONY: system-packages run dev test image-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -74,6 +74,13 @@ test: system-packages $(VENV)/.installed-test
 	$(VENV)/bin/lint-imports
 	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q engine/tests
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+
+# The container image (Dockerfile, compose.yaml) built and checked as an organiser uses it, with
+# Podman and podman-compose in place of Docker Desktop; bin/image-test prints each check and the
+# build's time. .ci/run runs it after the test suites.
+image-test: NEED = ci
+image-test: system-packages $(VENV)/.installed-run
+	$(PY) bin/image-test
 
 messages: NEED = test
 messages: system-packages $(VENV)/.installed-test
