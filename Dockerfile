@@ -6,7 +6,7 @@
 # `make run` serves (migrations, the demo on an empty database, gunicorn), as a user that is not
 # root. Everything the app writes (database, secret key, snapshots, logs) is in one volume: /app/var.
 
-# ---- build: the project and its exact dependencies in a virtual environment
+# ---- build: the exact dependencies in a virtual environment, and the project as a wheel
 FROM debian:bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
@@ -18,8 +18,9 @@ ARG PIP_CERT
 COPY requirements/run.txt /tmp/run.txt
 RUN /app/.venv/bin/pip install --no-cache-dir --disable-pip-version-check --require-hashes -r /tmp/run.txt
 COPY . /tmp/src
-# The project itself, not editable: its templates, static files and translations are package data.
-RUN /app/.venv/bin/pip install --no-cache-dir --disable-pip-version-check --no-deps --no-build-isolation /tmp/src
+# Its templates, static files and translations are package data: the wheel carries them.
+RUN /app/.venv/bin/pip wheel --no-cache-dir --disable-pip-version-check --no-deps --no-build-isolation \
+      --wheel-dir /tmp/wheel /tmp/src
 
 # ---- the image: Python, WeasyPrint's libraries (Pango, HarfBuzz's subsetter) and the fonts
 FROM debian:bookworm-slim
@@ -27,7 +28,11 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --user-group --uid 999 --create-home --home-dir /home/rummikub --shell /usr/sbin/nologin rummikub
+# The dependencies (a layer that changes only with the lock), then the project, not editable.
 COPY --from=build /app/.venv /app/.venv
+COPY --from=build /tmp/wheel /tmp/wheel
+RUN /app/.venv/bin/pip install --no-cache-dir --disable-pip-version-check --no-deps --no-index /tmp/wheel/*.whl \
+ && rm -rf /tmp/wheel
 COPY manage.py /app/
 # Executable whatever the checkout it comes from (a Windows one keeps no file modes).
 COPY --chmod=0755 bin/serve /app/bin/
