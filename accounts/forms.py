@@ -5,11 +5,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from accounts.devices import DEFAULT_VALID_HOURS, VALID_HOURS_CHOICES
+from accounts.models import DeviceLink
+from accounts.services import EARLIER_ALL, EARLIER_KEEP, EARLIER_UNUSED
+
+LABEL_LENGTH = DeviceLink._meta.get_field("label").max_length
 
 
 class DeviceLinkForm(forms.Form):
     label = forms.CharField(
-        label=_("Tablet name"), max_length=80, help_text=_("For example “Tablet 3” or the referee's name."),
+        label=_("Tablet name"), max_length=LABEL_LENGTH, help_text=_("For example “Tablet 3” or the referee's name."),
     )
     valid_hours = forms.TypedChoiceField(
         label=_("Valid for"), coerce=int, initial=DEFAULT_VALID_HOURS,
@@ -19,7 +23,7 @@ class DeviceLinkForm(forms.Form):
     )
 
 
-EARLIER_KEEP, EARLIER_UNUSED, EARLIER_ALL = "keep", "unused", "all"
+MAX_TABLETS = 40
 
 
 class DeviceSheetForm(DeviceLinkForm):
@@ -29,7 +33,9 @@ class DeviceSheetForm(DeviceLinkForm):
     view asks for it when there are any.
     """
 
-    count = forms.IntegerField(label=_("How many tablets"), min_value=1, max_value=40, initial=3)
+    # "Tablet 12": the number and its space must fit in the stored name too.
+    label = forms.CharField(label=_("Tablet name"), max_length=LABEL_LENGTH - len(f" {MAX_TABLETS}"))
+    count = forms.IntegerField(label=_("How many tablets"), min_value=1, max_value=MAX_TABLETS, initial=3)
     earlier = forms.ChoiceField(
         label=_("Links made earlier that still work"), required=False, widget=forms.RadioSelect,
         choices=[

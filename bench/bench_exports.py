@@ -20,7 +20,7 @@ throwaway_database.prepare("bench-exports-")
 from django.db import connection  # noqa: E402
 
 from organiser.demo import random_tournament  # noqa: E402
-from organiser.export_files import EXPORT_FILES  # noqa: E402
+from organiser.exports.downloads import EXPORT_FILES  # noqa: E402
 from organiser.interchange import import_tournament  # noqa: E402
 
 RUNS = 3

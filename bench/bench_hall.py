@@ -100,7 +100,7 @@ def prepare(env, size):
     from django.core.management import call_command
     from django.db import connections
 
-    from accounts.devices import create_device_link
+    from accounts.services import create_device_link
     from accounts.models import Role, TournamentRole
     from organiser.interchange import import_tournament
 

@@ -5,7 +5,7 @@ from django.urls import path
 
 from organiser.views import backups, dashboard, exports, players, rounds, tournaments
 
-app_name = "tournament"
+app_name = "organiser"
 urlpatterns = [
     path("", tournaments.staff_home, name="home"),
     path("new/", tournaments.tournament_create, name="create"),

@@ -7,7 +7,6 @@ right yet (no seating, results not final, hidden results) is a message page inst
 
 from collections import defaultdict
 
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -16,8 +15,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.devices import active_links, create_device_link, revoke_earlier_links, sign_in_url
-from accounts.forms import EARLIER_ALL, EARLIER_UNUSED, DeviceSheetForm
+from accounts.devices import active_links, sign_in_url
+from accounts.forms import DeviceSheetForm
+from accounts.services import create_device_sheet
 from accounts.models import Role
 from accounts.roles import staff_required
 from accounts.venue import venue_address
@@ -271,16 +271,11 @@ def device_sheet(request, tournament):
             request, tournament, venue=venue, hidden=hidden, status=200,
             earlier_field=form["earlier"] if earlier_count else None, earlier_count=earlier_count,
         )
-    with transaction.atomic():
-        if earlier in (EARLIER_UNUSED, EARLIER_ALL):
-            revoke_earlier_links(tournament, unused_only=earlier == EARLIER_UNUSED)
-        links = []
-        for number in range(1, form.cleaned_data["count"] + 1):
-            label = f"{form.cleaned_data['label']} {number}"
-            link, token = create_device_link(
-                tournament, label, valid_hours=form.cleaned_data["valid_hours"], created_by=request.user,
-            )
-            links.append((link.label, sign_in_url(request, token)))
+    made = create_device_sheet(
+        tournament, label=form.cleaned_data["label"], count=form.cleaned_data["count"],
+        valid_hours=form.cleaned_data["valid_hours"], earlier=earlier, created_by=request.user,
+    )
+    links = [(link.label, sign_in_url(request, token)) for link, token in made]
     # The sheet carries sign-in links: never keep a copy in any cache.
     return pdf_response(device_sheet_pdf(tournament, links), f"{tournament.slug}-devices.pdf", cache_control="no-store")
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import has_role
 from engine import discipline, rules
-from scoring.audit import log_change
+from tournament.audit import log_change
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit

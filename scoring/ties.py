@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
-from scoring.audit import log_change
+from tournament.audit import log_change
 from scoring.models import TieDecision
 from scoring.standings import compute_standings
 from tournament.errors import ActionRefused

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from scoring.audit import log_change
+from tournament.audit import log_change
 from scoring.standings import compute_standings
 from tournament.models import Tournament
 from tournament.queries import last_completed_round

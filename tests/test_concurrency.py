@@ -53,7 +53,7 @@ def start_venue(folder, *, referees=0, device_links=0, workers=2, threads=4):
             "import json\n"
             "from django.contrib.auth.hashers import make_password\n"
             "from django.contrib.auth.models import Group, User\n"
-            "from accounts.devices import create_device_link\n"
+            "from accounts.services import create_device_link\n"
             "from tournament.models import Tournament\n"
             f"password = make_password({PASSWORD!r})\n"  # hashed once: the same hash for every account
             f"users = User.objects.bulk_create([User(username=f'ref{{i}}', password=password) for i in range(1, {referees} + 1)])\n"

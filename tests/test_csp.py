@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from django.urls import reverse
 
-from accounts.devices import create_device_link
+from accounts.services import create_device_link
 from tests.browser import TABLET, signed_in_page
 from tests.factories import build, out_game, table
 from tournament.models import Tournament

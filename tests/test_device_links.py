@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.devices import create_device_link, revoke_device_link
+from accounts.services import create_device_link, revoke_device_link
 from accounts.models import DeviceLink, Role, TournamentRole
 from organiser.interchange import import_tournament
 from tests.factories import build, table, tournament_data
@@ -108,13 +108,13 @@ def test_the_signed_in_tablet_opening_its_link_again_is_sent_to_its_pages(client
 
 def test_of_two_tablets_confirming_at_once_one_signs_in(tournament, monkeypatch):
     """The redeem is a compare-and-swap: of two requests that both read the link unused, one wins."""
-    from accounts import devices
+    from accounts import devices, services
 
     _, token = create_device_link(tournament, "Tablet 1")
     read_before_either_wrote = devices.usable_link(token)
-    monkeypatch.setattr(devices, "usable_link", lambda _token: read_before_either_wrote)
-    assert devices.redeem_device_link(token) is not None
-    assert devices.redeem_device_link(token) is None
+    monkeypatch.setattr(services, "usable_link", lambda _token: read_before_either_wrote)
+    assert services.redeem_device_link(token) is not None
+    assert services.redeem_device_link(token) is None
 
 
 def test_the_organiser_sees_which_links_have_signed_in(organiser_client, tournament):
@@ -183,3 +183,24 @@ def test_a_tablet_signs_in_with_the_link_in_chromium(live_server, new_page):
     page.wait_for_url(f"{live_server.url}/referee/test/")
     assert token not in page.url
     assert "Table 1" in page.content()
+
+
+def test_making_and_revoking_links_is_audited_without_the_token(tournament, organiser):
+    from scoring.models import AuditEntry
+
+    link, token = create_device_link(tournament, "Tablet 1", created_by=organiser)
+    revoke_device_link(link, revoked_by=organiser)
+    revoke_device_link(link, revoked_by=organiser)  # a second tap: logged once
+    entries = list(AuditEntry.objects.filter(tournament=tournament).order_by("pk"))
+    assert [(e.action, e.user_name) for e in entries] == [
+        ("device_link_created", "organiser"), ("device_link_revoked", "organiser")]
+    assert entries[0].after["label"] == "Tablet 1" and token not in str(entries[0].after)
+
+
+@pytest.mark.parametrize("label, stored", [("x" * 77, True), ("x" * 80, False)])
+def test_a_printed_sheets_numbered_names_fit_the_stored_name(organiser_client, tournament, label, stored):
+    data = {"label": label, "valid_hours": "16", "count": "12", "earlier": "keep", "address": "loopback"}
+    response = organiser_client.post("/print/test/devices.pdf", data)
+    assert response.status_code < 500
+    labels = list(DeviceLink.objects.filter(tournament=tournament).values_list("label", flat=True))
+    assert (f"{label} 12" in labels) is stored and all(len(name) <= 80 for name in labels)

@@ -21,7 +21,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from accounts.devices import create_device_link
+from accounts.services import create_device_link
 from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.test_translations import entries
@@ -49,7 +49,7 @@ ARGUMENTS = {
     "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
 }
 # Arguments that depend on the page: an action of the player or the round.
-ACTIONS = {"tournament:player_action": "check-in", "tournament:round_action": "publish"}
+ACTIONS = {"organiser:player_action": "check-in", "organiser:round_action": "publish"}
 
 ROLES = {"public": None, "referee": "sedzia", "head referee": "sedzia-glowny", "organiser": "organizator"}
 VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}

@@ -7,10 +7,10 @@ from datetime import datetime
 
 import pytest
 
-from organiser.exports.archive import zip_bytes
-from organiser.exports.csvfile import csv_bytes
-from organiser.exports.spreadsheet import sheet_name, workbook_bytes
-from organiser.exports.tables import MAX_COLUMN_WIDTH, Table, csv_safe
+from organiser.exports.writers.archive import zip_bytes
+from organiser.exports.writers.csvfile import csv_bytes
+from organiser.exports.writers.spreadsheet import sheet_name, workbook_bytes
+from organiser.exports.writers.tables import MAX_COLUMN_WIDTH, Table, csv_safe
 from tests.export_builders import formula_cells, read_csv, read_workbook
 
 

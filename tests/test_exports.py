@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from organiser.result_tables import standings_table
+from organiser.exports.rows import standings_table
 from scoring.standings import compute_standings
 from tests.export_builders import (
     HOSTILE_CLUB, HOSTILE_NAMES, UNVERIFIED_SCORE, formula_cells, hostile_tournament, read_csv, read_workbook,
@@ -143,14 +143,14 @@ def test_the_organiser_downloads_each_file(organiser_client, tournament):
     answers = {}
     for name, content_type in (("results.xlsx", "application/vnd.openxmlformats"), ("standings.csv", "text/csv"),
                                ("rounds.csv", "text/csv"), ("results-site.zip", "application/zip")):
-        response = organiser_client.get(reverse("tournament:export_file", args=[tournament.slug, name]))
+        response = organiser_client.get(reverse("organiser:export_file", args=[tournament.slug, name]))
         assert response.status_code == 200 and response["Content-Type"].startswith(content_type)
         assert response["Content-Disposition"] == f'attachment; filename="{tournament.slug}-{name}"'
         answers[name] = response.content
     assert read_csv(answers["standings.csv"])[1][1] == "'" + HOSTILE_NAMES[0]
     assert formula_cells(answers["results.xlsx"]) == []
-    assert organiser_client.get(reverse("tournament:export_file", args=[tournament.slug, "x.exe"])).status_code == 404
-    page = organiser_client.get(reverse("tournament:exports", args=[tournament.slug])).content.decode()
+    assert organiser_client.get(reverse("organiser:export_file", args=[tournament.slug, "x.exe"])).status_code == 404
+    page = organiser_client.get(reverse("organiser:exports", args=[tournament.slug])).content.decode()
     assert "2 score sheets are not verified yet" in page  # round 2: one submitted, one empty
-    dashboard = organiser_client.get(reverse("tournament:dashboard", args=[tournament.slug])).content.decode()
-    assert reverse("tournament:exports", args=[tournament.slug]) in dashboard
+    dashboard = organiser_client.get(reverse("organiser:dashboard", args=[tournament.slug])).content.decode()
+    assert reverse("organiser:exports", args=[tournament.slug]) in dashboard

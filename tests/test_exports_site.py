@@ -14,9 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from organiser.demo import random_tournament
-from organiser.export_files import EXPORT_FILES
+from organiser.exports.downloads import EXPORT_FILES
 from organiser.interchange import import_tournament
-from organiser.results_site import site_files
+from organiser.exports.site import site_files
 from scoring.visibility import set_visibility
 from tests.export_builders import hostile_tournament, read_workbook, zip_texts
 from tests.factories import build, table

@@ -111,16 +111,16 @@ def endpoints(world):
     new_tournament = {**tournament_form, "name": "Nowy turniej", "slug": ""}
     override_url = {**game_url, "round_number": 1}
     return {
-        "tournament_create": Endpoint("organiser", reverse("tournament:create"), new_tournament),
-        "tournament_settings": Endpoint("organiser", reverse("tournament:settings", args=[t.slug]), tournament_form),
-        "player_add": Endpoint("organiser", reverse("tournament:players", args=[t.slug]),
+        "tournament_create": Endpoint("organiser", reverse("organiser:create"), new_tournament),
+        "tournament_settings": Endpoint("organiser", reverse("organiser:settings", args=[t.slug]), tournament_form),
+        "player_add": Endpoint("organiser", reverse("organiser:players", args=[t.slug]),
                                {"name": "Anna Nowak", "organisation": "Klub Nowy"}),
-        "player_edit": Endpoint("organiser", reverse("tournament:player", args=[t.slug, p1.pk]),
+        "player_edit": Endpoint("organiser", reverse("organiser:player", args=[t.slug, p1.pk]),
                                 {"name": "Gracz Pierwszy", "organisation": "Klub 1"}),
-        "player_import": Endpoint("organiser", reverse("tournament:player_import", args=[fresh.slug]),
+        "player_import": Endpoint("organiser", reverse("organiser:player_import", args=[fresh.slug]),
                                   {"file": "name,organisation\nAnna Nowak,Klub A\n"}, upload=True),
-        "draw": Endpoint("organiser", reverse("tournament:draw", args=[fresh.slug]), {"method": "random", "seed": "42"}, accepts_base=False),
-        "swap": Endpoint("head_referee", reverse("tournament:round", args=[draft.slug, 1]),
+        "draw": Endpoint("organiser", reverse("organiser:draw", args=[fresh.slug]), {"method": "random", "seed": "42"}, accepts_base=False),
+        "swap": Endpoint("head_referee", reverse("organiser:round", args=[draft.slug, 1]),
                          {"player_a": str(draft_players[0]), "player_b": str(draft_players[5]), "reason": "family"},
                          accepts_base=False),
         "game_save": Endpoint("referee", reverse("scoring:game_save", kwargs=game_url), game,

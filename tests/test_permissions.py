@@ -17,7 +17,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from accounts.devices import create_device_link
+from accounts.services import create_device_link
 from accounts.models import Role, TournamentRole
 from organiser.interchange import export_tournament, import_tournament
 from scoring.models import ScoreSheet
@@ -70,28 +70,28 @@ EXPECTED = {
     "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
     "accounts:device_link_revoke": post_only(ORG, 302),
     # Organiser screens.
-    "tournament:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
-    "tournament:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
-    "tournament:dashboard": staff(REF, answers={"referee": 302}),  # a referee is sent to score entry
-    "tournament:dashboard_status": staff(HEAD),
-    "tournament:settings": staff(ORG, post=200),
-    "tournament:players": staff(ORG, post=200),
-    "tournament:player_import": staff(ORG, post=200),
-    "tournament:check_in_everyone": post_only(ORG, 302),
-    "tournament:player": staff(ORG, post=200),
-    "tournament:player_action": post_only(ORG, 302, kwargs={"action": "check-in"}),
-    "tournament:draw": staff(ORG, post=200),
-    "tournament:final": post_only(ORG, 302),
-    "tournament:round": staff(HEAD, post=200),
-    "tournament:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
-    "tournament:exports": staff(ORG),
-    "tournament:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
-    "tournament:backups": staff(ORG, post=200),  # no file: the form says so
-    "tournament:backup_download": staff(ORG),
-    "tournament:snapshot_download": staff(ORG, get=404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
-    "tournament:snapshot_restore": post_only(ORG, 404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
-    "tournament:restore_new": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
-    "tournament:restore_confirm": post_only(SIGNED_IN, 302),  # no staged upload: back to /staff/ with a message
+    "organiser:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "organiser:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "organiser:dashboard": staff(REF, answers={"referee": 302}),  # a referee is sent to score entry
+    "organiser:dashboard_status": staff(HEAD),
+    "organiser:settings": staff(ORG, post=200),
+    "organiser:players": staff(ORG, post=200),
+    "organiser:player_import": staff(ORG, post=200),
+    "organiser:check_in_everyone": post_only(ORG, 302),
+    "organiser:player": staff(ORG, post=200),
+    "organiser:player_action": post_only(ORG, 302, kwargs={"action": "check-in"}),
+    "organiser:draw": staff(ORG, post=200),
+    "organiser:final": post_only(ORG, 302),
+    "organiser:round": staff(HEAD, post=200),
+    "organiser:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
+    "organiser:exports": staff(ORG),
+    "organiser:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
+    "organiser:backups": staff(ORG, post=200),  # no file: the form says so
+    "organiser:backup_download": staff(ORG),
+    "organiser:snapshot_download": staff(ORG, get=404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
+    "organiser:snapshot_restore": post_only(ORG, 404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
+    "organiser:restore_new": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "organiser:restore_confirm": post_only(SIGNED_IN, 302),  # no staged upload: back to /staff/ with a message
     # Referee tablets.
     "scoring:home": staff(REF),
     "scoring:round": staff(REF),
@@ -287,14 +287,14 @@ STATE_CHANGES = [
     ("scoring:sheet_verify", "head_referee"),
     ("scoring:ties", "head_referee"),
     ("public:results_control", "head_referee"),
-    ("tournament:round_action", "organiser"),
-    ("tournament:player_action", "organiser"),
-    ("tournament:settings", "organiser"),
+    ("organiser:round_action", "organiser"),
+    ("organiser:player_action", "organiser"),
+    ("organiser:settings", "organiser"),
     ("accounts:device_links", "organiser"),
     ("accounts:logout", "referee"),
-    ("tournament:backups", "organiser"),
-    ("tournament:restore_new", "organiser"),
-    ("tournament:restore_confirm", "organiser"),
+    ("organiser:backups", "organiser"),
+    ("organiser:restore_new", "organiser"),
+    ("organiser:restore_confirm", "organiser"),
 ]
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from accounts.devices import create_device_link
+from accounts.services import create_device_link
 from tests.factories import build
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client, RequestFactory
 from pypdf import PdfReader
 
-from accounts.devices import create_device_link
+from accounts.services import create_device_link
 from accounts.models import DeviceLink
 from accounts import venue
 from printing.testing import pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401

@@ -56,7 +56,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         return deleted, counts, set(), protected
 
     def corrections_url(self, obj):
-        return reverse("tournament:settings", kwargs={"slug": obj.slug})
+        return reverse("organiser:settings", kwargs={"slug": obj.slug})
 
 
 @admin.register(Organisation)
@@ -66,7 +66,7 @@ class OrganisationAdmin(ReadOnlyAdmin):
     search_fields = ["name"]
 
     def corrections_url(self, obj):
-        return reverse("tournament:players", kwargs={"slug": obj.tournament.slug})
+        return reverse("organiser:players", kwargs={"slug": obj.tournament.slug})
 
 
 @admin.register(Player)
@@ -78,7 +78,7 @@ class PlayerAdmin(ReadOnlyAdmin):
     list_select_related = ["organisation", "tournament"]
 
     def corrections_url(self, obj):
-        return reverse("tournament:player", kwargs={"slug": obj.tournament.slug, "pk": obj.pk})
+        return reverse("organiser:player", kwargs={"slug": obj.tournament.slug, "pk": obj.pk})
 
 
 class TableInline(ReadOnlyInline):
@@ -93,7 +93,7 @@ class RoundAdmin(ReadOnlyAdmin):
     inlines = [TableInline]
 
     def corrections_url(self, obj):
-        return reverse("tournament:round", kwargs={"slug": obj.tournament.slug, "number": obj.number})
+        return reverse("organiser:round", kwargs={"slug": obj.tournament.slug, "number": obj.number})
 
 
 class SeatInline(ReadOnlyInline):
@@ -125,4 +125,4 @@ class SeatAdmin(ReadOnlyAdmin):
     list_select_related = ["table", "table__round", "player"]
 
     def corrections_url(self, obj):
-        return reverse("tournament:round", kwargs={"slug": obj.round.tournament.slug, "number": obj.round.number})
+        return reverse("organiser:round", kwargs={"slug": obj.round.tournament.slug, "number": obj.round.number})

@@ -1,6 +1,7 @@
 """Tournaments, organisations, players, rounds, tables and seats.
 
-Models hold data and constraints; state changes live in `services.py`.
+Models hold data and constraints; state changes live in the services of the apps above
+(`organiser.services` for these models, `scoring.services` for results).
 """
 
 from django.core.validators import MaxValueValidator, MinValueValidator

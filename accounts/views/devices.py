@@ -16,17 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts.devices import (
-    create_device_link,
-    find_link,
-    redeem_device_link,
-    revoke_device_link,
-    sign_in_url,
-    usable_link,
-)
+from accounts.devices import find_link, sign_in_url, usable_link
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import DeviceLink, Role
 from accounts.roles import staff_required
+from accounts.services import create_device_link, redeem_device_link, revoke_device_link
 from accounts.venue import venue_address
 
 NEW_LINK_SESSION_KEY = "device_link_new"
@@ -80,7 +74,7 @@ def device_links(request, tournament):
 @staff_required(Role.ORGANISER)
 def device_link_revoke(request, tournament, link_id):
     link = get_object_or_404(DeviceLink.objects.select_related("user"), tournament=tournament, pk=link_id)
-    revoke_device_link(link)
+    revoke_device_link(link, revoked_by=request.user)
     messages.success(request, _("The link “%(label)s” is revoked; that tablet is signed out.") % {"label": link.label})
     return redirect("accounts:device_links", slug=tournament.slug)
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.models import DeviceLink, TournamentRole
 from organiser.backups.snapshots import schedule_snapshot, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
-from scoring.audit import log_change
+from tournament.audit import log_change
 from tournament.errors import ActionRefused
 from tournament.models import Tournament
 

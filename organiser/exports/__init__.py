@@ -1,11 +1,7 @@
-"""Writers that turn plain rows into files: no Django, no app (import-linter holds it).
+"""Results out of the hall: the staff results as a spreadsheet and CSV, and the static results site.
 
-- `tables.py` – `Table`: a titled grid of cells (text, whole numbers, date-times, empty);
-  `csv_safe`: text a spreadsheet would run as a formula, made inert.
-- `spreadsheet.py` – an .xlsx workbook of tables (XlsxWriter): numbers as numbers, every
-  text a string cell (never a formula), header row frozen, columns sized, A4 landscape.
-- `csvfile.py` – one table as CSV for Excel: UTF-8 with a BOM, formula-like text prefixed.
-- `archive.py` – a .zip of files at relative paths (the static results site).
-
-The rows come from `organiser.result_tables` and `organiser.results_site`, which read the database.
+- `writers/` – plain rows into files (XLSX, CSV, ZIP): no Django, no app (import-linter holds it);
+- `rows.py` – the staff results (every verified sheet) as tables for the writers;
+- `site.py` – the static results website, rendered with the public pages' visibility;
+- `downloads.py` – every results file by its name: the download page and `export_results` use it.
 """

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine import seating
-from scoring.audit import log_change
+from tournament.audit import log_change
 from scoring.services import ensure_sheet
 from scoring.standings import compute_standings
 from scoring.ties import final_candidates

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from organiser.importers import PlayerRow, Problem
-from scoring.audit import log_change
+from tournament.audit import log_change
 from tournament.errors import ActionRefused
 from tournament.models import Organisation, Player, Seat
 from tournament.queries import last_started_number

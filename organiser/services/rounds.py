@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from accounts.models import Role
 from accounts.roles import has_role
 from organiser.backups.snapshots import snapshot_after_commit
-from scoring.audit import log_change
+from tournament.audit import log_change
 from scoring.models import Game, ScoreSheet
 from scoring.visibility import set_visibility
 from tournament.errors import ActionRefused

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 
-from scoring.audit import log_change
+from tournament.audit import log_change
 from scoring.services import recompute_scores
 from scoring.visibility import set_visibility
 from tournament.models import Player, Round, Tournament

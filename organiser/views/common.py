@@ -36,5 +36,5 @@ def posted_data(request):
 
 
 def staff_url(name, tournament, *args):
-    return reverse(f"tournament:{name}", args=[tournament.slug, *args])
+    return reverse(f"organiser:{name}", args=[tournament.slug, *args])
 

@@ -6,7 +6,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.models import Role
 from accounts.roles import staff_required
-from organiser.export_files import EXPORT_FILES
+from organiser.exports.downloads import EXPORT_FILES
 from scoring.completion import unverified_sheets
 
 

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from organiser.export_files import EXPORT_FILES
-from organiser.management.exporting import tournament_by_slug, write_file
+from organiser.exports.downloads import EXPORT_FILES
+from organiser.management.command_line import tournament_by_slug, write_file
 
 
 class Command(BaseCommand):

@@ -1,9 +1,9 @@
 """Every results file the organiser downloads, by its name: the content type and how it is made."""
 
-from organiser.exports.csvfile import csv_bytes
-from organiser.exports.spreadsheet import workbook_bytes
-from organiser.result_tables import rounds_table, standings_table, workbook_tables
-from organiser.results_site import site_zip
+from organiser.exports.writers.csvfile import csv_bytes
+from organiser.exports.writers.spreadsheet import workbook_bytes
+from organiser.exports.rows import rounds_table, standings_table, workbook_tables
+from organiser.exports.site import site_zip
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"

@@ -9,7 +9,7 @@ in the active language (Polish by default).
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from organiser.exports.tables import Table
+from organiser.exports.writers.tables import Table
 from scoring.models import Card
 from scoring.results import tables_by_round
 from scoring.standings import compute_standings

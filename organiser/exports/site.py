@@ -19,7 +19,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from organiser.exports.archive import zip_bytes
+from organiser.exports.writers.archive import zip_bytes
 from scoring.results import player_histories, public_rounds, tables_by_round
 from scoring.visibility import counts_any_game, public_scope, public_standings
 from tournament.models import Organisation, Player

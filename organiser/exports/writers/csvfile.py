@@ -3,7 +3,7 @@
 import csv
 import io
 
-from organiser.exports.tables import csv_safe
+from organiser.exports.writers.tables import csv_safe
 
 
 def csv_bytes(table):
