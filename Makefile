@@ -12,32 +12,48 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev test install messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
+.PHONY: system-packages run dev test image-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
 
 # One stamp per level: `run` installs the runtime dependencies only, `test` adds the test
-# extras (pytest, Playwright, ...) on top; each is redone only when pyproject.toml changes.
-$(VENV)/.installed-run: pyproject.toml | system-packages
+# extras (pytest, Playwright, ...) on top; each is redone only when pyproject.toml or its lock
+# changes. Both install the exact versions of the lock (requirements/, `make lock`), then the
+# project itself with nothing more (--no-deps; its build tool, setuptools, is in the lock too).
+$(VENV)/.installed-run: pyproject.toml requirements/run.txt | system-packages
 	$(PYTHON_BIN) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e .
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements/run.txt
+	$(VENV)/bin/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed-run
-	$(VENV)/bin/pip install --quiet -e '.[test]'
+$(VENV)/.installed-test: $(VENV)/.installed-run requirements/test.txt
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements/test.txt
 	touch $@
 
 $(VENV)/.installed-ci: $(VENV)/.installed-test
 	touch $@
 
-# Benchmarks need the runtime only, but for bench-hall's load tool (Locust).
-$(VENV)/.installed-bench: $(VENV)/.installed-run
-	$(VENV)/bin/pip install --quiet -e '.[bench]'
+# Benchmarks need the runtime only, but for bench-hall's load tool (Locust), whose exact
+# version is in the test lock.
+$(VENV)/.installed-bench: $(VENV)/.installed-run requirements/test.txt
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements/test.txt
 	touch $@
 
 install: $(VENV)/.installed-$(NEED)
+
+# The lock: the exact versions, with their hashes, of everything `make run` (requirements/run.txt),
+# `make test` (requirements/test.txt) and the container image install. `make lock` refreshes it
+# to the newest versions pyproject.toml allows; `make lock LOCK_ARGS=` only follows a change of
+# pyproject.toml and keeps every other version. Commit the result.
+LOCK_ARGS ?= --upgrade
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --generate-hashes \
+	--allow-unsafe --strip-extras --all-build-deps --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+lock: $(VENV)/.installed-run
+	$(VENV)/bin/pip install --quiet pip-tools
+	$(PIP_COMPILE) --output-file requirements/run.txt pyproject.toml
+	$(PIP_COMPILE) --extra test --constraint requirements/run.txt --output-file requirements/test.txt pyproject.toml
 
 # HOST=0.0.0.0 serves the venue's network: the tablets' address is printed, and QR codes and
 # printed links carry it (PUBLIC_URL=http://address:port overrides it). The server and its
@@ -59,6 +75,13 @@ test: system-packages $(VENV)/.installed-test
 	$(VENV)/bin/mypy --strict engine
 	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q engine/tests
 	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+
+# The container image (Dockerfile, compose.yaml) built and checked as an organiser uses it, with
+# Podman and podman-compose in place of Docker Desktop; bin/image-test prints each check and the
+# build's time. .ci/run runs it after the test suites.
+image-test: NEED = ci
+image-test: system-packages $(VENV)/.installed-run
+	$(PY) bin/image-test
 
 messages: NEED = test
 messages: system-packages $(VENV)/.installed-test

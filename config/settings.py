@@ -29,6 +29,9 @@ from accounts.venue import PublicUrlError, check_public_url
 from config.secret_key import SecretKeyError, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Templates, static files and translations are package data of `config`: found the same way in a
+# checkout and in an installed package (`pip install .`, the container image).
+SITE_DIR = Path(__file__).resolve().parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(exist_ok=True)
 BACKUP_DIR = VAR_DIR / "backups"  # automatic snapshots, one folder per tournament (organiser/backups)
@@ -117,7 +120,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -168,13 +171,13 @@ LOGOUT_REDIRECT_URL = "accounts:login"
 
 LANGUAGE_CODE = "pl"
 LANGUAGES = [("pl", _("Polish")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SITE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Warsaw")
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SITE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {

@@ -11,7 +11,7 @@ from pathlib import Path
 import openpyxl
 from openpyxl import Workbook
 
-PO = Path(__file__).resolve().parents[2] / "locale" / "pl" / "LC_MESSAGES" / "django.po"
+PO = Path(__file__).resolve().parents[2] / "config" / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 ENTRY = re.compile(r'^(#,.*\n)?msgid "(.*)"\n((?:".*"\n)*)(msgid_plural "(.*)"\n((?:".*"\n)*))?((?:msgstr.*\n(?:".*"\n)*)+)', re.M)
 
 

@@ -38,7 +38,8 @@ def run_step(tmp_path, need, bin_dir, python=sys.executable):
     return subprocess.run(["sh", str(SCRIPT), need], env=env, capture_output=True, text=True, timeout=30)
 
 
-EVERYTHING = ["libharfbuzz-subset0", "fonts-dejavu-core", "chromium", "poppler-utils", "gettext", "postgresql"]
+EVERYTHING = ["libharfbuzz-subset0", "fonts-dejavu-core", "chromium", "poppler-utils", "gettext", "postgresql",
+              "podman", "podman-compose", "runc", "mmdebstrap"]
 
 
 def test_nothing_to_do_on_a_complete_machine(tmp_path):
@@ -61,7 +62,7 @@ def test_root_installs_exactly_what_is_missing(tmp_path):
 @pytest.mark.parametrize("need, expected", [
     ("run", "libharfbuzz-subset0 fonts-dejavu-core"),
     ("test", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext"),
-    ("ci", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql"),
+    ("ci", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql podman podman-compose runc mmdebstrap"),
 ])
 def test_without_root_it_names_the_one_command_and_stops(tmp_path, need, expected):
     result = run_step(tmp_path, need, fake_machine(tmp_path, installed=[], uid=1000))
@@ -91,10 +92,12 @@ def test_a_python_without_venv_asks_for_python3_venv(tmp_path):
 MAKEFILE = SCRIPT.parent.parent / "Makefile"
 
 
-def planned_commands(tmp_path, target, stamps=()):
+def planned_commands(tmp_path, target, stamps=(), changed=()):
     """The pip commands `make -n TARGET` would run in a copy of the project holding the given
-    stamp files, in the order given, all newer than pyproject.toml."""
-    for name in ("Makefile", "pyproject.toml"):
+    stamp files, in the order given, all newer than pyproject.toml and the lock, but for the
+    files in `changed`, edited after the last install."""
+    (tmp_path / "requirements").mkdir(exist_ok=True)
+    for name in ("Makefile", "pyproject.toml", "requirements/run.txt", "requirements/test.txt"):
         (tmp_path / name).write_bytes((MAKEFILE.parent / name).read_bytes())
     venv = tmp_path / ".venv"
     venv.mkdir(exist_ok=True)
@@ -103,20 +106,36 @@ def planned_commands(tmp_path, target, stamps=()):
         stamp = venv / f".installed-{level}"
         stamp.touch()
         os.utime(stamp, (made + order, made + order))
+    for name in changed:
+        os.utime(tmp_path / name, (made + 10, made + 10))
     result = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return [line for line in result.stdout.splitlines() if "pip install" in line]
 
 
-def test_make_run_installs_the_runtime_dependencies_only(tmp_path):
+RUN_LOCK = ".venv/bin/pip install --quiet --require-hashes -r requirements/run.txt"
+TEST_LOCK = ".venv/bin/pip install --quiet --require-hashes -r requirements/test.txt"
+PROJECT = ".venv/bin/pip install --quiet --no-deps --no-build-isolation -e ."
+
+
+def test_make_run_installs_the_runtime_lock_then_the_project_alone(tmp_path):
     installs = planned_commands(tmp_path, "run")
-    assert any(line.endswith("pip install --quiet -e .") for line in installs), installs
-    assert not any("[test]" in line for line in installs), installs
+    assert installs[-2:] == [RUN_LOCK, PROJECT], installs
+    assert not any("test" in line for line in installs), installs
 
 
-def test_make_test_after_make_run_adds_the_test_extras_only(tmp_path):
-    installs = planned_commands(tmp_path, "test", stamps=("run",))
-    assert installs == [".venv/bin/pip install --quiet -e '.[test]'"]
+def test_make_test_after_make_run_adds_the_test_lock_only(tmp_path):
+    assert planned_commands(tmp_path, "test", stamps=("run",)) == [TEST_LOCK]
+
+
+@pytest.mark.parametrize("changed, expected", [
+    ("requirements/run.txt", [RUN_LOCK, PROJECT, TEST_LOCK]),
+    ("requirements/test.txt", [TEST_LOCK]),
+    ("pyproject.toml", [RUN_LOCK, PROJECT, TEST_LOCK]),
+])
+def test_a_changed_lock_is_installed_again(tmp_path, changed, expected):
+    installs = planned_commands(tmp_path, "test", stamps=("run", "test"), changed=[changed])
+    assert installs[-len(expected):] == expected, installs
 
 
 def test_make_run_after_make_test_installs_nothing(tmp_path):
