@@ -1,5 +1,6 @@
-"""Template context: the signed-in user's role for the current tournament."""
+"""Template context: the signed-in user's role for the current tournament, and their help page."""
 
+from accounts.help import help_url
 from accounts.models import Role
 
 
@@ -9,4 +10,6 @@ def roles(request):
         "staff_role": role,
         "is_organiser": role == Role.ORGANISER,
         "is_head_referee": role in (Role.HEAD_REFEREE, Role.ORGANISER),
+        # A function: the template calls it only where the header shows the help link.
+        "help_url": lambda: help_url(request),
     }

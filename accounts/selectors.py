@@ -69,3 +69,8 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
         TournamentRole.objects.filter(tournament=tournament, user__device_link__isnull=True)
         .select_related("user").order_by("role", "user__username")
     )
+
+
+def granted_roles(user: AbstractBaseUser) -> set[str]:
+    """The roles a user was granted for any tournament."""
+    return set(TournamentRole.objects.filter(user=user).values_list("role", flat=True))

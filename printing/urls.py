@@ -1,4 +1,5 @@
-"""PDFs under /print/<slug>/: staff documents, the public ones under public/, and the print menu."""
+"""PDFs under /print/<slug>/: staff documents, the public ones under public/, and the print menu;
+the staff help under /print/help/."""
 
 from django.urls import path
 
@@ -11,6 +12,10 @@ BY_TABLE = {"kind": "by_table"}
 ALPHABETICAL = {"kind": "alphabetical"}
 
 urlpatterns = [
+    # The staff help, one PDF per role, for anyone (accounts.help).
+    path("help/organiser.pdf", views.help_pdf, {"role": "organiser"}, name="help_organiser"),
+    path("help/head-referee.pdf", views.help_pdf, {"role": "head-referee"}, name="help_head_referee"),
+    path("help/referee.pdf", views.help_pdf, {"role": "referee"}, name="help_referee"),
     path("<slug:slug>/", views.index, name="index"),
     path(ROUND + "seating.pdf", views.seating, BY_TABLE, name="seating_by_table"),
     path(ROUND + "where-do-i-sit.pdf", views.seating, ALPHABETICAL, name="seating_alphabetical"),

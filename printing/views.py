@@ -11,9 +11,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from accounts.devices import sign_in_url
+from accounts.help import BY_SLUG
 from accounts.forms import DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import staff_required
@@ -290,3 +293,14 @@ def index(request, tournament):
         "venue": venue_address(request),
     }
     return render(request, "printing/index.html", context)
+
+
+# ---------------------------------------------------------------- the staff help
+
+@require_safe
+def help_pdf(request, role):
+    """A role's help page on A4, to keep at the referees' table: the same content as the page
+    (public.views.help_page), in the language of the request. Nothing secret: anyone may print it."""
+    page = BY_SLUG[role]
+    pdf = render_pdf("printing/help.html", {"page": page, "title": page.title})
+    return public_pdf_response(pdf, f"help-{page.slug}-{get_language()}.pdf")

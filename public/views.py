@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
 from accounts.roles import has_role, staff_required
 from scoring.results import player_rounds, public_round, public_rounds, round_tables
@@ -33,7 +34,7 @@ from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import all_tournaments, last_completed_round, player_or_404, tournament_or_404
 
-from public.freshness import cached, public_page, revalidate, shared_page
+from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
 from public.selectors import find_players
 
@@ -262,3 +263,20 @@ def results_control(request, tournament):
         return render(request, "public/results_control.html#panel", control_context(tournament, outcome))
     messages.add_message(request, level, message)
     return redirect(return_path(request, request.POST.get("next"), reverse("public:results_control", args=[tournament.slug])))
+
+
+def render_help(request, template, context):
+    """A help page: a visitor who is not signed in gets no CSRF token (the page posts nothing)."""
+    return render(request, template, {**context, "pages": HELP_PAGES, **({"csrf_token": ""} if shared_visitor(request) else {})})
+
+
+@require_safe
+def help_index(request):
+    """The staff help: one page per role, for anyone (there is nothing secret in it)."""
+    return render_help(request, "public/help/index.html", {})
+
+
+@require_safe
+def help_page(request, role):
+    """One role's help; its content is the template the printed help uses too."""
+    return render_help(request, "public/help/page.html", {"page": BY_SLUG[role]})

@@ -126,6 +126,10 @@ EXPECTED = {
     "printing:public_standings": Expect(),
     "printing:public_seating_by_table": Expect(),
     "printing:public_seating_alphabetical": Expect(),
+    # The staff help, printed: for anyone.
+    "printing:help_organiser": Expect(),
+    "printing:help_head_referee": Expect(),
+    "printing:help_referee": Expect(),
     # Public pages.
     "public:home": Expect(),
     "public:language": Expect(get=302),
@@ -138,6 +142,11 @@ EXPECTED = {
     "public:ceremony": Expect(),
     "public:results_control": staff(HEAD, post=302),
     "public:timer": Expect(),
+    # The staff help: readable without signing in (nothing secret in it).
+    "public:help": Expect(),
+    "public:help_organiser": Expect(),
+    "public:help_head_referee": Expect(),
+    "public:help_referee": Expect(),
     "favicon": Expect(get=301),  # to the icon among the static files
 }
 

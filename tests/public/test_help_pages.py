@@ -1,0 +1,92 @@
+"""The staff help pages (accounts/help.py, public/views.py): one per role and an index, for
+anyone, in Polish by default and in English, the same content as the printed help."""
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def polish_by_default(settings):
+    settings.LANGUAGE_CODE = "pl"  # the product's default (the suite's is English)
+
+PAGES = {
+    "/help/organiser/": ("Pomoc dla organizatora", "Help for the organiser"),
+    "/help/head-referee/": ("Pomoc dla sędziego głównego", "Help for the head referee"),
+    "/help/referee/": ("Pomoc dla sędziów", "Help for referees"),
+}
+# Headings every role's page has, in Polish and in English.
+COMMON = [("Co znaczą stany", "What the states mean"), ("Gdy coś pójdzie nie tak", "When something goes wrong"),
+          ("Tablet traci Wi-Fi", "A tablet loses Wi-Fi"), ("Kartka przyznana przez pomyłkę", "A card given by mistake")]
+
+
+def visitor(language):
+    client = Client()
+    client.cookies["django_language"] = language
+    return client
+
+
+@pytest.mark.parametrize("url", [*PAGES, "/help/"])
+def test_every_help_page_answers_in_polish_by_default_and_in_english(url):
+    polish = Client().get(url)  # no cookie, no Accept-Language: the default language
+    english = visitor("en").get(url)
+    assert polish.status_code == english.status_code == 200
+    assert '<html lang="pl">' in polish.content.decode() and '<html lang="en">' in english.content.decode()
+    for polish_title, english_title in PAGES.values() if url == "/help/" else [PAGES[url]]:
+        assert polish_title in polish.content.decode() and polish_title not in english.content.decode()
+        assert english_title in english.content.decode() and english_title not in polish.content.decode()
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_each_role_page_has_the_day_the_states_and_the_troubles(url):
+    polish, english = visitor("pl").get(url).content.decode(), visitor("en").get(url).content.decode()
+    for polish_heading, english_heading in COMMON:
+        assert polish_heading in polish and english_heading not in polish
+        assert english_heading in english
+    for state in ("pusta", "w toku", "przekazana", "zweryfikowana", "szkic", "opublikowana", "rozpoczęta", "zakończona"):
+        assert f">{state}</span>" in polish
+    assert "„nie zapisano — ponowię próbę”" in polish  # the tablet's own words when a save waits for Wi-Fi
+
+
+def test_button_names_are_the_screens_own_words():
+    organiser = visitor("pl").get("/help/organiser/").content.decode()
+    for button in ("Opublikuj rozstawienie", "Rozpocznij rundę", "Zakończ rundę", "Rozstaw finał", "Zaznacz obecność",
+                   "Wycofaj z turnieju", "Pobierz kopię teraz"):
+        assert button in organiser
+    referee = visitor("pl").get("/help/referee/").content.decode()
+    for button in ("Przekaż tabelę", "Tak, przekaż tabelę", "Odrzuć moje wartości", "Przyznaj kartkę", "Bank wyczerpany"):
+        assert button in referee
+    head = visitor("pl").get("/help/head-referee/").content.decode()
+    for button in ("Zweryfikuj tabelę", "Ustaw wynik ręcznie", "Zapisz rozstrzygnięcie", "Odsłoń miejsce 3"):
+        assert button in head
+
+
+def test_the_card_paragraph_says_what_the_app_allows_today():
+    for url in PAGES:
+        page = visitor("en").get(url).content.decode()
+        assert page.count('id="card-mistake"') == 1
+        assert "The app cannot take a card back yet" in page
+
+
+@pytest.mark.parametrize("url", [*PAGES, "/help/"])
+def test_a_visitor_reads_the_help_without_signing_in_and_gets_no_cookie(url):
+    response = Client().get(url)
+    assert response.status_code == 200
+    assert "csrfmiddlewaretoken" not in response.content.decode()  # the language switch is a plain GET
+    assert not response.cookies
+
+
+def test_each_page_links_to_its_pdf_and_to_the_other_roles():
+    page = visitor("pl").get("/help/head-referee/").content.decode()
+    assert 'href="/print/help/head-referee.pdf"' in page
+    assert 'href="/help/organiser/"' in page and 'href="/help/referee/"' in page
+    assert 'href="/help/head-referee/" aria-current="page"' in page
+    index = visitor("pl").get("/help/").content.decode()
+    for role in ("organiser", "head-referee", "referee"):
+        assert f'href="/help/{role}/"' in index and f'href="/print/help/{role}.pdf"' in index
+
+
+def test_an_unknown_role_has_no_help_page():
+    assert Client().get("/help/player/").status_code == 404
+    assert Client().post("/help/referee/").status_code == 405
