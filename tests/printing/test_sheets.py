@@ -218,9 +218,9 @@ def test_table_cards(organiser_client, tournament):
     response = organiser_client.get("/print/senioriada/round/1/table-cards.pdf")
     assert 'filename="senioriada-round-1-table-cards.pdf"' in response["Content-Disposition"]
     assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
-    for number, text in enumerate(pages_text(response.content), start=1):
+    for number, text, letters in zip((1, 2), pages_text(response.content), ("ABCD", "ABC")):
         assert text.startswith(f"Table\n{number}")
-        assert re.findall(rf"([ABCD])Table {number}\b", text) == list("ABCD")
+        assert re.findall(rf"([ABCD])Table {number}\b", text) == list(letters)  # no seat D at the three-table
 
 
 def test_sheets_and_cards_need_the_head_referee_role(referee_client, tournament):
