@@ -212,10 +212,11 @@ def _qualifying_key(row: StandingRow) -> tuple[int, int, int]:
     return (-row.qualifying.big_points, -row.qualifying.small_points, -row.qualifying.games_won)
 
 
-def _order(rows: Iterable[StandingRow], decisions: Sequence[Sequence[str]]) -> tuple[list[StandingRow], dict[int, Places]]:
-    """The rows placed under `decisions`, in order (their ranks set), and each row's qualifying
-    places by `id(row)`: the finalists first, ranked by the final, then the others in qualifying order."""
-    ranked = sorted(rows, key=lambda row: (_qualifying_key(row), row.entrant.start_number))
+def _order(rows: Sequence[StandingRow], decisions: Sequence[Sequence[str]]) -> tuple[list[StandingRow], dict[int, Places]]:
+    """The rows (in qualifying order) placed under `decisions`, in order (their ranks set), and each
+    row's qualifying places by `id(row)`: the finalists first, ranked by the final, then the others
+    in qualifying order."""
+    ranked = list(rows)
     competition_ranks(ranked, _qualifying_key)
     apply_tie_decisions(ranked, decisions)
     qualifying = {id(row): _places(row) for row in ranked}
@@ -280,14 +281,21 @@ def rank(
             raise ValueError(f"{key!r} has results at the final table but is not listed as a finalist")
         totals.add(values)
 
-    players = [row for row in rows.values() if not row.is_disqualified]
+    players = sorted(
+        (row for row in rows.values() if not row.is_disqualified),
+        key=lambda row: (_qualifying_key(row), row.entrant.start_number),
+    )
     disqualified = sorted(
         (row for row in rows.values() if row.is_disqualified), key=lambda row: (row.entrant.name, row.entrant.start_number)
     )
-    undecided_order, undecided_qualifying = _order(players, ())
-    undecided = {id(row): _places(row) for row in undecided_order}
-    ranked, qualifying = _order(players, [list(order) for order in decisions])
-    _mark_decided(ranked, undecided, undecided_qualifying, qualifying)
+    decided = [list(order) for order in decisions]
+    if decided:  # placed first without the decisions, to see which places they settled
+        undecided_order, undecided_qualifying = _order(players, ())
+        undecided = {id(row): _places(row) for row in undecided_order}
+        ranked, qualifying = _order(players, decided)
+        _mark_decided(ranked, undecided, undecided_qualifying, qualifying)
+    else:
+        ranked, _ = _order(players, ())
 
     for row in ranked:
         row.unresolved_tie = row.rank is not None and row.rank <= MEDAL_PLACES and row.rank_to != row.rank
