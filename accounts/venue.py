@@ -12,8 +12,9 @@ The address comes, in this order, from:
    the server listens on the network (``make run HOST=0.0.0.0`` sets ``LISTEN_HOST``) outside
    a container (inside one, that address is the container's own, which no tablet can open);
 5. else the loopback address itself, marked as such: the tablets' pages and sign-in sheet then
-   warn the organiser and offer the venue address page, and score sheets and table cards are
-   printed on paper only (no QR codes or links; see printing.views.links_venue).
+   warn the organiser and offer the venue address page, and make no sign-in link (no QR code)
+   before the organiser asks for it anyway; score sheets and table cards are printed on paper
+   only (no QR codes or links; see printing.views.links_venue).
 
 The network address is found without sending anything: connect() on a UDP socket only asks
 the operating system which local address it would use (no internet is needed at the venue).

@@ -64,7 +64,30 @@ class StandingRow:
     rank: int | None = None
     rank_to: int | None = None  # the last place of a shared rank ("5–6")
     unresolved_tie: bool = False  # a tie at a medal place without a head referee's decision
-    decided_tie: bool = False  # ordered by a recorded tie decision
+    decided_places: tuple[int, int] | None = None  # the shared places a tie decision settled for this row
+
+    @property
+    def decided_tie(self) -> bool:
+        """Whether a head referee's decision settled this row's place (see `decided_places`)."""
+        return self.decided_places is not None
+
+    @property
+    def decided_label(self) -> str:
+        """The places the decision settled as shown: "4–5" ("" when none)."""
+        if self.decided_places is None:
+            return ""
+        return "–".join(str(place) for place in self.decided_places)
+
+    @property
+    def in_final(self) -> bool:
+        """Whether the player sat at the final table: the row is placed by the final."""
+        return self.final is not None
+
+    @property
+    def points(self) -> Totals:
+        """The totals that place this row, which every standings output shows: the final's for a
+        player at the final table, the qualifying rounds' for everyone else."""
+        return self.qualifying if self.final is None else self.final
 
     @property
     def player(self) -> object:
@@ -174,7 +197,65 @@ def apply_tie_decisions(rows: list[StandingRow], decisions: Iterable[Sequence[st
             for offset, row in enumerate(group):
                 rows[first + offset] = row
                 row.rank = row.rank_to = rank + offset
-                row.decided_tie = True
+
+
+Places = tuple[int, int]  # a row's first and last place: (5, 6) for a shared "5–6"
+
+
+def _places(row: StandingRow) -> Places:
+    assert row.rank is not None and row.rank_to is not None  # every row placed here has its rank
+    return row.rank, row.rank_to
+
+
+def _qualifying_key(row: StandingRow) -> tuple[int, int, int]:
+    """Big points, small points, games won of the qualifying rounds: best first."""
+    return (-row.qualifying.big_points, -row.qualifying.small_points, -row.qualifying.games_won)
+
+
+def _order(rows: Sequence[StandingRow], decisions: Sequence[Sequence[str]]) -> tuple[list[StandingRow], dict[int, Places]]:
+    """The rows (in qualifying order) placed under `decisions`, in order (their ranks set), and each
+    row's qualifying places by `id(row)`: the finalists first, ranked by the final, then the others
+    in qualifying order."""
+    ranked = list(rows)
+    competition_ranks(ranked, _qualifying_key)
+    apply_tie_decisions(ranked, decisions)
+    qualifying = {id(row): _places(row) for row in ranked}
+    at_final = [row for row in ranked if row.final is not None]
+    if not at_final:
+        return ranked, qualifying
+    others = [row for row in ranked if row.final is None]
+
+    def final_key(row: StandingRow) -> tuple[int, int, int]:
+        """The final's big points, small points, then the qualifying rank."""
+        final = row.final
+        assert final is not None  # only finalists are ordered by the final
+        return (-final.big_points, -final.small_points, qualifying[id(row)][0])
+
+    at_final.sort(key=lambda row: (final_key(row), row.entrant.start_number))
+    competition_ranks(at_final, final_key)
+    competition_ranks(others, _qualifying_key, start=len(at_final) + 1)
+    apply_tie_decisions(others, decisions)
+    return at_final + others, qualifying
+
+
+def _mark_decided(rows: list[StandingRow], undecided: Mapping[int, Places], undecided_qualifying: Mapping[int, Places],
+                  qualifying: Mapping[int, Places]) -> None:
+    """Set `decided_places` on the rows whose place a decision settled.
+
+    A row's place was settled by a decision when without the decisions it would share places
+    (`undecided`, by `id(row)`): those places are named. A player left out of the final by a
+    decision at its last seat keeps the qualifying places of that tie ("4–5"): the final, not
+    the decision, placed the finalist of that tie, who gets no mark.
+    """
+    final_ties = {undecided_qualifying[id(row)] for row in rows if row.final is not None}
+    for row in rows:
+        before = undecided[id(row)]
+        if _places(row) != before:
+            row.decided_places = before
+        elif row.final is None and undecided_qualifying[id(row)] in final_ties and (
+            qualifying[id(row)] != undecided_qualifying[id(row)]
+        ):
+            row.decided_places = undecided_qualifying[id(row)]
 
 
 def rank(
@@ -186,7 +267,9 @@ def rank(
     `results`: (entrant key, at the final table?, round totals) per seat and round;
     `finalists`: keys of the players seated at the final table; `decisions`: see
     `apply_tie_decisions`. Big points, small points, games won, then shared ranks; the
-    finalists first, ranked by the final; disqualified players last, without a rank.
+    finalists first, ranked by the final (its big points, its small points, then the qualifying
+    rank), the others after them in qualifying order; disqualified players last, without a rank.
+    A row a decision placed names the places it settled (`StandingRow.decided_places`).
     """
     rows = {entrant.key: StandingRow(entrant) for entrant in entrants}
     for key in finalists:
@@ -198,42 +281,33 @@ def rank(
             raise ValueError(f"{key!r} has results at the final table but is not listed as a finalist")
         totals.add(values)
 
-    ranked = [r for r in rows.values() if not r.is_disqualified]
+    players = sorted(
+        (row for row in rows.values() if not row.is_disqualified),
+        key=lambda row: (_qualifying_key(row), row.entrant.start_number),
+    )
     disqualified = sorted(
         (row for row in rows.values() if row.is_disqualified), key=lambda row: (row.entrant.name, row.entrant.start_number)
     )
-
-    def qualifying_key(row: StandingRow) -> tuple[int, int, int]:
-        """Big points, small points, games won: best first."""
-        return (-row.qualifying.big_points, -row.qualifying.small_points, -row.qualifying.games_won)
-
-    ranked.sort(key=lambda row: (qualifying_key(row), row.entrant.start_number))
-    competition_ranks(ranked, qualifying_key)
-    decided = list(decisions)
-    apply_tie_decisions(ranked, decided)
-
-    at_final = [r for r in ranked if r.final is not None]
-    if at_final:
-        qualifying_rank = {id(r): r.rank for r in ranked}
-        others = [r for r in ranked if r.final is None]
-
-        def final_key(row: StandingRow) -> tuple[int, int, int | None]:
-            """The final's big points, small points, then the qualifying rank."""
-            final = row.final
-            assert final is not None  # only finalists are ordered by the final
-            return (-final.big_points, -final.small_points, qualifying_rank[id(row)])
-
-        at_final.sort(key=lambda row: (final_key(row), row.entrant.start_number))
-        competition_ranks(at_final, final_key)
-        competition_ranks(others, qualifying_key, start=len(at_final) + 1)
-        apply_tie_decisions(others, decided)
-        ranked = at_final + others
+    decided = [list(order) for order in decisions]
+    if decided:  # placed first without the decisions, to see which places they settled
+        undecided_order, undecided_qualifying = _order(players, ())
+        undecided = {id(row): _places(row) for row in undecided_order}
+        ranked, qualifying = _order(players, decided)
+        _mark_decided(ranked, undecided, undecided_qualifying, qualifying)
+    else:
+        ranked, _ = _order(players, ())
 
     for row in ranked:
         row.unresolved_tie = row.rank is not None and row.rank <= MEDAL_PLACES and row.rank_to != row.rank
     for row in disqualified:
         row.rank = row.rank_to = None
     return ranked + disqualified
+
+
+def final_places(rows: Iterable[StandingRow]) -> int:
+    """How many places the final decided (places 1 to this): its players who are not
+    disqualified; 0 without a final."""
+    return sum(1 for row in rows if row.final is not None and row.rank is not None)
 
 
 def statuses_as_of(

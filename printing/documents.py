@@ -178,5 +178,6 @@ def medallists(rows):
 
 
 def participants(players):
-    """A certificate for each of `players` (see `printing.selectors.players_who_sat`)."""
-    return [Recipient(player, "participation") for player in players]
+    """A certificate for each of `players` (see `printing.selectors.players_who_sat`) but the
+    disqualified: a disqualification ends the player's part in the tournament (SPEC §4)."""
+    return [Recipient(player, "participation") for player in players if not player.is_disqualified]

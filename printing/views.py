@@ -28,7 +28,6 @@ from printing.render import html_to_pdf, render_layered_pdf, render_pdf
 from scoring.selectors import results_are_final
 from scoring.standings import compute_standings
 from scoring.visibility import public_scope, public_standings
-from tournament.models import SEAT_LETTERS
 from tournament.selectors import round_or_404, tournament_or_404
 
 STAFF = Role.HEAD_REFEREE
@@ -155,7 +154,7 @@ def table_cards(request, tournament, number):
     if not tables:
         return _no_seating(request, round_)
     venue = links_venue(request)
-    context = {"tournament": tournament, "title": _("Table cards"), "tables": tables, "letters": SEAT_LETTERS}
+    context = {"tournament": tournament, "title": _("Table cards"), "tables": tables}
     if venue is None:
         context["paper_only"] = True
     else:

@@ -174,7 +174,7 @@ def projector_page(request, tournament):
         page = (page_number(request.GET.get("page")) - 1) % layout.pages + 1  # past the last page: wrap around
         return {
             **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "layout": layout,
-            "columns": layout.page_columns(rows, page),
+            "rows": rows, "columns": layout.page_columns(rows, page),
             "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % layout.pages + 1}",
         }
 

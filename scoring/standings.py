@@ -2,6 +2,11 @@
 
 `compute_standings` reads the whole tournament in a fixed number of queries (it does not grow
 with the number of players) and hands the rest to `engine.standings`.
+
+What every standings output says about its rows (the pages, the projector, the results site,
+CSV, XLSX and the PDF) is made here once: the caption that says how the rows are ordered
+(`caption`), whose points a row shows (`points_of`: the final's for its players, see
+`StandingRow.points`) and the note of a tie (`tie_note`).
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from collections import defaultdict
 
 from django.db import connection
 from django.db.models import Min
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from engine import standings
 from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
@@ -101,3 +108,44 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
 
 def standings_json(rows):
     return [row.as_json() for row in rows]
+
+
+FINAL_MARK = pgettext_lazy("a standings row placed by the final", "final")
+
+
+def caption(rows):
+    """How the rows are ordered, as one sentence every output shows with them.
+
+    Without a final: big points, small points, games won. After the final: its places first,
+    by the final's own points (which those rows show), then everyone else in qualifying order.
+    Disqualified players, listed last, are named when there are any.
+    """
+    final = standings.final_places(rows)
+    ranked = sum(1 for row in rows if row.rank is not None)
+    if not final:
+        parts = [_("Big points, then small points, then games won")]
+    else:
+        parts = [_("Places 1–%(last)s: the final (its big points, then its small points, then the qualifying place)")
+                 % {"last": final}]
+        if ranked > final:
+            parts.append(_("from place %(first)s: big points, then small points, then games won") % {"first": final + 1})
+    if any(row.is_disqualified for row in rows):
+        parts.append(_("disqualified players last"))
+    return "; ".join(parts)
+
+
+def points_of(row):
+    """Whose points the row shows (`StandingRow.points`): "the final" or "the qualifying rounds"."""
+    if row.in_final:
+        return pgettext("the points of", "the final")
+    return pgettext("the points of", "the qualifying rounds")
+
+
+def tie_note(row):
+    """The row's tie as one note: the places a head referee's decision settled, or a tie at a
+    medal place still to decide; "" for none."""
+    if row.decided_tie:
+        return _("places %(places)s decided by the head referee") % {"places": row.decided_label}
+    if row.unresolved_tie:
+        return _("tie at a medal place: the head referee decides")
+    return ""

@@ -242,3 +242,61 @@ def hostile_tournament():
         player.save(update_fields=["name"])
     tournament.organisations.filter(players__ext_id="p1").update(name=HOSTILE_CLUB)
     return tournament
+
+
+# ---------------------------------------------------------------- after the final: a tie at its last seat decided by lot
+#
+# Eight players "Gracz 1" … "Gracz 8", one qualifying round of two tables, then the final.
+# Round 1, table 1 (A p1, B p2, C p3, D p4):
+#   game 1: A out; B 10, C 20, D 30 → A +60, B −10, C −20, D −30
+#   game 2: A out; B 5, C 5, D 5    → A +15, B −5,  C −5,  D −5
+#   game 3: B out; A 10, C 10, D 10 → B +30, A −10, C −10, D −10
+#   game 4: C out; A 5, B 5, D 10   → C +20, A −5,  B −5,  D −10
+#   p1 2 big points +60 (2 won), p2 1 +10 (1), p3 1 −15 (1), p4 0 −55 (0)
+# Round 1, table 2 (A p5, B p6, C p7, D p8):
+#   game 1: A out; B 10, C 5, D 30  → A +45, B −10, C −5, D −30
+#   game 2: A out; B 5, C 5, D 10   → A +20, B −5,  C −5, D −10
+#   game 3: B out; A 10, C 5, D 15  → B +30, A −10, C −5, D −15
+#   game 4: C out; A 5, B 5, D 30   → C +40, A −5,  B −5, D −30
+#   p5 2 big points +50 (2 won), p6 1 +10 (1), p7 1 +25 (1), p8 0 −85 (0)
+# Qualifying: 1 p1, 2 p5, 3 p7, 4–5 p2 and p6 (1, +10, 1 each), 6 p3, 7 p4, 8 p8. The head
+# referee drew lots: p6 before p2, so p6 took the final's last seat.
+# The final (A p1, B p5, C p7, D p6):
+#   game 1: C out; A 10, B 10, D 5  → C +25, A −10, B −10, D −5
+#   game 2: D out; A 5, B 10, C 15  → D +30, A −5,  B −10, C −15
+#   game 3: C out; A 5, B 10, D 5   → C +20, A −5,  B −10, D −5
+#   game 4: A out; B 10, C 10, D 5  → A +25, B −10, C −10, D −5
+#   p7 2 big points +20 (2 won), p6 1 +15 (1), p1 1 +5 (1), p5 0 −40 (0)
+# Standings: the final's places 1 p7, 2 p6, 3 p1, 4 p5, with the final's points; then in
+# qualifying order 5 p2 (1, +10, 1: its place settled by the lot for places 4–5), 6 p3, 7 p4, 8 p8.
+# Qualifying and final added up would read 3, 2, 3, 2 big points for places 1–4.
+FINAL_STANDINGS = [  # place, player, big points, small points, games won, placed by the final, tie note
+    ("1", "Gracz 7", 2, 20, 2, True, ""),
+    ("2", "Gracz 6", 1, 15, 1, True, ""),
+    ("3", "Gracz 1", 1, 5, 1, True, ""),
+    ("4", "Gracz 5", 0, -40, 0, True, ""),
+    ("5", "Gracz 2", 1, 10, 1, False, "places 4–5 decided by the head referee"),
+    ("6", "Gracz 3", 1, -15, 1, False, ""),
+    ("7", "Gracz 4", 0, -55, 0, False, ""),
+    ("8", "Gracz 8", 0, -85, 0, False, ""),
+]
+FINAL_CAPTION = ("Places 1–4: the final (its big points, then its small points, then the qualifying place); "
+                 "from place 5: big points, then small points, then games won")
+
+
+def after_the_final():
+    """The tournament of FINAL_STANDINGS: every sheet verified, the final completed."""
+    def four(winners, racks):
+        return [out_game(n, winner, **{letter: (tiles, 0) for letter, tiles in rack.items()})
+                for n, (winner, rack) in enumerate(zip(winners, racks), start=1)]
+
+    table_1 = four("AABC", [dict(B=10, C=20, D=30), dict(B=5, C=5, D=5), dict(A=10, C=10, D=10), dict(A=5, B=5, D=10)])
+    table_2 = four("AABC", [dict(B=10, C=5, D=30), dict(B=5, C=5, D=10), dict(A=10, C=5, D=15), dict(A=5, B=5, D=30)])
+    final = four("CDCA", [dict(A=10, B=10, D=5), dict(A=5, B=10, C=15), dict(A=5, B=10, D=5), dict(B=10, C=10, D=5)])
+    rounds = [
+        {"number": 1, "state": "completed", "tables": [
+            table(1, ["p1", "p2", "p3", "p4"], table_1), table(2, ["p5", "p6", "p7", "p8"], table_2)]},
+        {"number": 2, "kind": "final", "state": "completed", "tables": [table(1, ["p1", "p5", "p7", "p6"], final)]},
+    ]
+    return build(8, rounds=rounds, settings={"final": True, "rounds_planned": 1},
+                 tie_decisions=[{"order": ["p6", "p2"], "reason": "lot drawn by the head referee"}])

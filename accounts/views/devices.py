@@ -25,6 +25,9 @@ from accounts.services import create_device_link, redeem_device_link, revoke_dev
 from accounts.venue import venue_address
 
 NEW_LINK_SESSION_KEY = "device_link_new"
+# The organiser's answer when the links would carry this computer's own address (127.0.0.1):
+# make the link anyway (the same answer as printing's "print anyway").
+LOOPBACK_ANYWAY = ("address", "loopback")
 # Pages that show a token send only the site's origin as the referrer, never their URL.
 # ("no-referrer" would make the browser send `Origin: null` with the page's own form, which
 # Django's CSRF check refuses.)
@@ -41,10 +44,16 @@ def qr_svg(url):
 def device_links(request, tournament):
     """Create a link (shown once, as a QR code), list the links, revoke them.
 
-    The page says which address the links carry, and warns when only this computer can open it.
+    The page says which address the links carry, and warns when only this computer can open it:
+    then no link is made (its QR code would open the tablet itself) until the organiser, warned,
+    asks for it anyway, as printing does for the tablets' sheet.
     """
     form = DeviceLinkForm(request.POST or None)
+    venue = venue_address(request)
+    confirm_loopback = False
     if request.method == "POST" and form.is_valid():
+        confirm_loopback = venue.loopback and request.POST.get(LOOPBACK_ANYWAY[0]) != LOOPBACK_ANYWAY[1]
+    if request.method == "POST" and form.is_valid() and not confirm_loopback:
         link, token = create_device_link(
             tournament, label=form.cleaned_data["label"], valid_hours=form.cleaned_data["valid_hours"],
             created_by=request.user,
@@ -62,7 +71,7 @@ def device_links(request, tournament):
     now = timezone.now()
     context = {
         "tournament": tournament, "form": form, "sheet_form": DeviceSheetForm(auto_id="sheet_%s"), "new_link": new_link,
-        "links": links, "now": now, "venue": venue_address(request),
+        "links": links, "now": now, "venue": venue, "confirm_loopback": confirm_loopback, "anyway": LOOPBACK_ANYWAY,
         "active_count": sum(link.is_usable(now) for link in links),
     }
     response = render(request, "accounts/device_links.html", context)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine import rules
 from engine.discipline import ACTIVE, DISQUALIFIED, WITHDRAWN, derived_status, disqualifies
-from engine.standings import Entrant, rank, statuses_as_of, table_totals
+from engine.standings import Entrant, final_places, rank, statuses_as_of, table_totals
 
 
 def entrant(number, status=ACTIVE):
@@ -80,6 +80,7 @@ def test_a_tie_at_a_medal_place_is_flagged_until_a_decision_orders_it():
     decided = rank(players, results, finalists=(), decisions=[["p3", "p2"]])
     assert labels(decided) == [("p1", "1"), ("p3", "2"), ("p2", "3"), ("p4", "4")]
     assert [row.decided_tie for row in decided] == [False, True, True, False]
+    assert [row.decided_label for row in decided] == ["", "2–3", "2–3", ""]
     assert not any(row.unresolved_tie for row in decided)
 
 
@@ -109,8 +110,12 @@ def test_the_final_ranks_its_players_first_then_the_rest_in_qualifying_order():
     ]
     rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=())
     assert labels(rows) == [("p2", "1"), ("p1", "2"), ("p3", "3"), ("p4", "4"), ("p5", "5"), ("p6", "6")]
-    # the total shows qualifying and final together: p2 had 8 big points, then 2 in the final
+    # the total adds qualifying and final: p2 had 8 big points, then 2 in the final; the row
+    # shows (and is placed by) the final's alone
     assert rows[0].total.big_points == 10
+    assert [row.points.big_points for row in rows] == [2, 1, 1, 0, 5, 4]
+    assert [row.in_final for row in rows] == [True] * 4 + [False] * 2
+    assert final_places(rows) == 4
 
 
 def test_finalists_without_results_keep_their_qualifying_order():
@@ -119,6 +124,65 @@ def test_finalists_without_results_keep_their_qualifying_order():
     rows = rank(players, qualifying, finalists={1, 2, 3, 4}, decisions=())
     assert labels(rows) == [("p1", "1"), ("p2", "2"), ("p3", "3"), ("p4", "4"), ("p5", "5")]
     assert rows[0].final is not None and rows[4].final is None
+    assert final_places(rows) == 4 and final_places(rows[4:]) == 0
+
+
+def final_after_a_tie_at_the_cut(decisions):
+    """Qualifying: p1 3 big points, p2 2, p3 1 (+10), p4 and p5 1 (+5) each: tied at 4–5; p6 0.
+    The head referee put p4 in the final (`decisions`), which p4 won: 2 big points."""
+    players = [entrant(n) for n in range(1, 7)]
+    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 0, 2)), (3, False, totals(1, 10, 1)),
+                  (4, False, totals(1, 5, 1)), (5, False, totals(1, 5, 1)), (6, False, totals(0, 0, 0))]
+    final = [(4, True, totals(2, 30, 2)), (1, True, totals(1, 0, 1)), (2, True, totals(1, -10, 1)),
+             (3, True, totals(0, -20, 0))]
+    return rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=decisions)
+
+
+def test_a_decision_at_the_last_seat_of_the_final_marks_the_player_left_out_not_the_medallist():
+    rows = final_after_a_tie_at_the_cut([["p4", "p5"]])
+    assert labels(rows) == [("p4", "1"), ("p1", "2"), ("p2", "3"), ("p3", "4"), ("p5", "5"), ("p6", "6")]
+    # p4's gold came from the final; p5 is 5th because the decision gave the seat to p4
+    assert [row.decided_label for row in rows] == ["", "", "", "", "4–5", ""]
+    assert not any(row.unresolved_tie for row in rows)
+
+
+def test_a_decision_that_breaks_a_tie_in_the_final_names_the_final_places():
+    # p1 and p2 share qualifying 1–2; in the final both score 1 big point and +5: the final's own
+    # points tie and so do their qualifying places, so they share 2–3 until the head referee decides
+    players = [entrant(n) for n in range(1, 6)]
+    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2)),
+                  (4, False, totals(1, 0, 1)), (5, False, totals(0, 0, 0))]
+    final = [(3, True, totals(2, 20, 2)), (1, True, totals(1, 5, 1)), (2, True, totals(1, 5, 1)),
+             (4, True, totals(0, -30, 0))]
+    undecided = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=())
+    assert labels(undecided) == [("p3", "1"), ("p1", "2–3"), ("p2", "2–3"), ("p4", "4"), ("p5", "5")]
+    assert [row.unresolved_tie for row in undecided] == [False, True, True, False, False]
+    decided = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p2", "p1"]])
+    assert labels(decided) == [("p3", "1"), ("p2", "2"), ("p1", "3"), ("p4", "4"), ("p5", "5")]
+    assert [row.decided_label for row in decided] == ["", "2–3", "2–3", "", ""]
+
+
+def test_a_decision_whose_tie_the_final_settled_marks_nobody():
+    # p1 and p2 tied at qualifying 1–2 and the head referee decided; the final then placed them
+    # apart by its own points, so the decision placed nobody
+    players = [entrant(n) for n in range(1, 5)]
+    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2)),
+                  (4, False, totals(1, 0, 1))]
+    final = [(2, True, totals(2, 20, 2)), (1, True, totals(1, 5, 1)), (3, True, totals(1, -5, 1)),
+             (4, True, totals(0, -20, 0))]
+    rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p1", "p2"]])
+    assert labels(rows) == [("p2", "1"), ("p1", "2"), ("p3", "3"), ("p4", "4")]
+    assert not any(row.decided_tie for row in rows)
+
+
+def test_a_decision_below_the_final_names_its_places():
+    players = [entrant(n) for n in range(1, 8)]
+    qualifying = [(n, False, totals(10 - n, 0, 0)) for n in range(1, 5)] + [
+        (5, False, totals(2, 0, 2)), (6, False, totals(2, 0, 2)), (7, False, totals(0, 0, 0))]
+    final = [(n, True, totals(n % 2, 0, n % 2)) for n in range(1, 5)]
+    rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p6", "p5"]])
+    assert labels(rows)[4:] == [("p6", "5"), ("p5", "6"), ("p7", "7")]
+    assert [row.decided_label for row in rows] == ["", "", "", "", "5–6", "5–6", ""]
 
 
 def test_table_totals_of_two_games_at_a_four_table():

@@ -14,7 +14,7 @@ from organiser.selectors import started_rounds
 from scoring.models import Card
 from scoring.results import tables_by_round
 from scoring.selectors import cards_given
-from scoring.standings import compute_standings
+from scoring.standings import caption, compute_standings, points_of, tie_note
 from scoring.visibility import Scope
 from tournament.models import Player
 
@@ -22,18 +22,22 @@ STAFF = Scope(visible=True, up_to_round=None)  # every round the staff may see: 
 
 
 def standings_headers():
-    return [_("Place"), _("Player"), _("Organisation"), _("Big points"), _("Small points"), _("Games won"), _("Status")]
+    return [_("Place"), _("Player"), _("Organisation"), _("Big points"), _("Small points"), _("Games won"), _("Status"),
+            _("Points of"), _("Tie")]
 
 
 def standings_table(tournament):
-    """Rank (empty for the disqualified, listed last), player, organisation, totals, status."""
+    """Rank (empty for the disqualified, listed last), player, organisation, the points that place
+    the row and whose they are (the final's for its players), status, the tie's note; the
+    caption (how the rows are ordered) heads the printed sheet."""
     statuses = dict(Player.Status.choices)
+    standings = compute_standings(tournament)
     rows = [
-        [row.rank, row.player.name, row.player.organisation.name, row.total.big_points, row.total.small_points,
-         row.total.games_won, str(statuses.get(row.status, row.status))]
-        for row in compute_standings(tournament)
+        [row.rank, row.player.name, row.player.organisation.name, row.points.big_points, row.points.small_points,
+         row.points.games_won, str(statuses.get(row.status, row.status)), points_of(row), tie_note(row) or None]
+        for row in standings
     ]
-    return Table(_("Standings"), standings_headers(), rows)
+    return Table(_("Standings"), standings_headers(), rows, caption=caption(standings))
 
 
 def played_rounds(tournament):

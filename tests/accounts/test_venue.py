@@ -301,6 +301,24 @@ def test_the_tablets_page_names_the_address_or_warns(laptop, tournament, setting
     assert "Tablets and phones cannot open these links" in laptop.get(page).content.decode()
 
 
+def test_at_a_loopback_address_the_tablets_page_warns_instead_of_showing_a_qr_code(laptop, tournament, settings):
+    """As the printed sheet does: no link (and no QR code of 127.0.0.1) until the organiser,
+    warned, asks for it anyway."""
+    settings.LISTEN_HOST = "127.0.0.1"
+    page = "/accounts/device/senioriada/"
+    response = laptop.post(page, {"label": "Tablet 1", "valid_hours": "16"})
+    html = response.content.decode()
+    assert response.status_code == 200 and not DeviceLink.objects.exists()
+    assert "<svg" not in html and "/accounts/device/sign-in/" not in html
+    assert "No link made for “Tablet 1”" in html and "a tablet that scans it opens itself" in html
+    for name, value in (("label", "Tablet 1"), ("valid_hours", "16"), ("address", "loopback")):
+        assert f'name="{name}" value="{value}"' in html
+    anyway = laptop.post(page, {"label": "Tablet 1", "valid_hours": "16", "address": "loopback"})
+    assert anyway.status_code == 302 and DeviceLink.objects.count() == 1
+    shown = laptop.get(page).content.decode()
+    assert "<svg" in shown and 'value="http://127.0.0.1:8000/accounts/device/sign-in/' in shown
+
+
 # ---------------------------------------------------------------- printing the device sheet again
 
 

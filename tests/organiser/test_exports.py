@@ -7,13 +7,15 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from organiser.exports.rows import standings_table
-from scoring.standings import compute_standings
+from scoring.standings import compute_standings, tie_note
 from tests.factories import HOSTILE_CLUB, HOSTILE_NAMES, UNVERIFIED_SCORE, build, hostile_tournament
 from tests.support.files import formula_cells, read_csv, read_workbook
 
 pytestmark = pytest.mark.django_db
 
-STANDINGS_HEADERS = ["Place", "Player", "Organisation", "Big points", "Small points", "Games won", "Status"]
+STANDINGS_HEADERS = ["Place", "Player", "Organisation", "Big points", "Small points", "Games won", "Status", "Points of",
+                     "Tie"]
+QUALIFYING = "the qualifying rounds"  # whose points each row shows: no final here
 
 
 @pytest.fixture
@@ -29,8 +31,8 @@ def export(tournament, tmp_path, fmt, *extra):
 
 def expected_standings(tournament):
     return [
-        [row.rank, row.player.name, row.player.organisation.name, row.total.big_points, row.total.small_points,
-         row.total.games_won, row.status]
+        [row.rank, row.player.name, row.player.organisation.name, row.points.big_points, row.points.small_points,
+         row.points.games_won, row.status, QUALIFYING, tie_note(row) or None]
         for row in compute_standings(tournament)
     ]
 
@@ -41,11 +43,11 @@ def test_the_spreadsheet_holds_the_staff_standings_with_numbers_as_numbers(tourn
     sheet, rows = sheets["Standings"]
     assert rows[0] == STANDINGS_HEADERS
     statuses = {"active": "active", "disqualified": "disqualified"}
-    assert [[*r[:6], statuses[r[6]]] for r in expected_standings(tournament)] == rows[1:]
+    assert [[*r[:6], statuses[r[6]], *r[7:]] for r in expected_standings(tournament)] == rows[1:]
     # By hand: seats A of both tables share place 1 with +158; player 8 (seat D, red card) is last, no place.
     assert rows[1][:6] == [1, HOSTILE_NAMES[0], HOSTILE_CLUB, 1, 158, 1]
     assert rows[2][:6] == [1, HOSTILE_NAMES[4], "Klub 5", 1, 158, 1]
-    assert rows[-1] == [None, HOSTILE_NAMES[7], "Klub 8", 1, -104, 1, "disqualified"]
+    assert rows[-1] == [None, HOSTILE_NAMES[7], "Klub 8", 1, -104, 1, "disqualified", QUALIFYING, None]
     assert all(isinstance(value, int) for row in rows[1:-1] for value in (row[0], *row[3:6]))
     assert sheet.freeze_panes == "A2"
     assert sheet.page_setup.orientation == "landscape" and sheet.page_setup.paperSize == 9
@@ -114,7 +116,8 @@ def test_headers_follow_the_active_language_polish_by_default(tournament, settin
 
     with translation.override("pl"):
         assert standings_table(tournament).headers == [
-            "Miejsce", "Gracz", "Organizacja", "Duże punkty", "Małe punkty", "Wygrane partie", "Status",
+            "Miejsce", "Gracz", "Organizacja", "Duże punkty", "Małe punkty", "Wygrane partie", "Status", "Punkty z",
+            "Remis",
         ]
 
 

@@ -143,6 +143,15 @@ def test_certificates_for_everyone_who_played(organiser_client):
                for page in pages)
 
 
+def test_a_disqualified_player_gets_no_certificate(organiser_client):
+    tournament = finished_tournament()
+    Player.objects.filter(tournament=tournament, name="Józef Gąsior").update(status=Player.Status.DISQUALIFIED)
+    response = organiser_client.get("/print/senioriada/certificates.pdf")
+    pages = [" ".join(page_lines(page)) for page in pdf_reader(response.content).pages]
+    names = [re.search(r"awarded to (\S+ \S+) Uniwersytet", page).group(1) for page in pages]
+    assert names == ["Czesław Gąsior", "Genowefa Gąsior", "Stanisława Gąsior"]
+
+
 @pytest.mark.parametrize("path", ["diplomas.pdf", "certificates.pdf"])
 def test_no_diplomas_before_the_results_are_final(organiser_client, path):
     tournament = finished_tournament(round_state="started")

@@ -92,6 +92,20 @@ def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser
         assert "Player's signature" in text and "Referee's signature" in text
 
 
+def test_the_starting_seat_is_marked_starts_in_its_own_block_not_shaded(organiser_client, tournament):
+    """Game k is started by seat k: a bold "starts" in the first box of that seat's block (63 mm
+    wide after the page margin and the 24 mm of labels; 84 mm at a three-table), one per game."""
+    content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
+    for page, width, seats in zip(pdf_reader(content).pages, (63, 84), (4, 3)):
+        in_grid = [run for run in placed_texts(page) if run.text == "starts" and run.x > (10 + 24) * PT_PER_MM]
+        marks = sorted(in_grid, key=lambda run: -run.y)  # the legend's own "starts" is left of the grid
+        blocks = [int((run.x / PT_PER_MM - 10 - 24) // width) for run in marks]
+        assert blocks == list(range(seats))  # game 1 in seat A's block, game 2 in B's …
+        assert all((run.x / PT_PER_MM - 10 - 24) % width < width / 4 for run in marks)  # its first box: rack points
+    text = flat(pdf_text(content))
+    assert "starts marks the seat that starts the game" in text and "Shaded" not in text
+
+
 def test_sheets_print_the_tournament_rules(organiser_client, tournament):
     text = flat(pdf_text(organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content))
     assert "Move time: 45 s." in text
@@ -145,7 +159,9 @@ def test_a_final_of_twelve_games_still_fits_one_page(organiser_client):
     import_tournament(tournament_data(polish_players(4), [final], settings={**SETTINGS, "final_games": 12}))
     content = organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content
     (text,) = pages_text(content)
-    assert [number for number, _ in re.findall(r"^(\d+) ([ABCD])$", text, flags=re.M)] == [str(n) for n in range(1, 13)]
+    # a game's row: its number, the starting seat, and that seat's mark where the rows are close
+    games = re.findall(r"^(\d+) ([ABCD])(?: starts)?$", text, flags=re.M)
+    assert [number for number, _ in games] == [str(n) for n in range(1, 13)]
     assert "Big points" in text and "Referee's signature" in text and "Big points for each game" in flat(text)
 
 
@@ -218,9 +234,9 @@ def test_table_cards(organiser_client, tournament):
     response = organiser_client.get("/print/senioriada/round/1/table-cards.pdf")
     assert 'filename="senioriada-round-1-table-cards.pdf"' in response["Content-Disposition"]
     assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
-    for number, text in enumerate(pages_text(response.content), start=1):
+    for number, text, letters in zip((1, 2), pages_text(response.content), ("ABCD", "ABC")):
         assert text.startswith(f"Table\n{number}")
-        assert re.findall(rf"([ABCD])Table {number}\b", text) == list("ABCD")
+        assert re.findall(rf"([ABCD])Table {number}\b", text) == list(letters)  # no seat D at the three-table
 
 
 def test_sheets_and_cards_need_the_head_referee_role(referee_client, tournament):

@@ -104,11 +104,12 @@ def test_standings_header_words_are_never_broken(organiser_client):
         assert word in words, f"{word!r} is broken in the header"
 
 
-def test_score_sheets_explain_the_shaded_boxes(organiser_client):
+def test_score_sheets_explain_the_starting_seats_mark(organiser_client):
     seated_tournament(8)
     for path in ("/print/senioriada/round/1/score-sheets.pdf", "/print/senioriada/blank-score-sheet.pdf"):
         text = " ".join(pdf_text(organiser_client.get(path).content).split())
-        assert "Shaded boxes: the seat that starts the game (the “Starts” column), going round the table." in text
+        assert ("starts marks the seat that starts the game (as the “Starts” column says), going round the table; "
+                "write in its boxes as in any other.") in text
 
 
 # ---------------------------------------------------------------- favicon

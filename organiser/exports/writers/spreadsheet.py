@@ -10,6 +10,7 @@ import xlsxwriter
 
 A4 = 9  # XlsxWriter's paper code
 SHEET_NAME_LENGTH = 31
+HEADER_LENGTH = 255  # Excel's limit for a printed page's header
 NOT_IN_SHEET_NAMES = re.compile(r"[\[\]:*?/\\]")
 OPTIONS = {
     # Text is written with write_string anyway; these make sure no other path turns it into
@@ -47,6 +48,8 @@ def _lay_out(sheet, table):
     sheet.set_landscape()
     sheet.fit_to_pages(1, 0)  # as wide as one page, as many pages down as needed
     sheet.hide_gridlines(0)  # gridlines shown on screen and printed
+    if table.caption:  # how the rows are ordered, at the top of every printed page ("&" is a code there)
+        sheet.set_header(("&L" + table.caption.replace("&", "&&"))[:HEADER_LENGTH])
 
 
 def _write_cell(sheet, row, column, cell, when):

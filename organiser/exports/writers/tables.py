@@ -11,11 +11,13 @@ MAX_COLUMN_WIDTH = 48  # characters; longer text wraps in a cell of this width
 
 @dataclass
 class Table:
-    """`title` names the sheet; a cell is str, int, float, datetime (naive, local time) or None."""
+    """`title` names the sheet; a cell is str, int, float, datetime (naive, local time) or None;
+    `caption`, when given, says how the rows are ordered (a spreadsheet prints it above them)."""
 
     title: str
     headers: list[str]
     rows: list[list] = field(default_factory=list)
+    caption: str = ""
 
     def widths(self):
         """Each column's width in characters: its longest cell, header included, within bounds."""

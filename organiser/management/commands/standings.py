@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from organiser.management.command_line import tournament_by_slug
-from scoring.standings import compute_standings, standings_json
+from scoring.standings import FINAL_MARK, caption, compute_standings, standings_json, tie_note
 
 
 class Command(BaseCommand):
@@ -19,9 +19,11 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(standings_json(rows), ensure_ascii=False, indent=2))
             return
-        for row in rows:
-            total = row.total
+        self.stdout.write(caption(rows))
+        for row in rows:  # the points that place the row: the final's for its players (marked)
+            points = row.points
+            notes = "  ".join(note for note in (str(FINAL_MARK) if row.in_final else "", tie_note(row)) if note)
             self.stdout.write(
-                f"{row.rank_label:>6}  {row.player.name:<32} {total.big_points:>4} {total.small_points:>7} "
-                f"{total.games_won:>3}  {row.player.organisation.name}"
+                f"{row.rank_label:>6}  {row.player.name:<32} {points.big_points:>4} {points.small_points:>7} "
+                f"{points.games_won:>3}  {row.player.organisation.name}{'  ' + notes if notes else ''}"
             )

@@ -1,0 +1,207 @@
+"""After the final, every standings output reads as its caption says (issue 31, part 1).
+
+The tournament of `tests.factories.after_the_final`, worked out by hand there: places 1–4 are
+the final's result (its own points, marked "final"), everyone else follows in qualifying order,
+and the lot drawn for qualifying places 4–5 is noted on the row it placed (5th), not on the
+silver medallist, whose place came from the final. Each output is rendered as a visitor or the
+organiser gets it (the phones' page, the projector, the static results site, CSV, XLSX, both
+PDFs) and read back: its caption, then its rows against the caption's rule and the numbers by hand.
+"""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.utils import translation
+
+from organiser.exports.downloads import EXPORT_FILES
+from organiser.exports.site import site_files
+from printing.testing import flat, pdf_text, strict_pdf_rendering  # noqa: F401
+from scoring.standings import caption, compute_standings
+from tests.factories import FINAL_CAPTION, FINAL_STANDINGS, after_the_final
+from tests.support.files import read_csv, read_workbook
+
+pytestmark = pytest.mark.django_db
+
+CAPTION_RULE = re.compile(r"Places 1–(\d+): the final \(.*?\); from place (\d+): big points, then small points, then games won")
+FINAL_MARK = "final"
+MARK_CLASSES = {"tag", "board__final"}  # the final's mark and a tie's note in the HTML outputs
+
+
+def assert_follows_its_caption(text, rows):
+    """`rows` (place, name, big, small, won, final mark, tie note) obey the caption `text`: the
+    final's places first, all marked and ordered by the final's big then small points; from the
+    next place nobody marked, by big points, small points, games won; places 1, 2, 3 … in order."""
+    rule = CAPTION_RULE.fullmatch(text)
+    assert rule, text
+    final, first_after = int(rule[1]), int(rule[2])
+    assert first_after == final + 1
+    assert [row[0] for row in rows] == [str(place) for place in range(1, len(rows) + 1)]  # no shared place here
+    finalists, others = rows[:final], rows[final:]
+    assert all(row[5] for row in finalists) and not any(row[5] for row in others)
+    by_final = [(row[2], row[3]) for row in finalists]
+    assert by_final == sorted(by_final, reverse=True)
+    by_qualifying = [(row[2], row[3], row[4]) for row in others]
+    assert by_qualifying == sorted(by_qualifying, reverse=True)
+
+
+class StandingsTable(HTMLParser):
+    """The caption and the rows of the standings tables of a page: for each row, each cell's
+    text (visually hidden text left out), the link text in it and the marks (tags) in it."""
+
+    def __init__(self):
+        super().__init__()
+        self.captions, self.rows = [], []
+        self.stack = []  # (tag, classes) of the open elements
+
+    def handle_starttag(self, tag, attrs):
+        classes = set((dict(attrs).get("class") or "").split())
+        self.stack.append((tag, classes))
+        if tag in ("caption",) or (tag == "p" and "board__caption" in classes):
+            self.captions.append("")
+        elif tag == "tr" and any(t == "tbody" for t, _ in self.stack):
+            self.rows.append([])
+        elif tag == "td" and self.rows:
+            self.rows[-1].append({"text": "", "link": "", "marks": []})
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if any("visually-hidden" in classes and tag != "caption" for tag, classes in self.stack):
+            return
+        inside = [tag for tag, _ in self.stack]
+        if "caption" in inside or any(tag == "p" and "board__caption" in c for tag, c in self.stack):
+            self.captions[-1] += data
+        elif "td" in inside and self.rows:
+            cell = self.rows[-1][-1]
+            cell["text"] += data
+            if "a" in inside:
+                cell["link"] += data
+            tag, classes = self.stack[-1]
+            if classes & MARK_CLASSES and data.strip():
+                cell["marks"].append(data.strip())
+
+
+def number(text):
+    """A number as a page shows it: "+15", "−40" (a true minus sign), "0"."""
+    return int(text.strip().replace("−", "-"))
+
+
+def html_standings(html, *, notes=True):
+    """(captions, rows) of the standings tables of a page; a row as in FINAL_STANDINGS."""
+    parser = StandingsTable()
+    parser.feed(html)
+    rows = []
+    for place, who, big, small, won in parser.rows:
+        name = (who["link"] or who["text"].split("·")[0]).split()
+        marks = who["marks"]
+        rows.append((
+            " ".join(place["text"].split()), " ".join(name[:2]), number(big["text"]), number(small["text"]),
+            number(won["text"]), FINAL_MARK in marks, " ".join(mark for mark in marks if mark != FINAL_MARK) if notes else "",
+        ))
+    return [" ".join(text.split()) for text in parser.captions], rows
+
+
+def without_notes(rows):
+    return [(*row[:6], "") for row in rows]
+
+
+def test_the_caption_says_how_the_rows_are_ordered():
+    rows = compute_standings(after_the_final())
+    assert caption(rows) == FINAL_CAPTION
+    assert caption(rows[4:]) == "Big points, then small points, then games won"
+    with translation.override("pl"):
+        assert caption(rows) == (
+            "Miejsca 1–4: finał (jego duże punkty, potem jego małe punkty, potem miejsce w eliminacjach); "
+            "od miejsca 5: duże punkty, potem małe punkty, potem wygrane partie"
+        )
+
+
+def test_the_phones_standings_page(client):
+    after_the_final()
+    captions, rows = html_standings(client.get("/t/test/standings/").content.decode())
+    assert captions == [FINAL_CAPTION]
+    assert rows == FINAL_STANDINGS
+    assert_follows_its_caption(captions[0], rows)
+
+
+def test_a_finalists_own_page_shows_the_points_of_the_final(client):
+    after_the_final()
+    html = client.get("/t/test/player/p6/").content.decode()
+    summary = " ".join(re.sub(r"<[^>]+>", " ", html.split('class="summary">')[1].split("</dl>")[0]).split())
+    assert summary == "Place silver medal, place 2 final Big points 1 Small points +15 Games won 1"
+
+
+def test_the_projector(client):
+    after_the_final()
+    captions, rows = html_standings(client.get("/t/test/projector/").content.decode(), notes=False)
+    assert captions == [FINAL_CAPTION, FINAL_CAPTION]  # shown above the board, and the table's own (hidden)
+    assert rows == without_notes(FINAL_STANDINGS)  # the projector shows no notes
+    assert_follows_its_caption(captions[0], rows)
+
+
+def test_the_static_results_site():
+    tournament = after_the_final()
+    captions, rows = html_standings(site_files(tournament)["standings.html"].decode())
+    assert captions == [FINAL_CAPTION]
+    assert rows == FINAL_STANDINGS
+    assert_follows_its_caption(captions[0], rows)
+
+
+def spreadsheet_rows(table_rows):
+    """Rows of the standings export (place, player, organisation, big, small, won, status,
+    points of, tie) as in FINAL_STANDINGS; the caption rule reads "Points of"."""
+    return [
+        (str(place), name, int(big), int(small), int(won), points_of == "the final", tie or "")
+        for place, name, _organisation, big, small, won, _status, points_of, tie in table_rows
+    ]
+
+
+def test_the_csv(tournament_files):
+    header, *rows = read_csv(tournament_files["standings.csv"])
+    assert header[3:] == ["Big points", "Small points", "Games won", "Status", "Points of", "Tie"]
+    assert [row[7] for row in rows] == ["the final"] * 4 + ["the qualifying rounds"] * 4
+    assert spreadsheet_rows(rows) == FINAL_STANDINGS
+    assert_follows_its_caption(FINAL_CAPTION, spreadsheet_rows(rows))
+
+
+def test_the_xlsx(tournament_files):
+    sheet, (header, *rows) = read_workbook(tournament_files["results.xlsx"])["Standings"]
+    assert header[7:] == ["Points of", "Tie"]
+    assert spreadsheet_rows(rows) == FINAL_STANDINGS
+    assert sheet.oddHeader.left.text == FINAL_CAPTION  # printed at the top of every page
+    assert_follows_its_caption(sheet.oddHeader.left.text, spreadsheet_rows(rows))
+
+
+@pytest.fixture
+def tournament_files():
+    tournament = after_the_final()
+    return {name: make(tournament) for name, (_type, make) in EXPORT_FILES.items() if name.endswith(("csv", "xlsx"))}
+
+
+PDF_ROW = re.compile(r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (-?\d+) (-?\d+) (\d+)")
+
+
+def pdf_standings(content):
+    """(caption, rows) of a standings PDF, read from its text in reading order."""
+    text = flat(pdf_text(content))
+    found = CAPTION_RULE.search(text)
+    rows = [(place, name, int(big), int(small), int(won), bool(final), note or "")
+            for place, name, final, note, big, small, won in PDF_ROW.findall(text)]
+    return found[0] if found else None, rows
+
+
+@pytest.mark.parametrize("path, who", [("/print/test/standings.pdf", "organiser"), ("/print/test/public/standings.pdf", "public")])
+def test_the_pdf(client, organiser, path, who):
+    after_the_final()
+    if who == "organiser":
+        client.force_login(organiser)
+    response = client.get(path)
+    assert response.status_code == 200
+    found_caption, rows = pdf_standings(response.content)
+    assert found_caption == FINAL_CAPTION
+    assert rows == FINAL_STANDINGS
+    assert_follows_its_caption(found_caption, rows)
