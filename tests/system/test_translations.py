@@ -26,4 +26,6 @@ def test_the_compiled_catalogue_matches_the_po_file():
     with translation.override("pl"):
         for entry in entries():
             if not entry["plural"] and "%" not in entry["msgid"]:
-                assert translation.gettext(entry["msgid"]) == entry["msgstr"][0], entry["msgid"]
+                found = (translation.pgettext(entry["context"], entry["msgid"]) if entry["context"]
+                         else translation.gettext(entry["msgid"]))
+                assert found == entry["msgstr"][0], entry["msgid"]
