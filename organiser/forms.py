@@ -23,7 +23,7 @@ FIELDSETS = [
         "joker_penalty", "initial_meld", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
         "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit", "big_point_places",
     ]),
-    (_("Results in public"), ["visibility", "auto_freeze"]),
+    (_("Results in public"), ["visibility", "auto_freeze", "public_language"]),
 ]
 
 
@@ -52,6 +52,7 @@ class TournamentForm(forms.ModelForm):
             "big_point_unit": forms.RadioSelect,
             "seating_method": forms.RadioSelect,
             "visibility": forms.RadioSelect,
+            "public_language": forms.RadioSelect,
         }
         help_texts = {
             "name": _("As printed on the score sheets and diplomas."),

@@ -4,18 +4,21 @@ Views parse the request, ask `scoring.results` / `scoring.visibility` for what t
 see, and render. `public_page` answers unchanged polls with 304 (see `public.freshness`).
 """
 
+import functools
+
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
-from accounts.roles import has_role, staff_required
+from accounts.roles import has_role, role_for, staff_required
 from scoring.results import player_rounds, public_round, public_rounds, round_tables
 from scoring.selectors import sheets_in_play_count, unfinished_results
 from scoring.standings import compute_standings, standings_json
@@ -51,6 +54,21 @@ def results_context(tournament):
     return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
 
 
+def in_the_halls_language(view):
+    """The hall's screens (projector, ceremony) speak the tournament's language for public screens,
+    whatever the browser showing them is set to (a projector's laptop often has an English one).
+    The ETag keeps the browser's language: for a given public version the page is the same."""
+
+    @functools.wraps(view)
+    def wrapper(request, tournament, *args, **kwargs):
+        with translation.override(tournament.public_language):
+            response = view(request, tournament, *args, **kwargs)
+        response["Content-Language"] = tournament.public_language
+        return response
+
+    return wrapper
+
+
 @require_safe
 def switch_language(request):
     """The public pages' language switch: a plain link (GET), so that those pages post nothing
@@ -68,9 +86,12 @@ def switch_language(request):
 
 
 def move_timer(request, slug):
-    """A full-screen countdown of the tournament's move time; everything inline, works offline."""
+    """A full-screen countdown of the tournament's move time; everything inline, works offline.
+    Its one link leads back: to the tables for staff, to the tournament's page for anyone else."""
     tournament = tournament_or_404(slug)
-    return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds})
+    staff = role_for(request.user, tournament) is not None
+    back = reverse("scoring:home", args=[slug]) if staff else reverse("public:tournament", args=[slug])
+    return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds, "back": back})
 
 
 @require_safe
@@ -164,6 +185,7 @@ def page_number(value):
 
 @require_safe
 @public_page
+@in_the_halls_language
 def projector_page(request, tournament):
     """Full-screen leaderboard; the board fetches the next page (`?page=k`) when its time is up,
     so that every row is back on screen within 30 s (`public.projector`)."""
@@ -182,6 +204,16 @@ def projector_page(request, tournament):
     return shared_page(request, template, context)
 
 
+CEREMONY_QUESTIONS = ("next", "reset")
+
+
+def ceremony_question(request):
+    """The ceremony step to ask about on the page (`?confirm=next` or `reset`), else None: a step
+    is confirmed on the page itself, never in a browser dialog, before the form that does it is shown."""
+    asked = request.GET.get("confirm")
+    return asked if asked in CEREMONY_QUESTIONS else None
+
+
 def ceremony_context(request, tournament):
     revealed = ceremony_podium(tournament)
     next_place = CEREMONY_PLACES[len(revealed)] if len(revealed) < len(CEREMONY_PLACES) else None
@@ -189,6 +221,7 @@ def ceremony_context(request, tournament):
     return {
         "tournament": tournament, "podium": revealed, "next_place": next_place,
         "hidden_places": CEREMONY_PLACES[len(revealed):], "can_control": can_control,
+        "confirm": ceremony_question(request) if can_control else None,
         # Only for the head referee, before a place is revealed: what is not final yet.
         "not_final": unfinished_results(tournament, compute_standings(tournament, verified_only=True))
         if can_control and next_place else [],
@@ -197,6 +230,7 @@ def ceremony_context(request, tournament):
 
 @require_safe
 @public_page
+@in_the_halls_language
 def ceremony_page(request, tournament):
     """The projector's podium: only the places revealed so far ever reach the page."""
     template = "public/ceremony.html#stage" if request.htmx else "public/ceremony.html"
@@ -210,7 +244,7 @@ VISIBILITY_MESSAGES = {
 }
 
 
-def control_context(tournament, outcome=None):
+def control_context(tournament, outcome=None, confirm=None):
     rows = compute_standings(tournament, verified_only=True)
     step = tournament.ceremony_step
     choices = [
@@ -223,6 +257,7 @@ def control_context(tournament, outcome=None):
         "not_final": unfinished_results(tournament, rows),
         "unverified": sheets_in_play_count(tournament), "revealed": CEREMONY_PLACES[:step],
         "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None, "outcome": outcome,
+        "confirm": confirm,
     }
 
 
@@ -250,19 +285,28 @@ def apply_control(request, tournament):
 @require_http_methods(["GET", "HEAD", "POST"])
 @staff_required(Role.HEAD_REFEREE)
 def results_control(request, tournament):
-    """Head referee's controls: results visibility and the ceremony's next click."""
+    """Head referee's controls: results visibility and the ceremony's next click (asked first on the page)."""
     if request.method != "POST":
-        return render(request, "public/results_control.html", control_context(tournament))
+        template = "public/results_control.html#panel" if request.htmx else "public/results_control.html"
+        return render(request, template, control_context(tournament, confirm=ceremony_question(request)))
+    if request.htmx and request.htmx.target == "ceremony-stage":  # the ceremony screen: in the hall's language
+        return revalidate(ceremony_control(request, tournament))
     level, message = apply_control(request, tournament)
     tournament.refresh_from_db()
     outcome = {"error": level == messages.ERROR, "text": message}
-    if request.htmx and request.htmx.target == "ceremony-stage":
-        context = {**ceremony_context(request, tournament), "outcome": outcome}
-        return revalidate(render(request, "public/ceremony.html#stage", context))
     if request.htmx:
         return render(request, "public/results_control.html#panel", control_context(tournament, outcome))
     messages.add_message(request, level, message)
     return redirect(return_path(request, request.POST.get("next"), reverse("public:results_control", args=[tournament.slug])))
+
+
+@in_the_halls_language
+def ceremony_control(request, tournament):
+    """A click on the ceremony screen: the step done, and the screen's stage with what happened."""
+    level, message = apply_control(request, tournament)
+    tournament.refresh_from_db()
+    outcome = {"error": level == messages.ERROR, "text": message}
+    return render(request, "public/ceremony.html#stage", {**ceremony_context(request, tournament), "outcome": outcome})
 
 
 def render_help(request, template, context):

@@ -4,10 +4,12 @@ Models hold data and constraints; state changes live in the services of the apps
 (`organiser.services` for these models, `scoring.services` for results).
 """
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from engine import discipline, rules
 
@@ -17,6 +19,11 @@ SEAT_CHOICES = [(letter, letter) for letter in SEAT_LETTERS]
 
 def default_big_point_places():
     return [1, 0, 0, 0]
+
+
+def default_public_language():
+    """The site's language (settings.LANGUAGE_CODE: Polish)."""
+    return settings.LANGUAGE_CODE
 
 
 class Tournament(models.Model):
@@ -107,6 +114,13 @@ class Tournament(models.Model):
         help_text=_("In frozen mode the public sees results up to this round."),
     )
     ceremony_step = models.PositiveSmallIntegerField(_("ceremony places revealed"), default=0)
+    # The hall's screens (projector, medal ceremony) speak the hall's language whatever their
+    # browser is set to; phones keep their own language switch on the other public pages.
+    public_language = models.CharField(
+        _("language of the hall's screens"), max_length=8, choices=settings.LANGUAGES, default=default_public_language,
+        help_text=_("The projector and the medal ceremony always show this language, whatever the browser of the computer "
+                    "showing them is set to. Phones keep their own choice on the other public pages."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -225,6 +239,13 @@ class Round(models.Model):
             return str(_("Final"))
         return str(_("Round %(number)s") % {"number": self.number})
 
+    def get_state_display(self):
+        """The state as said of this round: Polish agrees it with the noun ("Runda 2 opublikowana",
+        but "Finał opublikowany": finał is masculine), so the final's states have their own messages."""
+        if self.is_final:
+            return str(FINAL_STATE_LABELS.get(self.state, self.state))
+        return str(dict(self.State.choices).get(self.state, self.state))
+
     @property
     def is_final(self):
         return self.kind == self.Kind.FINAL
@@ -237,6 +258,15 @@ class Round(models.Model):
     def games_per_table(self, seat_count):
         """Games a table of `seat_count` players plays: the final's setting, else one per seat."""
         return self.tournament.final_games if self.is_final else seat_count
+
+
+# The states of the final: the same words as a round's, in the grammatical gender of "the final".
+FINAL_STATE_LABELS = {
+    Round.State.DRAFT: pgettext_lazy("state of the final", "draft"),
+    Round.State.PUBLISHED: pgettext_lazy("state of the final", "published"),
+    Round.State.STARTED: pgettext_lazy("state of the final", "started"),
+    Round.State.COMPLETED: pgettext_lazy("state of the final", "completed"),
+}
 
 
 class Table(models.Model):

@@ -70,12 +70,18 @@ def test_before_any_verified_result_the_ceremony_reveals_nobody(db):
 def test_staff_reveal_one_place_per_click_from_the_ceremony_screen(head_referee_client):
     tournament = build_hall()
     page = head_referee_client.get("/t/test/ceremony/").content.decode()
-    assert 'name="ceremony" value="next"' in page and "Reveal place 3" in page
+    assert "Reveal place 3" in page and 'href="/t/test/ceremony/?confirm=next"' in page
+    assert 'name="ceremony"' not in page  # the first click asks, on the page: nothing is posted yet
+    asked = head_referee_client.get("/t/test/ceremony/?confirm=next", HTTP_HX_REQUEST="true").content.decode()
+    assert asked.lstrip().startswith('<section id="ceremony-stage"') and "Reveal place 3 on the screen" in asked
+    assert 'name="ceremony" value="next"' in asked and "Yes, reveal place 3" in asked and "Cancel" in asked
+    assert "hx-trigger" not in asked  # no poll takes the question away
     post = {"ceremony": "next", "seen_step": "0", "next": "/t/test/ceremony/"}
     response = head_referee_client.post(CONTROL, post, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="ceremony-stage")
     html = response.content.decode()
     assert response.status_code == 200 and html.lstrip().startswith('<section id="ceremony-stage"')
     assert names_on(html) == {"Zofia Żółkiewska"} and "Reveal place 2" in html
+    assert "Place 3 is revealed." in html and 'hx-trigger="load delay:15s"' in html  # the answer stays a while
     again = head_referee_client.post(CONTROL, post, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="ceremony-stage")
     assert "out of date" in again.content.decode()
     tournament.refresh_from_db()
@@ -132,3 +138,27 @@ def test_only_the_head_referee_and_the_organiser_may_control(client, referee_cli
     anonymous = client.post(CONTROL, {"visibility": "hidden"})
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
     assert Tournament.objects.get().visibility == "live"
+
+
+@pytest.mark.parametrize("page, target", [("/t/test/ceremony/", "#ceremony-stage"), (CONTROL, "#results-control")])
+def test_each_ceremony_step_is_confirmed_on_the_page_and_never_in_a_browser_dialog(head_referee_client, page, target):
+    build_hall()
+    html = head_referee_client.get(page).content.decode()
+    assert "hx-confirm" not in html and "confirm(" not in html
+    reset = head_referee_client.get(page + "?confirm=reset", HTTP_HX_REQUEST="true").content.decode()
+    assert "Hide all revealed places again?" in reset and 'value="reset"' in reset and f'hx-target="{target}"' in reset
+    assert 'value="next"' not in reset
+    plain = head_referee_client.get(page + "?confirm=next").content.decode()  # without JavaScript: the whole page
+    assert "<html" in plain and "Reveal place 3 on the screen" in plain and 'value="next"' in plain
+
+
+def test_the_question_names_results_that_are_not_final(head_referee_client):
+    build_hall()  # round 4 is still to play: the results are not final
+    html = head_referee_client.get(CONTROL + "?confirm=next").content.decode()
+    assert "The results are not final. Reveal place 3 on the screen anyway?" in html
+
+
+def test_the_public_cannot_ask_the_ceremonys_question(client):
+    build_hall()
+    html = client.get("/t/test/ceremony/?confirm=next").content.decode()
+    assert "on the screen" not in html and "<form" not in html

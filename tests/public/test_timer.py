@@ -35,6 +35,17 @@ def test_the_timer_loads_only_its_own_script_and_stylesheet(client):
 
 
 @pytest.mark.django_db
+def test_the_timers_back_link_leads_staff_to_the_tables_and_anyone_else_to_the_tournament(client, referee):
+    from accounts.models import TournamentRole
+
+    tournament = build(4)
+    assert '<a class="back" href="/t/test/">' in client.get("/t/test/timer").content.decode()
+    TournamentRole.objects.create(user=referee, tournament=tournament, role="referee")
+    client.force_login(referee)
+    assert '<a class="back" href="/referee/test/">' in client.get("/t/test/timer").content.decode()
+
+
+@pytest.mark.django_db
 def test_an_unknown_tournament_has_no_timer(client):
     assert client.get("/t/nope/timer").status_code == 404
 

@@ -130,7 +130,7 @@ def test_a_whole_sheet_takes_few_taps_and_little_scrolling(tablet):
     assert page.locator("details.game__details[open]").count() == 0
     scores = page.locator("#g1-scores").inner_text()
     assert scores.split()[-8:] == ["A", "+183", "B", "−23", "C", "−60", "D", "−100"]
-    assert {"en": "A Gracz 1 went out", "pl": "Wygrał(a) A Gracz 1"}[language] in " ".join(scores.split())
+    assert {"en": "A Gracz 1 went out", "pl": "Wszystko wyłożone: A Gracz 1"}[language] in " ".join(scores.split())
     if language == "en":
         assert page.locator("#g3-scores").inner_text().startswith("Pool exhausted")
     page.click("#game-2 summary.game__head")

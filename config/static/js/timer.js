@@ -81,13 +81,13 @@
   }
 
   document.addEventListener("pointerdown", function (event) {
-    if (event.target.closest("button")) return;
+    if (event.target.closest("button, a")) return;
     event.preventDefault();
     restart();
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === " " || event.key === "Enter") {
-      if (event.target.closest("button")) return;
+      if (event.target.closest("button, a")) return;
       event.preventDefault();
       restart();
     }
