@@ -258,6 +258,38 @@ def _mark_decided(rows: list[StandingRow], undecided: Mapping[int, Places], unde
             row.decided_places = undecided_qualifying[id(row)]
 
 
+def decision_stands(rows: Iterable[StandingRow], order: Sequence[str]) -> bool:
+    """Whether a tie decision still orders a tie: the players it names (those not disqualified,
+    at least two) are tied with one another, and with nobody else.
+
+    `rows`: the standings rows (their totals count, not their ranks); `order`: the decision's
+    player ids. Tied means equal qualifying totals (big points, small points, games won);
+    between players who all sat at the final table, equal big and small points of the final
+    as well. A result or a setting changed after the decision can undo the tie: the decision
+    then orders nothing the head referee decided, and must be looked at again.
+    """
+    named = set(order)
+    ranked = [row for row in rows if not row.is_disqualified]
+    players = [row for row in ranked if row.entrant.ext_id in named]
+    if len(players) < 2:
+        return False
+    at_final = all(row.final is not None for row in players)
+    pool = [row for row in ranked if row.final is not None] if at_final else ranked
+
+    def key(row: StandingRow) -> tuple[int, ...]:
+        q = row.qualifying
+        values: tuple[int, ...] = (q.big_points, q.small_points, q.games_won)
+        if at_final and row.final is not None:
+            values += (row.final.big_points, row.final.small_points)
+        return values
+
+    keys = {key(row) for row in players}
+    if len(keys) != 1:
+        return False
+    tied = {row.entrant.ext_id for row in pool if key(row) in keys}
+    return tied == {row.entrant.ext_id for row in players}
+
+
 def rank(
     entrants: Iterable[Entrant], results: Iterable[tuple[Hashable, bool, Mapping[str, int]]],
     finalists: Iterable[Hashable], decisions: Iterable[Sequence[str]],

@@ -120,6 +120,37 @@ class TournamentForm(forms.ModelForm):
         return cleaned
 
 
+class RescoreForm(forms.Form):
+    """The yes to what new settings change in verified results: the plan that was shown
+    (`token`, see `scoring.rescore.RescorePlan.token`), the reason, and the button that confirms."""
+
+    prefix = "rescore"
+    token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    reason = forms.CharField(
+        label=_("Reason for changing these results"), required=False, max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Written to the log with every result that changes, with your name."),
+    )
+    confirm = forms.BooleanField(required=False)
+
+    def confirmation(self):
+        """The confirmation sent (a services.Confirmation), or None when the button was not the confirming one."""
+        if not self.is_valid() or not self.cleaned_data["confirm"]:
+            return None
+        return services.Confirmation(token=self.cleaned_data["token"], reason=self.cleaned_data["reason"])
+
+    @classmethod
+    def for_plan(cls, refusal, posted):
+        """The form shown with a plan (`refusal`: services.ResultsWouldChange): the plan's token
+        and the reason typed so far, its error next to the field it concerns."""
+        reason = posted.get(f"{cls.prefix}-reason", "") if posted is not None else ""
+        form = cls({f"{cls.prefix}-token": refusal.plan.token, f"{cls.prefix}-reason": reason[:1000]})
+        form.is_valid()
+        if refusal.field == "reason":
+            form.add_error("reason", refusal.message)
+        return form
+
+
 class RefusalMixin:
     def add_refusal(self, refusal):
         """Show a service's refusal next to the field it concerns (or above the form)."""

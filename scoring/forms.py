@@ -379,3 +379,26 @@ class TieDecisionForm(forms.Form):
         """The tied players' ids (from the import file), best first."""
         ranked = sorted(self.rows, key=lambda row: int(self.cleaned_data[self.place_field(row)]))
         return [row.player.ext_id for row in ranked]
+
+
+class SetAsideForm(forms.Form):
+    """The head referee sets aside a tie decision whose players are no longer tied, with a reason."""
+
+    decision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
+    reason = forms.CharField(
+        label=_("Why is it set aside?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("For example: the players are no longer tied after the new scoring settings."),
+    )
+
+    def __init__(self, decision_id, *args, **kwargs):
+        kwargs.setdefault("auto_id", f"aside-{decision_id}-%s")
+        kwargs.setdefault("initial", {"decision": decision_id})
+        super().__init__(*args, **kwargs)
+        self.decision_id = decision_id
+        self.fields["reason"].error_messages["required"] = message_for("reason_required")
+
+    @staticmethod
+    def posted_decision(data):
+        """The id of the decision `data` sets aside, or None when it is not a set-aside form."""
+        value = data.get("decision", "") if "set_aside" in data else ""
+        return int(value) if value.isdecimal() and len(value) < 10 else None

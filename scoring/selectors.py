@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.standings import StandingRow
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult
+from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
 from scoring.standings import compute_standings
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.selectors import latest_round, qualifying_over
@@ -142,6 +142,41 @@ def round_tables(round_: Round) -> list[Table]:
 def tournament_games(tournament: Tournament) -> models.QuerySet[Game]:
     """Every stored game of a tournament, with its seat results."""
     return Game.objects.filter(sheet__table__round__tournament=tournament).prefetch_related("results")
+
+
+def verified_sheets(tournament: Tournament) -> list[ScoreSheet]:
+    """Every verified sheet of a tournament with its table, round, seats, players, games and
+    their seat results (three queries): `sheet.table.seats.all()`, `sheet.games.all()` and
+    `game.results.all()` need no further query."""
+    verified = ScoreSheet.State.VERIFIED
+    sheets = {
+        sheet.pk: sheet for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament, state=verified)
+        .select_related("table__round").order_by("table__round__number", "table__number")
+    }
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    in_sheets = Seat.objects.filter(table__round__tournament=tournament, table__sheet__state=verified)
+    for seat in in_sheets.select_related("player").order_by("letter"):
+        seats[seat.table_id].append(seat)
+    games: dict[int, dict[int, Game]] = defaultdict(dict)
+    results: dict[int, list[SeatResult]] = defaultdict(list)
+    rows = SeatResult.objects.filter(game__sheet__table__round__tournament=tournament, game__sheet__state=verified)
+    rows = rows.select_related("game").order_by("game__number", "letter")
+    for result in rows:
+        game = games[result.game.sheet_id].setdefault(result.game.pk, result.game)
+        result.game = game
+        results[game.pk].append(result)
+    for sheet in sheets.values():
+        as_prefetched(sheet.table, "seats", objects=seats[sheet.table_id])
+        for game in games[sheet.pk].values():
+            game.sheet = sheet
+            as_prefetched(game, "results", objects=results[game.pk])
+        as_prefetched(sheet, "games", objects=games[sheet.pk].values())
+    return list(sheets.values())
+
+
+def tie_decisions(tournament: Tournament) -> list[TieDecision]:
+    """The tie decisions of a tournament, oldest first, with who made them."""
+    return list(TieDecision.objects.filter(tournament=tournament).select_related("decided_by"))
 
 
 def card_colours(player: Player) -> list[str]:

@@ -4,20 +4,26 @@ medal place once the results are final; a decision (lot or play-off) orders the 
 They sit with scoring: the head referee records them on the referee pages, and the standings
 they order are scoring's. The organiser's final seating asks `final_candidates`; which ties
 wait for a decision is read by `scoring.selectors.ties_to_decide`.
+
+A decision orders the players who were tied when it was made. When a result changes later (a
+correction, a card, new scoring settings) they may no longer be tied: the decision then orders
+nothing it was made for, and `decisions_to_review` lists it for the head referee, who sets it
+aside (`set_decision_aside`, with a reason) and decides any new tie.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
 from accounts.models import Role
 from accounts.roles import has_role
-from engine.standings import StandingRow
+from engine.standings import StandingRow, decision_stands
 from scoring.models import TieDecision
-from scoring.selectors import FINAL_SIZE, final_cut_tie, ties_to_decide
+from scoring.selectors import FINAL_SIZE, final_cut_tie, tie_decisions, ties_to_decide
 from scoring.standings import compute_standings
 from tournament.audit import log_change
 from tournament.models import Player, Tournament
@@ -64,3 +70,58 @@ def decide_tie(tournament: Tournament, *, order: Sequence[str], reason: str, use
         before={"place": tie[0].rank_label}, after={"order": list(order), "names": [names[i] for i in order]},
     )
     return decision
+
+
+@dataclass
+class DecisionReview:
+    """A tie decision whose players are no longer tied: `rows` are their standings rows now (in
+    the decision's order; a player no longer in the standings is left out)."""
+
+    decision: TieDecision
+    rows: list[StandingRow]
+
+    @property
+    def names(self) -> list[str]:
+        return [row.player.name for row in self.rows]
+
+
+def decisions_to_review(tournament: Tournament, rows: list[StandingRow] | None = None) -> list[DecisionReview]:
+    """The tie decisions that no longer order a tie (oldest first): the head referee must look
+    at them again. `rows`: the standings (every verified sheet), when the caller has them."""
+    decisions = tie_decisions(tournament)
+    if not decisions:
+        return []
+    if rows is None:
+        rows = compute_standings(tournament)
+    by_id = {row.player.ext_id: row for row in rows}
+    return [
+        DecisionReview(decision, [by_id[ext_id] for ext_id in decision.order if ext_id in by_id])
+        for decision in decisions if not decision_stands(rows, decision.order)
+    ]
+
+
+@transaction.atomic
+def set_decision_aside(tournament: Tournament, decision_id: int, *, reason: str, user: Any) -> None:
+    """The head referee sets aside a tie decision whose players are no longer tied, with a reason
+    (audited with what the decision said); a decision that still orders a tie stays."""
+    if not has_role(user, tournament, Role.HEAD_REFEREE):
+        raise Refused("tie_head_referee_only")
+    reason = reason.strip()
+    if not reason:
+        raise Refused("reason_required", field="reason")
+    Tournament.objects.select_for_update().get(pk=tournament.pk)  # one decision at a time
+    decision = TieDecision.objects.filter(tournament=tournament, pk=decision_id).first()
+    if decision is None:
+        raise Refused("tie_decision_gone")
+    rows = compute_standings(tournament)
+    if decision_stands(rows, decision.order):
+        raise Refused("tie_decision_stands")
+    names = {row.player.ext_id: row.player.name for row in rows}
+    log_change(
+        tournament, user, "tie_decision_set_aside", reason=reason,
+        before={
+            "order": list(decision.order), "names": [names.get(ext_id, ext_id) for ext_id in decision.order],
+            "reason": decision.reason,
+        },
+    )
+    decision.delete()

@@ -79,6 +79,19 @@ MESSAGES = {
     "tie_head_referee_only": _("Only the head referee can decide a tie."),
     "tie_reason_required": _("Say how the tie was decided, e.g. a lot drawn by the head referee."),
     "tie_gone": _("These players are no longer tied on a place to decide. Reload the page."),
+    "tie_decision_gone": _("This decision has been set aside already, or its players are tied again. Reload the page."),
+    "tie_decision_stands": _("These players are still tied: the decision still orders them and stays."),
+    # new scoring settings that change verified results (organiser.services.tournaments)
+    "rescore_confirm": ngettext_lazy(
+        "Not saved yet: these settings change %(count)s result of a verified sheet. Check what changes, give a reason and confirm.",
+        "Not saved yet: these settings change %(count)s results of verified sheets. Check what changes, give a reason and confirm.",
+        "count",
+    ),
+    "rescore_reason_required": _("Not saved: give the reason for changing verified results. It is written to the log with each one."),
+    "rescore_changed": _(
+        "Not saved: what these settings change is no longer what you checked (a setting or a sheet changed meanwhile). Check the changes again."
+    ),
+    "rescore_head_referee_only": _("Not saved: only the head referee or the organiser can change verified results."),
     # registering players (organiser.services.players), one problem per line of a file
     "name_empty": _("the name is empty."),
     "organisation_empty": _("the organisation is empty."),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine import rules
 from engine.discipline import ACTIVE, DISQUALIFIED, WITHDRAWN, derived_status, disqualifies
-from engine.standings import Entrant, final_places, rank, statuses_as_of, table_totals
+from engine.standings import Entrant, decision_stands, final_places, rank, statuses_as_of, table_totals
 
 
 def entrant(number, status=ACTIVE):
@@ -89,6 +89,39 @@ def test_a_decision_that_names_only_part_of_a_tie_changes_nothing():
     results = [(n, False, totals(1, 0, 1)) for n in range(1, 4)]
     rows = rank(players, results, finalists=(), decisions=[["p3", "p2"]])
     assert labels(rows) == [("p1", "1–3"), ("p2", "1–3"), ("p3", "1–3")]
+
+
+def test_a_decision_stands_while_its_players_are_tied_with_one_another_and_nobody_else():
+    players = [entrant(n) for n in range(1, 5)]
+    tied = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 5, 2)), (3, False, totals(2, 5, 2)),
+            (4, False, totals(0, 0, 0))]
+    assert decision_stands(rank(players, tied, finalists=(), decisions=[["p3", "p2"]]), ["p3", "p2"])
+    # a changed result: p2 now has more small points than p3, nobody is tied any more
+    apart = [*tied[:1], (2, False, totals(2, 9, 2)), *tied[2:]]
+    assert not decision_stands(rank(players, apart, finalists=(), decisions=[["p3", "p2"]]), ["p3", "p2"])
+    # p4 joins the tie: the decision names only part of it
+    wider = [*tied[:3], (4, False, totals(2, 5, 2))]
+    assert not decision_stands(rank(players, wider, finalists=(), decisions=()), ["p3", "p2"])
+    # one of two disqualified: nobody left to order
+    dq = [entrant(1), entrant(2, DISQUALIFIED), entrant(3), entrant(4)]
+    assert not decision_stands(rank(dq, tied, finalists=(), decisions=()), ["p3", "p2"])
+
+
+def test_a_decision_on_the_last_seat_of_the_final_stands_on_the_qualifying_totals():
+    players = [entrant(n) for n in range(1, 7)]
+    qualifying = [(1, False, totals(5, 0, 5)), (2, False, totals(4, 0, 4)), (3, False, totals(3, 0, 3)),
+                  (4, False, totals(2, 0, 2)), (5, False, totals(2, 0, 2)), (6, False, totals(0, 0, 0))]
+    final = [(n, True, totals(4 - n, 0, 4 - n)) for n in (1, 2, 3, 4)]  # p4 won the seat by lot, p5 did not
+    rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p4", "p5"]])
+    assert decision_stands(rows, ["p4", "p5"])
+    # two finalists tied in the final and in qualifying: a medal tie, the final's points count too
+    medal = [(n, False, totals(2, 0, 2)) for n in (1, 2, 3, 4)] + [(n, True, totals(1, 0, 1)) for n in (1, 2)]
+    rows = rank(players, medal + [(3, True, totals(0, 0, 0)), (4, True, totals(0, 0, 0))],
+                finalists={1, 2, 3, 4}, decisions=())
+    assert decision_stands(rows, ["p2", "p1"])
+    rows = rank(players, medal + [(3, True, totals(0, 0, 0)), (4, True, totals(0, 0, 0)), (1, True, totals(0, 5, 0))],
+                finalists={1, 2, 3, 4}, decisions=())
+    assert not decision_stands(rows, ["p2", "p1"])
 
 
 def test_a_tie_below_the_medals_is_not_flagged():

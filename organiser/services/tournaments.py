@@ -1,17 +1,29 @@
-"""Tournament settings: creating a tournament and changing its settings (scores recomputed)."""
+"""Tournament settings: creating a tournament and changing its settings (scores recomputed).
+
+A change of the scoring settings scores every stored game again. When that changes a verified
+result (SPEC §6: a verified sheet changes only by the head referee, with a reason), nothing is
+saved until the head referee or the organiser confirms exactly what changes (`Confirmation`,
+naming the plan they were shown) with a reason: until then `ResultsWouldChange` carries the
+plan (`scoring.rescore.RescorePlan`) and everything is rolled back.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django import forms
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import Role
+from accounts.roles import has_role
+from scoring.rescore import RescorePlan, log_plan, read_results
 from scoring.services import recompute_scores
 from scoring.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
+from tournament.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -23,26 +35,85 @@ SCORING_FIELDS = (
 )
 
 
+@dataclass(frozen=True)
+class Confirmation:
+    """The head referee's or organiser's yes to the changes of verified results they were shown:
+    `token` names that plan (`RescorePlan.token`), `reason` is written to each audit entry."""
+
+    token: str
+    reason: str
+
+
+class ResultsWouldChange(Refused):
+    """The new settings change verified results and were not confirmed (or not with a reason, or
+    for another plan): nothing was saved. `plan` says what would change."""
+
+    def __init__(self, code: str, plan: RescorePlan, *, field: str | None = None):
+        super().__init__(code, field=field, count=len(plan.changes))
+        self.plan = plan
+
+
+@dataclass
+class SettingsSaved:
+    """What saving the settings did: `rescored` seat results scored differently (on any sheet),
+    `plan` the verified results that changed (empty when none)."""
+
+    rescored: int = 0
+    plan: RescorePlan | None = None
+
+    @property
+    def verified_changes(self) -> int:
+        return len(self.plan.changes) if self.plan else 0
+
+
 @transaction.atomic
-def save_tournament(form: forms.ModelForm, *, user: AbstractBaseUser | None) -> tuple[Tournament, int]:
+def save_tournament(
+    form: forms.ModelForm, *, user: AbstractBaseUser | None, confirmation: Confirmation | None = None,
+) -> tuple[Tournament, SettingsSaved]:
     """Save a valid TournamentForm; rescore stored games when a scoring setting changed.
 
-    Returns (tournament, number of seat results whose score changed).
+    A change that alters a verified result needs `confirmation` of exactly that change, with a
+    reason, by the head referee or the organiser: else ResultsWouldChange, nothing saved.
     """
     tournament = form.instance
     creating = tournament.pk is None
-    old_visibility = None if creating else Tournament.objects.get(pk=tournament.pk).visibility
-    new_visibility = form.cleaned_data.get("visibility", tournament.visibility)
-    if not creating:
-        tournament.visibility = old_visibility  # changed below, through the audited path
-    tournament = form.save()
     if creating:
+        tournament = form.save()
         log_change(tournament, user, "tournament_create", after={"name": tournament.name, "slug": tournament.slug})
-        return tournament, 0
-    if new_visibility != old_visibility:
+        return tournament, SettingsSaved()
+    stored = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    new_visibility = form.cleaned_data.get("visibility", tournament.visibility)
+    tournament.visibility = stored.visibility  # changed below, through the audited path
+    changed = [
+        name for name in SCORING_FIELDS if name in form.changed_data and getattr(stored, name) != form.cleaned_data[name]
+    ]
+    before = read_results(stored) if changed else None
+    tournament = form.save()
+    saved = SettingsSaved()
+    if before is not None:
+        saved.rescored = recompute_scores(tournament)
+        saved.plan = RescorePlan.between(before, read_results(tournament))
+        if saved.plan:
+            _check(confirmation, saved.plan, tournament, user)
+            log_plan(tournament, saved.plan, user=user, reason=confirmation.reason.strip())
+        log_change(
+            tournament, user, "settings_rescore", reason=confirmation.reason.strip() if saved.plan else "",
+            before={name: getattr(stored, name) for name in changed},
+            after={name: form.cleaned_data[name] for name in changed},
+        )
+    if new_visibility != stored.visibility:
         set_visibility(tournament, new_visibility, user=user, reason=_("changed in the tournament settings"))
-    rescored = 0
-    if any(name in form.changed_data for name in SCORING_FIELDS):
-        rescored = recompute_scores(tournament)
-        log_change(tournament, user, "settings_rescore", after={name: form.cleaned_data[name] for name in SCORING_FIELDS})
-    return tournament, rescored
+    return tournament, saved
+
+
+def _check(confirmation: Confirmation | None, plan: RescorePlan, tournament: Tournament, user) -> None:
+    """Refuse (rolling everything back) unless `confirmation` names this plan, with a reason, by
+    the head referee or the organiser."""
+    if confirmation is None:
+        raise ResultsWouldChange("rescore_confirm", plan)
+    if not has_role(user, tournament, Role.HEAD_REFEREE):
+        raise ResultsWouldChange("rescore_head_referee_only", plan)
+    if confirmation.token != plan.token:
+        raise ResultsWouldChange("rescore_changed", plan)
+    if not confirmation.reason.strip():
+        raise ResultsWouldChange("rescore_reason_required", plan, field="reason")

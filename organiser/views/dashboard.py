@@ -16,6 +16,7 @@ from organiser.server_log import last_logged_error
 from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
 from scoring.selectors import cards_given
+from scoring.ties import decisions_to_review
 from tournament.selectors import rounds_in_order
 
 
@@ -68,6 +69,7 @@ def dashboard(request, tournament):
     context = _dashboard_context(tournament)
     context["player_counts"], context["present_count"] = selectors.player_counts(tournament)
     context["cards"] = cards_given(tournament, newest_first=True)
+    context["ties_to_review"] = len(decisions_to_review(tournament))
     context["device_sheet_form"] = DeviceSheetForm()
     context["logged_error"] = last_logged_error() if outranks(request.role, Role.ORGANISER) else None
     return render(request, "organiser/dashboard.html", context)

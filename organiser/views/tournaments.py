@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from accounts.models import Role
 from accounts.roles import global_role, staff_required
 from organiser import services
-from organiser.forms import TournamentForm
+from organiser.forms import RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
 from tournament.selectors import all_tournaments
 
@@ -38,14 +38,40 @@ def tournament_create(request):
 
 @staff_required(Role.ORGANISER)
 def tournament_edit(request, tournament):
-    form = TournamentForm(posted_data(request), instance=tournament)
+    """The settings. New scoring settings that change verified results are shown first (which
+    sheets, players and places) and saved only when confirmed with a reason."""
+    data = posted_data(request)
+    form = TournamentForm(data, instance=tournament)
+    context = {"form": form, "tournament": tournament}
     if request.method == "POST" and form.is_valid():
-        tournament, rescored = services.save_tournament(form, user=request.user)
-        messages.success(request, _("The settings have been saved."))
-        if rescored:
-            messages.info(request, ngettext(
-                "Scores were recomputed with the new settings: %(count)s result changed.",
-                "Scores were recomputed with the new settings: %(count)s results changed.", rescored,
-            ) % {"count": rescored})
-        return redirect_after_post(request, staff_url("dashboard", tournament))
-    return render(request, "organiser/tournament_form.html", {"form": form, "tournament": tournament})
+        try:
+            tournament, saved = services.save_tournament(
+                form, user=request.user, confirmation=RescoreForm(data).confirmation(),
+            )
+        except services.ResultsWouldChange as refusal:
+            tournament.refresh_from_db()  # the form holds what was posted; the page shows what is stored
+            context.update(plan=refusal.plan, refusal=refusal, rescore_form=RescoreForm.for_plan(refusal, data))
+        else:
+            settings_saved_messages(request, saved)
+            return redirect_after_post(request, staff_url("dashboard", tournament))
+    return render(request, "organiser/tournament_form.html", context)
+
+
+def settings_saved_messages(request, saved):
+    messages.success(request, _("The settings have been saved."))
+    if saved.verified_changes:
+        messages.warning(request, ngettext(
+            "%(count)s result of verified sheets changed; each is in the log with your reason.",
+            "%(count)s results of verified sheets changed; each is in the log with your reason.", saved.verified_changes,
+        ) % {"count": saved.verified_changes})
+        if saved.plan.ties:
+            messages.warning(request, ngettext(
+                "%(count)s tie decision no longer orders a tie: the head referee must look at it again (Ties).",
+                "%(count)s tie decisions no longer order a tie: the head referee must look at them again (Ties).",
+                len(saved.plan.ties),
+            ) % {"count": len(saved.plan.ties)})
+    elif saved.rescored:
+        messages.info(request, ngettext(
+            "Scores were recomputed with the new settings: %(count)s result changed.",
+            "Scores were recomputed with the new settings: %(count)s results changed.", saved.rescored,
+        ) % {"count": saved.rescored})

@@ -17,6 +17,7 @@ ACTION_LABELS = {
     "verify": gettext_lazy("sheet verified"),
     "card": gettext_lazy("card"),
     "disqualify": gettext_lazy("disqualification"),
+    "rescore_result": gettext_lazy("result changed by new scoring settings"),
 }
 STATE_LABELS = dict(ScoreSheet.State.choices)
 
@@ -58,9 +59,22 @@ def describe_state(data, players):
         return []
     if data.get("game"):
         return describe_game(data["game"], players)
+    if isinstance(data.get("scores"), dict) and "small_points" in data:
+        return describe_result(data)
     if data.get("state"):
         return [_("state: %(state)s") % {"state": STATE_LABELS.get(data["state"], data["state"])}]
     return []
+
+
+def rack_words(tiles, jokers, opening, first_move_case=False):
+    """A rack in words: "23 in tiles and 0 jokers, laid out[, first-move case]"."""
+    text = ngettext(
+        "%(tiles)s in tiles and %(jokers)s joker, %(opening)s",
+        "%(tiles)s in tiles and %(jokers)s jokers, %(opening)s", jokers,
+    ) % {"tiles": tiles, "jokers": jokers, "opening": OPENING_LABELS.get(opening, opening)}
+    if first_move_case:
+        text = _("%(rack)s, first-move case") % {"rack": text}
+    return text
 
 
 def describe_game(game, players):
@@ -77,16 +91,7 @@ def describe_game(game, players):
         if rack is None:
             text = _("went out")
         else:
-            jokers = rack.get("jokers", 0)
-            text = ngettext(
-                "%(tiles)s in tiles and %(jokers)s joker, %(opening)s",
-                "%(tiles)s in tiles and %(jokers)s jokers, %(opening)s", jokers,
-            ) % {
-                "tiles": rack.get("tiles", 0), "jokers": jokers,
-                "opening": OPENING_LABELS.get(rack.get("opening"), rack.get("opening")),
-            }
-            if rack.get("first_move_case"):
-                text = _("%(rack)s, first-move case") % {"rack": text}
+            text = rack_words(rack.get("tiles", 0), rack.get("jokers", 0), rack.get("opening"), rack.get("first_move_case"))
         line = _("%(seat)s %(name)s: %(rack)s → %(score)s") % {
             "seat": letter, "name": players.get(letter, ""), "rack": text, "score": signed(score),
         }
@@ -96,3 +101,17 @@ def describe_game(game, players):
             }
         lines.append(line)
     return lines
+
+
+def describe_result(data):
+    """Lines for a player's result on a sheet (see `scoring.rescore`): each game's score, then the totals."""
+    games = ", ".join(
+        _("game %(number)s %(score)s") % {"number": number, "score": signed(score)}
+        for number, score in sorted(data["scores"].items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else 0)
+    )
+    return [
+        _("%(seat)s %(name)s: %(games)s") % {"seat": data.get("seat", ""), "name": data.get("name", ""), "games": games},
+        _("small points %(small)s, big points %(big)s, games won %(won)s") % {
+            "small": signed(data.get("small_points")), "big": data.get("big_points"), "won": data.get("games_won"),
+        },
+    ]

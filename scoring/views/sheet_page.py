@@ -1,6 +1,7 @@
 """The score-sheet page: everything it shows, read in a fixed number of queries, and its renderings."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.http import Http404
 from django.shortcuts import render
@@ -12,6 +13,7 @@ from scoring import selectors, services
 from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.views.access import is_head, load_table
+from scoring.views.audit_log import ChangeView, rack_words
 from tournament.models import Player
 
 
@@ -41,6 +43,45 @@ class SeatRow:
 
 
 @dataclass
+class ConflictSeat:
+    """One seat on the conflict screen: its rack and score as saved now, and as this tablet has them."""
+
+    letter: str
+    player: Player
+    saved: str
+    saved_score: int | None
+    mine: str
+    mine_score: int | None
+
+    @property
+    def differs(self):
+        return (self.saved, self.saved_score) != (self.mine, self.mine_score)
+
+
+@dataclass
+class Conflict:
+    """What a tablet whose save was refused (the sheet moved on) sees next to its save button:
+    what was saved since it loaded the sheet and, when that includes this game, the game as
+    saved now beside this tablet's values, which saving now would put in their place."""
+
+    changes: list[ChangeView]  # every change saved since the form was loaded, oldest first
+    by: str = ""  # who saved this game meanwhile ("" when nobody did: other games or the sheet changed)
+    at: datetime | None = None
+    saved_ending: str = ""
+    mine_ending: str = ""
+    seats: list[ConflictSeat] = field(default_factory=list)
+
+    @property
+    def game_saved(self):
+        """Whether this game is stored now (saving overwrites it), not only other parts of the sheet."""
+        return bool(self.seats)
+
+    @property
+    def ending_differs(self):
+        return self.saved_ending != self.mine_ending
+
+
+@dataclass
 class GameEntry:
     """One game on the sheet page: its form (or read-only results) and what it shows."""
 
@@ -51,7 +92,7 @@ class GameEntry:
     rows: list[SeatRow] = field(default_factory=list)  # the seats of the form
     checked: services.CheckedGame | None = None  # what the values in the form score
     status: str = "new"  # new, saved, just_saved, unsaved, conflict
-    changes: list = field(default_factory=list)  # audit entries shown on the conflict screen
+    conflict: Conflict | None = None  # after a refused save: what was saved meanwhile
     override_form: OverrideForm | None = None
     refusal: str = ""
     force_open: bool = False
@@ -227,6 +268,45 @@ class SheetPage:
             row.minus = checked.minus.get(row.letter)
             row.score = checked.result.scores[row.letter] if checked.result else None
         return entry
+
+    def conflict(self, entry, changes, checked):
+        """The conflict screen of game `entry` (shown after `show` put the sheet as stored now):
+        `changes` are the audit entries since the form was loaded (ChangeView), `checked` the
+        game this tablet sent, scored."""
+        conflict = Conflict(changes)
+        for change in changes:
+            after = change.entry.after if isinstance(change.entry.after, dict) else {}
+            change.this_game = isinstance(after.get("game"), dict) and after["game"].get("number") == entry.number
+            if change.this_game:
+                conflict.by, conflict.at = change.who, change.entry.created_at
+        stored = entry.stored
+        if stored is None or checked is None or checked.game is None:
+            return conflict
+        mine = checked.game
+        conflict.saved_ending = self.ending_words(stored.winner or None)
+        conflict.mine_ending = self.ending_words(mine.winner)
+        results = selectors.results_by_letter(stored)
+        for letter, player in self.players.items():
+            result, rack = results.get(letter), mine.racks.get(letter)
+            if result is None:
+                continue
+            saved = _("went out") if result.went_out else rack_words(
+                result.tiles, result.jokers, result.opening, result.first_move_case,
+            )
+            yours = _("went out") if letter == mine.winner or rack is None else rack_words(
+                rack.tiles, rack.jokers, rack.opening, rack.first_move_case,
+            )
+            conflict.seats.append(ConflictSeat(
+                letter, player, saved, result.effective_score, yours, checked.result.scores.get(letter),
+            ))
+        return conflict
+
+    def ending_words(self, winner):
+        """Who went out, in words: "A Anna Nowak", or "pool exhausted"."""
+        if winner is None:
+            return _("pool exhausted")
+        player = self.players.get(winner)
+        return f"{winner} {player.name}" if player else winner
 
     def url(self, name, **kwargs):
         return reverse(

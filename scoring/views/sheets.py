@@ -109,9 +109,11 @@ def saved_response(request, page, number):
 
 
 def show_conflict(request, page, number, form, conflict):
-    """The later save is refused: show what the other tablet saved and keep this tablet's values.
+    """The later save is refused: show, next to the save button, what the other tablet saved
+    beside this tablet's values, which stay in the form.
 
-    The kept form now carries the current version, so saving it again re-applies the values.
+    The kept form now carries the current version, so saving it again puts these values in
+    place of the saved ones (the message says so).
     """
     page.show(conflict.sheet, conflict.games)
     data = form.data.copy()
@@ -119,7 +121,8 @@ def show_conflict(request, page, number, form, conflict):
     kept = page.form_for(number, data, require_complete=True)
     kept.is_valid()
     entry = page.bind(number, kept, "conflict", conflict.checked)
-    entry.changes = [describe_entry(change, page.players) for change in conflict.changes]
+    changes = [describe_entry(change, page.players) for change in conflict.changes]
+    entry.conflict = page.conflict(entry, changes, conflict.checked)
     if request.htmx:
         return render_game(request, page, entry, with_version=True)
     return render_sheet(request, page, status=409)

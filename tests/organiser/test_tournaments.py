@@ -94,8 +94,9 @@ def test_the_address_cannot_be_changed_after_creation(organiser_client):
 
 
 def test_changing_a_scoring_setting_rescores_stored_games(organiser_client):
+    """A sheet not verified yet is scored again at once (verified ones: tests/organiser/test_settings_rescore.py)."""
     game = out_game(1, "A", B=(10, 1), C=(5, 0), D=(0, 0, "not_possible"))
-    tournament = build(4, rounds=[{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], [game])]}])
+    tournament = build(4, rounds=[{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], [game], "submitted")]}])
     # joker 50: B −60, C −5, D −100, A +165; joker 30: B −40, A +145.
     response = organiser_client.post("/staff/test/settings/", settings_data(tournament, joker_penalty="30"), follow=True)
     assert "2 results changed" in response.content.decode()

@@ -149,3 +149,40 @@ def test_the_head_referee_decides_the_tie_on_a_tablet_or_a_phone(new_page, live_
     assert "The tie at place 4–5 is decided." in page.locator(".message--success").inner_text()
     assert "No tie to decide now." in page.content()
     assert TieDecision.objects.get().order == ["p8", "p6"]
+
+
+def test_a_decision_whose_players_are_no_longer_tied_is_set_aside_with_a_reason(head_referee_client, head_referee):
+    tournament = qualified()
+    standing = TieDecision.objects.create(tournament=tournament, order=["p8", "p6"], reason="lot", decided_by=head_referee)
+    stale = TieDecision.objects.create(tournament=tournament, order=["p2", "p3"], reason="old lot", decided_by=head_referee)
+    assert [review.decision for review in ties.decisions_to_review(tournament)] == [stale]
+    page = head_referee_client.get("/referee/test/ties/").content.decode()
+    assert "Needs a new look: Gracz 2, Gracz 3" in page and "old lot" in page
+    assert "Needs a new look: Gracz 8" not in page
+
+    response = head_referee_client.post("/referee/test/ties/", {"set_aside": "1", "decision": stale.pk, "reason": " "})
+    assert response.status_code == 200 and "Give a reason for this change." in response.content.decode()
+    assert TieDecision.objects.count() == 2
+
+    response = head_referee_client.post("/referee/test/ties/", {"set_aside": "1", "decision": stale.pk,
+                                                                "reason": "Not tied after the new settings"})
+    assert response.status_code == 302
+    assert list(TieDecision.objects.all()) == [standing]
+    entry = AuditEntry.objects.get(action="tie_decision_set_aside")
+    assert (entry.before, entry.reason, entry.user) == (
+        {"order": ["p2", "p3"], "names": ["Gracz 2", "Gracz 3"], "reason": "old lot"},
+        "Not tied after the new settings", head_referee,
+    )
+    again = head_referee_client.post("/referee/test/ties/", {"set_aside": "1", "decision": stale.pk, "reason": "x"},
+                                     follow=True)
+    assert "has been set aside already" in again.content.decode()
+
+
+def test_a_decision_that_still_orders_a_tie_is_not_set_aside(head_referee, referee):
+    tournament = qualified()
+    decision = TieDecision.objects.create(tournament=tournament, order=["p8", "p6"], reason="lot", decided_by=head_referee)
+    with pytest.raises(Refused, match="^tie_decision_stands$"):
+        ties.set_decision_aside(tournament, decision.pk, reason="why not", user=head_referee)
+    with pytest.raises(Refused, match="^tie_head_referee_only$"):
+        ties.set_decision_aside(tournament, decision.pk, reason="why not", user=referee)
+    assert TieDecision.objects.count() == 1 and not AuditEntry.objects.exists()

@@ -13,6 +13,8 @@
  * - Replies never replace an input (only scores, errors and status, by id), so a tap made while
  *   a reply is on its way is kept.
  * - A game just saved folds up to its line of scores and the next game to enter opens.
+ * - A save refused because another tablet saved the sheet meanwhile shows the conflict just
+ *   above the game's save button (`data-conflict-new`): both are brought into view.
  */
 (function () {
   "use strict";
@@ -182,6 +184,24 @@
     next.scrollIntoView({ block: "start" });
   }
 
+  /* A conflict just shown: scroll it into view with the save button below it (the whole box
+   * when both do not fit on the screen), unless they are in view already. */
+  function showConflicts() {
+    document.querySelectorAll("[data-conflict-new]").forEach(function (box) {
+      box.removeAttribute("data-conflict-new");
+      var section = box.closest("section.game");
+      var details = section && section.querySelector("details.game__details");
+      if (details) details.open = true;
+      var save = section && section.querySelector(".save-button");
+      var top = box.getBoundingClientRect().top;
+      var bottom = (save || box).getBoundingClientRect().bottom;
+      var height = window.innerHeight || document.documentElement.clientHeight;
+      if (top >= 0 && bottom <= height) return;
+      if (save && bottom - top <= height) save.scrollIntoView({ block: "end" });
+      else box.scrollIntoView({ block: "start" });
+    });
+  }
+
   // The keypad: list the tapped face in the rack's field, then ask the server for the sums.
   document.addEventListener("click", function (event) {
     var key = event.target.closest && event.target.closest('button[name^="key-"]');
@@ -228,6 +248,7 @@
   // After a reply: a game just saved forgets its draft and folds up, the next game opens; the
   // drafts of the other games take the sheet's new version.
   document.body.addEventListener("htmx:afterSettle", function () {
+    showConflicts();
     document.querySelectorAll("[data-just-saved]").forEach(function (mark) {
       mark.removeAttribute("data-just-saved");
       var section = mark.closest("section.game");
@@ -252,5 +273,6 @@
   // restored draft is scored and a pending save sent at once.
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form[data-draft-key]").forEach(restoreDraft);
+    showConflicts();  // a conflict sent as a whole page (a form posted without htmx)
   });
 })();
