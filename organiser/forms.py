@@ -13,7 +13,8 @@ from organiser.backups import restore
 from tournament import validation
 from tournament.models import Tournament
 from tournament.selectors import slug_taken
-from tournament.text import slug_from, sorted_polish
+from tournament.names import sorted_by_surname
+from tournament.text import slug_from
 
 FIELDSETS = [
     (_("The event"), ["name", "slug", "date"]),
@@ -158,21 +159,56 @@ class RefusalMixin:
 
 
 class PlayerForm(RefusalMixin, forms.Form):
-    name = forms.CharField(
-        label=_("name"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
-        help_text=_("First name and surname, e.g. Anna Nowak."),
+    """A player's surname, given names and organisation; with `late_round` (the round a player
+    added now would play from, once round 1 has started) also whether the player is here."""
+
+    HERE, NOT_YET = "here", "not-yet"
+
+    surname = forms.CharField(
+        label=_("surname"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
+        help_text=_("e.g. Nowak or Nowak-Kowalska"),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+    given_names = forms.CharField(
+        label=_("given names"), max_length=validation.MAX_NAME, required=False,
+        help_text=_("e.g. Anna"),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
     organisation = forms.CharField(
         label=_("organisation"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
         help_text=_("The club, university or association."),
         widget=forms.TextInput(attrs={"list": "organisations", "autocomplete": "off"}),
     )
+    arrival = forms.ChoiceField(label=_("Is the player here?"), required=False, widget=forms.RadioSelect)
+
+    def __init__(self, *args, late_round=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if late_round is None:
+            del self.fields["arrival"]
+        else:
+            self.fields["arrival"].choices = [
+                (self.HERE, _("Here now: checked in, plays from round %(number)s") % {"number": late_round}),
+                (self.NOT_YET, _("Not here yet: check them in when they arrive")),
+            ]
+            self.fields["arrival"].initial = self.HERE
+
+    def clean_given_names(self):
+        text = self.cleaned_data["given_names"]
+        return validation.clean_name(text) if text.strip() else ""
+
+    def present(self):
+        """Whether the player is here: None (the service's default) unless the form asked."""
+        if "arrival" not in self.fields:
+            return None
+        return self.cleaned_data.get("arrival") != self.NOT_YET
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(
         label=_("player list"), allow_empty_file=True,
-        help_text=_("A CSV or Excel (.xlsx) file whose first line names the columns: name, organisation."),
+        help_text=_(
+            "A CSV or Excel (.xlsx) file whose first line names the columns: name (or given names and surname), organisation."
+        ),
     )
 
 
@@ -211,9 +247,9 @@ class SwapForm(RefusalMixin, forms.Form):
         self.players = {player.pk: player for player, _table, _letter in seated}
         choices = [("", "—")] + [
             (player.pk, gettext("%(name)s (no. %(number)s) — table %(table)s, seat %(seat)s") % {
-                "name": player.name, "number": player.start_number, "table": table, "seat": letter,
+                "name": player.surname_first, "number": player.start_number, "table": table, "seat": letter,
             })
-            for player, table, letter in sorted_polish(seated, key=lambda s: s[0].name)
+            for player, table, letter in sorted_by_surname(seated, person=lambda s: s[0])
         ]
         self.fields["player_a"].choices = choices
         self.fields["player_b"].choices = choices

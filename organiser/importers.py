@@ -1,9 +1,12 @@
-"""Reading a player list from a CSV or XLSX file with the columns name, organisation.
+"""Reading a player list from a CSV or XLSX file: the name in one column ("Imię i nazwisko",
+"name") or in two ("Imię" and "Nazwisko", "first name" and "surname"), and the organisation.
 
 `read_player_file(filename, data)` returns the rows of the file, or is `Refused` when the
 file itself cannot be read. The file is recognised by its content, not by its name.
 CSV: UTF-8 with or without BOM, or Windows-1250 when the text is clearly Polish;
-separated by `,`, `;` or a tab. The rows are checked (empty names, duplicates, the
+separated by `,`, `;` or a tab. A name in one column is split as `tournament.names.split_name`
+reads it: "Anna Nowak" (the last word is the surname), "Nowak Anna" under a "Nazwisko i imię"
+header, "Nowak, Anna" anywhere. The rows are checked (empty names, duplicates, the
 per-organisation quota) by `services.registration_problems`.
 """
 
@@ -14,12 +17,16 @@ import io
 from dataclasses import dataclass
 
 from organiser import xlsx
+from tournament.names import full_name, split_name
 from tournament.refusals import Refused
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 2000
 POLISH_LETTERS = set("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
-NAME_HEADERS = {"name", "player", "imię i nazwisko", "imie i nazwisko", "nazwisko i imię", "zawodnik", "gracz"}
+NAME_HEADERS = {"name", "full name", "player", "imię i nazwisko", "imie i nazwisko", "zawodnik", "gracz"}
+SURNAME_FIRST_HEADERS = {"nazwisko i imię", "nazwisko i imie", "nazwisko i imiona", "surname and given names"}
+SURNAME_HEADERS = {"nazwisko", "surname", "last name", "family name"}
+GIVEN_NAMES_HEADERS = {"imię", "imie", "imiona", "first name", "first names", "given name", "given names", "forename"}
 ORGANISATION_HEADERS = {"organisation", "organization", "organizacja", "klub", "club"}
 BINARY_KINDS = {
     b"\x89PNG": "PNG",
@@ -33,9 +40,15 @@ ZIP_MAGIC = b"PK\x03\x04"
 
 @dataclass(frozen=True)
 class PlayerRow:
-    name: str
+    given_names: str
+    surname: str
     organisation: str
     line: int | None = None  # None for a player typed into the form
+
+    @property
+    def name(self):
+        """The whole name as it is read: "Anna Nowak"."""
+        return full_name(self.given_names, self.surname)
 
 
 def clean_text(value):
@@ -117,16 +130,35 @@ def _rows(cells, filename):
     if not records:
         raise Refused("file_empty", file=filename)
     header_line, header = records[0]
-    name_at, organisation_at = _column(header, NAME_HEADERS), _column(header, ORGANISATION_HEADERS)
-    if name_at is None or organisation_at is None:
+    name_of, organisation_at = _name_reader(header), _column(header, ORGANISATION_HEADERS)
+    if name_of is None or organisation_at is None:
         raise Refused("file_header", line=header_line)
     if len(records) - 1 > MAX_ROWS:
         raise Refused("file_too_many_rows", count=MAX_ROWS)
     rows = []
     for line, values in records[1:]:
-        name = values[name_at] if name_at < len(values) else ""
-        organisation = values[organisation_at] if organisation_at < len(values) else ""
-        rows.append(PlayerRow(name, organisation, line))
+        given_names, surname = name_of(values)
+        rows.append(PlayerRow(given_names, surname, _cell(values, organisation_at), line))
     if not rows:
         raise Refused("file_no_players", file=filename)
     return rows
+
+
+def _cell(values, at):
+    return values[at] if at < len(values) else ""
+
+
+def _name_reader(header):
+    """A function from a row's cells to its (given names, surname): from the "Imię" and
+    "Nazwisko" columns when the header has both, else from the one name column; None when
+    the header names neither."""
+    surname_at, given_at = _column(header, SURNAME_HEADERS), _column(header, GIVEN_NAMES_HEADERS)
+    if surname_at is not None and given_at is not None:
+        return lambda values: (_cell(values, given_at), _cell(values, surname_at))
+    name_at = _column(header, NAME_HEADERS)
+    surname_first = name_at is None
+    if surname_first:
+        name_at = _column(header, SURNAME_FIRST_HEADERS)
+    if name_at is None:
+        return None
+    return lambda values: split_name(_cell(values, name_at), surname_first=surname_first)

@@ -14,7 +14,7 @@ from engine import seating
 from scoring.models import AuditEntry, ScoreSheet
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 from tournament.selectors import qualifying_over
-from tournament.text import sorted_polish
+from tournament.names import sorted_by_surname
 
 # Changes a backup snapshot should follow (see organiser.backups.snapshots).
 RESULT_CHANGES = ("verify", "correct_game", "round_complete")
@@ -31,6 +31,19 @@ def eligible_players(tournament: Tournament, number: int) -> QuerySet[Player]:
 
 def eligible_count(tournament: Tournament, number: int) -> int:
     return eligible_players(tournament, number).count()
+
+
+def not_seated(tournament: Tournament, number: int) -> list[tuple[str, list[Player]]]:
+    """The registered players round `number` will not seat, in surname order, by why:
+    [(status, players)] for "absent" (active but not checked in), "withdrawn" and "disqualified",
+    each only when someone is in it."""
+    players = Player.objects.filter(tournament=tournament).exclude(
+        Q(status=Player.Status.ACTIVE, present=True) & (Q(joins_from_round__isnull=True) | Q(joins_from_round__lte=number))
+    )
+    groups = defaultdict(list)
+    for player in sorted_by_surname(players):
+        groups["absent" if player.status == Player.Status.ACTIVE else player.status].append(player)
+    return [(why, groups[why]) for why in ("absent", Player.Status.WITHDRAWN, Player.Status.DISQUALIFIED) if groups[why]]
 
 
 def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dict[int, list[dict[str, int]]]:
@@ -99,11 +112,11 @@ def round_quality(round_: Round, players_by_pk: dict[int, Player]) -> Quality:
         a, b = entry["pair"]
         if frozenset((a, b)) in together:
             quality.repeat_pairs.append((players_by_pk[a], players_by_pk[b], entry["count"]))
-    quality.three_table_repeats = [
+    quality.three_table_repeats = sorted_by_surname(
         players_by_pk[entry["player"]] for entry in report["three_table_repeat_seats"] if entry["round"] == len(rounds)
-    ]
-    quality.unbalanced = sorted_polish(
-        (players_by_pk[entry["player"]] for entry in report["players"] if not entry["balanced"]), key=lambda p: p.name
+    )
+    quality.unbalanced = sorted_by_surname(
+        players_by_pk[entry["player"]] for entry in report["players"] if not entry["balanced"]
     )
     return quality
 
@@ -117,7 +130,7 @@ def seating_warnings(round_: Round, seated: list[Player]) -> tuple[list[Player],
     seated_pks = {p.pk for p in seated}
     left_out = [p for pk, p in eligible.items() if pk not in seated_pks]
     cannot_play = [p for p in seated if p.pk not in eligible]
-    return sorted_polish(left_out, key=lambda p: p.name), sorted_polish(cannot_play, key=lambda p: p.name)
+    return sorted_by_surname(left_out), sorted_by_surname(cannot_play)
 
 
 def started_rounds(tournament: Tournament) -> list[Round]:
@@ -165,9 +178,9 @@ def players_with_organisations(tournament: Tournament) -> list[Player]:
     return list(Player.objects.filter(tournament=tournament).select_related("organisation"))
 
 
-def players_by_name(tournament: Tournament) -> list[Player]:
-    """The players in Polish alphabetical order, each with their organisation."""
-    return sorted_polish(players_with_organisations(tournament), key=lambda p: p.name)
+def players_by_surname(tournament: Tournament) -> list[Player]:
+    """The players in surname order (Polish alphabetical), each with their organisation."""
+    return sorted_by_surname(players_with_organisations(tournament))
 
 
 def organisation_names(tournament: Tournament) -> QuerySet:

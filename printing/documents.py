@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from scoring.selectors import results_are_final, unverified_sheet_count
 from scoring.services import games_per_table, table_letters
 from tournament.models import SEAT_LETTERS, Player, Round
-from tournament.text import polish_sort_key
+from tournament.names import sorted_by_surname
 
 PUBLIC_ROUND_STATES = (Round.State.PUBLISHED, Round.State.STARTED, Round.State.COMPLETED)
 
@@ -100,9 +100,9 @@ class Placement:
 
 
 def alphabetical_placements(tables):
-    """Every seated player with table and seat, in Polish alphabetical order of the name."""
+    """Every seated player with table and seat, in surname order (Polish alphabetical)."""
     placements = [Placement(seat.player, table.number, seat.letter) for table in tables for seat in table.seats.all()]
-    return sorted(placements, key=lambda placement: polish_sort_key(placement.player.name))
+    return sorted_by_surname(placements, person=lambda placement: placement.player)
 
 
 def sheet_form(letters, game_count, blank=False):

@@ -9,7 +9,7 @@ from collections import defaultdict
 from django.db.models import Prefetch
 
 from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.text import polish_sort_key
+from tournament.names import sorted_by_surname
 
 
 def round_tables(round_: Round) -> list[Table]:
@@ -31,6 +31,6 @@ def rounds_with_table_numbers(tournament: Tournament) -> list[Round]:
 
 
 def players_who_sat(tournament: Tournament) -> list[Player]:
-    """Every player who sat at a table in at least one round, in Polish alphabetical order."""
+    """Every player who sat at a table in at least one round, in surname order (Polish alphabetical)."""
     players = Player.objects.filter(tournament=tournament, seats__isnull=False).distinct().select_related("organisation")
-    return sorted(players, key=lambda p: polish_sort_key(p.name))
+    return sorted_by_surname(players)

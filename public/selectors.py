@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tournament.models import Player, Round, Seat, Tournament
+from tournament.names import surname_key
 
-from public.text import fold, name_matches, search_terms
+from public.text import name_matches, search_terms
 
 MAX_SEARCH_MATCHES = 8
 
@@ -25,7 +26,8 @@ class Match:
 
 def find_players(tournament: Tournament, *, query: str, round_: Round | None) -> tuple[list[Match], int]:
     """Players whose name or club matches the query ("lodz" finds the players of a club in
-    Łódź), each with their table and seat in `round_`; matches by name come first.
+    Łódź, "nowak anna" and "anna nowak" both find Anna Nowak), each with their table and seat
+    in `round_`; matches by name come first, each kind in surname order.
 
     Returns (matches, more): at most MAX_SEARCH_MATCHES matches, and how many more there are.
     """
@@ -35,7 +37,7 @@ def find_players(tournament: Tournament, *, query: str, round_: Round | None) ->
     players = sorted(
         (p for p in Player.objects.filter(tournament=tournament).select_related("organisation")
          if name_matches(terms, f"{p.name} {p.organisation.name}")),
-        key=lambda p: (not name_matches(terms, p.name), fold(p.name), p.start_number),
+        key=lambda p: (not name_matches(terms, p.name), surname_key(p), p.start_number),
     )
     seats = {}
     if round_ is not None and players:

@@ -24,6 +24,7 @@ from engine.standings import StandingRow
 from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
 from scoring.standings import compute_standings
 from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.names import sorted_by_surname
 from tournament.selectors import latest_round, qualifying_over
 
 SHEET_ACTIONS = ("save_game", "correct_game", "override", "submit", "verify")
@@ -190,15 +191,15 @@ FINAL_SIZE = 4
 # ---------------------------------------------------------------- players, cards, ties, final results
 
 def players_with_card_counts(tournament: Tournament) -> list[Player]:
-    """The players by start number, each with `warnings`, `yellows` and `reds` counted."""
-    return list(
+    """The players in surname order (Polish alphabetical), each with `warnings`, `yellows` and
+    `reds` counted."""
+    return sorted_by_surname(
         Player.objects.filter(tournament=tournament).select_related("organisation")
         .annotate(
             yellows=Count("cards", filter=Q(cards__colour=Card.Colour.YELLOW)),
             warnings=Count("cards", filter=Q(cards__colour=Card.Colour.WARNING)),
             reds=Count("cards", filter=Q(cards__colour=Card.Colour.RED)),
         )
-        .order_by("start_number")
     )
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from engine import discipline, rules
+from tournament import names
 
 SEAT_LETTERS = rules.SEAT_LETTERS
 SEAT_CHOICES = [(letter, letter) for letter in SEAT_LETTERS]
@@ -172,6 +173,11 @@ class Player(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     organisation = models.ForeignKey(Organisation, on_delete=models.RESTRICT, related_name="players")
+    surname = models.CharField(_("surname"), max_length=200)
+    given_names = models.CharField(_("given names"), max_length=200, blank=True)
+    # The whole name as it is read, "Anna Nowak": kept by `save` from the two parts (or split
+    # into them when only it is given); what the JSON interchange, the standings and the
+    # score sheets show.
     name = models.CharField(_("name"), max_length=200)
     start_number = models.PositiveIntegerField(_("start number"))
     ext_id = models.CharField(_("player id"), max_length=50, help_text=_("The id used in the JSON interchange file."))
@@ -193,10 +199,38 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["organisation", "name"], name="player_unique_name_in_org"),
             models.CheckConstraint(condition=Q(org_slot__gte=1), name="player_org_slot_positive"),
             models.CheckConstraint(condition=Q(status__in=list(discipline.STATUSES)), name="player_status_valid"),
+            models.CheckConstraint(condition=~Q(surname=""), name="player_surname_not_empty"),
         ]
 
     def __str__(self):
         return self.name
+
+    NAME_FIELDS = ("name", "given_names", "surname")
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        player = super().from_db(db, field_names, values)
+        player._loaded_names = tuple(player.__dict__.get(field) for field in cls.NAME_FIELDS)
+        return player
+
+    def save(self, *args, **kwargs):
+        """`name` follows the parts, which are saved with it. A player made with a `name`
+        alone, or whose `name` alone was changed, gets it split ("Anna Nowak": Anna / Nowak)."""
+        loaded = getattr(self, "_loaded_names", None)
+        name_alone_changed = loaded is not None and self.name != loaded[0] and (self.given_names, self.surname) == loaded[1:]
+        if not self.surname or name_alone_changed:
+            self.given_names, self.surname = names.split_name(self.name, comma=False)
+        self.name = names.full_name(self.given_names, self.surname)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and set(update_fields) & set(self.NAME_FIELDS):
+            kwargs["update_fields"] = set(update_fields) | set(self.NAME_FIELDS)
+        super().save(*args, **kwargs)
+        self._loaded_names = (self.name, self.given_names, self.surname)
+
+    @property
+    def surname_first(self):
+        """The name as the lists sorted by surname show it: "Nowak Anna"."""
+        return names.surname_first(self.given_names, self.surname)
 
     @property
     def is_disqualified(self):

@@ -94,6 +94,7 @@ MESSAGES = {
     "rescore_head_referee_only": _("Not saved: only the head referee or the organiser can change verified results."),
     # registering players (organiser.services.players), one problem per line of a file
     "name_empty": _("the name is empty."),
+    "surname_empty": _("the surname is empty."),
     "organisation_empty": _("the organisation is empty."),
     "name_too_long": ngettext_lazy(
         "a name is longer than %(count)s character.", "a name is longer than %(count)s characters.", "count",
@@ -134,7 +135,9 @@ MESSAGES = {
     "file_too_many_cells": _(
         "“%(file)s” holds far more cells than a player list. Copy the name and organisation columns into a new file and try again."
     ),
-    "file_header": _("the first line must name the columns “name” and “organisation”."),
+    "file_header": _(
+        "the first line must name the columns “name” (or “given names” and “surname”) and “organisation”."
+    ),
     "file_too_many_rows": ngettext_lazy(
         "The file has more than %(count)s player.", "The file has more than %(count)s players.", "count",
     ),

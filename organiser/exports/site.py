@@ -7,7 +7,7 @@ link is relative: the folder opens from `file://` and can be put on any web serv
 
     index.html            the tournament's details and its rounds
     standings.html        the leaderboard
-    players.html          every player, A–Ż
+    players.html          every player by surname, A–Ż
     players/<start number>.html   a player's tables, opponents and games
     rounds/<number>.html  a round's tables with their results (the final too)
     style.css             the public pages' style sheets, with a few lines for print
@@ -23,7 +23,7 @@ from organiser.exports.writers.archive import zip_bytes
 from organiser.selectors import organisation_count, players_with_organisations
 from scoring.results import player_histories, public_rounds, tables_by_round
 from scoring.visibility import counts_any_game, public_scope, public_standings
-from tournament.text import sorted_polish
+from tournament.names import sorted_by_surname
 
 STYLE_SHEETS = ("css/app.css", "css/public.css", "css/site.css")
 
@@ -55,7 +55,7 @@ def site_files(tournament):
             organisation_count=organisation_count(tournament),
         ),
         "standings.html": page("standings.html", nav="standings", rows=rows, has_results=has_results),
-        "players.html": page("players.html", nav="players", players=sorted_polish(players, key=lambda p: p.name)),
+        "players.html": page("players.html", nav="players", players=sorted_by_surname(players)),
     }
     for round_, tables in rounds_tables:
         files[f"rounds/{round_.number}.html"] = page(

@@ -44,7 +44,8 @@ def export_tournament(tournament):
         "format": FORMAT,
         "tournament": {"name": t.name, "slug": t.slug, "date": t.date.isoformat(), "settings": settings},
         "players": [
-            {"id": p.ext_id, "name": p.name, "organisation": p.organisation.name, "status": p.status,
+            {"id": p.ext_id, "name": p.name, "surname": p.surname, "given_names": p.given_names,
+             "organisation": p.organisation.name, "status": p.status,
              "present": p.present, "joins_from_round": p.joins_from_round}
             for p in players
         ],

@@ -36,7 +36,8 @@ def import_tournament(data):
         organisation = organisations[validation.name_key(p["organisation"])]
         org_slots[organisation.name] += 1
         players[player_id] = Player(
-            tournament=tournament, organisation=organisation, name=p["name"],
+            tournament=tournament, organisation=organisation, name=p["name"], surname=p["surname"],
+            given_names=p["given_names"],
             start_number=number, ext_id=player_id, org_slot=org_slots[organisation.name],
             status=derived_status(p["status"], colours[player_id]), present=p["present"],
             joins_from_round=p["joins_from_round"],

@@ -31,6 +31,7 @@ from organiser.interchange.checks import (
 from scoring.models import Card, ScoreSheet
 from tournament import validation
 from tournament.models import Player, Round, Tournament
+from tournament.names import full_name, split_name
 
 FORMAT = "rummikub-tournament/1"
 CHOICES = {
@@ -259,7 +260,9 @@ def _parse_players(data, quota):
     for i, p in enumerate(checked_list(data, "players")):
         path = f"players[{i}]"
         p = checked_object(p, path)
-        check_known_keys(p, path, ("id", "name", "organisation", "status", "present", "joins_from_round"))
+        check_known_keys(
+            p, path, ("id", "name", "surname", "given_names", "organisation", "status", "present", "joins_from_round"),
+        )
         player_id = checked_text(p.get("id"), f"{path}.id", max_length=50)
         if player_id in players:
             fail(f"{path}.id", f"player id {shown(player_id)} appears twice")
@@ -273,17 +276,37 @@ def _parse_players(data, quota):
         if key in names:
             fail(f"{path}.name", f"{shown(player_name)} appears twice in {shown(organisation)}")
         names.add(key)
+        given_names, surname = _name_parts(p, path, player_name)
         present = p.get("present", False)
         if not isinstance(present, bool):
             fail(f"{path}.present", f"must be true or false, got {shown(present)}")
         joins = p.get("joins_from_round")
         players[player_id] = {
-            "name": player_name, "organisation": organisation,
+            "name": player_name, "surname": surname, "given_names": given_names, "organisation": organisation,
             "status": checked_choice(p.get("status", "active"), f"{path}.status", PLAYER_STATUSES),
             "present": present,
             "joins_from_round": None if joins is None else checked_int(joins, f"{path}.joins_from_round", 1, 100),
         }
     return players
+
+
+def _name_parts(p, path, name):
+    """(given names, surname) of a player: the file's `given_names` and `surname`, which must
+    put together give its `name`; without them, `name` split as a registration list writes it
+    ("Anna Nowak": the last word is the surname)."""
+    if "surname" not in p and "given_names" not in p:
+        return split_name(name, comma=False)
+    for key in ("surname", "given_names"):
+        if key not in p:
+            fail(f"{path}.{key}", "surname and given_names come together")
+    surname = checked_name(p["surname"], f"{path}.surname")
+    given_names = p["given_names"]
+    if not isinstance(given_names, str):
+        fail(f"{path}.given_names", f"must be a text, got {shown(given_names)}")
+    given_names = checked_name(given_names, f"{path}.given_names") if given_names.strip() else ""
+    if full_name(given_names, surname) != name:
+        fail(f"{path}.surname", f"given_names and surname make {shown(full_name(given_names, surname))}, not the name {shown(name)}")
+    return given_names, surname
 
 
 def _parse_rounds(data, players, tournament):

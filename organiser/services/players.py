@@ -15,6 +15,7 @@ from django.db.models import Max
 from organiser.importers import PlayerRow
 from tournament.audit import log_change
 from tournament.models import Organisation, Player, Seat, Tournament
+from tournament.names import split_name
 from tournament.refusals import Refused
 from tournament.selectors import last_started_number
 from tournament.validation import MAX_NAME, forbidden_character, name_key
@@ -36,26 +37,30 @@ def registration_problems(
     per_organisation = Counter(name_key(p.organisation.name) for p in existing)
     problems, seen, new_lines, display = [], {}, defaultdict(list), {}
     for entry in entries:
-        if not entry.name:
-            problems.append(Refused("name_empty", field="name", line=entry.line))
+        if not entry.surname:
+            code = "surname_empty" if entry.given_names else "name_empty"
+            problems.append(Refused(code, field="surname", line=entry.line))
         if not entry.organisation:
             problems.append(Refused("organisation_empty", field="organisation", line=entry.line))
         if len(entry.name) > MAX_NAME or len(entry.organisation) > MAX_NAME:
-            problems.append(Refused("name_too_long", count=MAX_NAME, line=entry.line))
-        hidden = {name: forbidden_character(text) for name, text in (("name", entry.name), ("organisation", entry.organisation))}
+            problems.append(Refused("name_too_long", field="surname", count=MAX_NAME, line=entry.line))
+        hidden = {
+            field: forbidden_character(text)
+            for field, text in (("surname", entry.surname), ("given_names", entry.given_names), ("organisation", entry.organisation))
+        }
         for column, code in hidden.items():
             if code:
                 problems.append(Refused("forbidden_character", field=column, code=code, line=entry.line))
-        if not entry.name or not entry.organisation or any(hidden.values()):
+        if not entry.surname or not entry.organisation or any(hidden.values()):
             continue
         organisation, name = name_key(entry.organisation), name_key(entry.name)
         display.setdefault(organisation, entry.organisation)
         names = {"name": entry.name, "organisation": entry.organisation}
         if (organisation, name) in taken:
-            problems.append(Refused("already_registered", field="name", line=entry.line, **names))
+            problems.append(Refused("already_registered", field="surname", line=entry.line, **names))
         elif (organisation, name) in seen:
             problems.append(Refused(
-                "registered_twice", field="name", line=entry.line, other=seen[(organisation, name)], **names,
+                "registered_twice", field="surname", line=entry.line, other=seen[(organisation, name)], **names,
             ))
         seen.setdefault((organisation, name), entry.line)
         new_lines[organisation].append(entry.line)
@@ -104,8 +109,10 @@ def _drop_empty_organisations(tournament):
     Organisation.objects.filter(tournament=tournament, players__isnull=True).delete()
 
 
-def _register(tournament, entries):
-    """Create players after the checks passed; the start number and id continue the list."""
+def _register(tournament, entries, arrival=None):
+    """Create players after the checks passed; the start number and id continue the list.
+    `arrival`: their `present` and `joins_from_round` (default: not checked in)."""
+    arrival = arrival or {}
     last = Player.objects.filter(tournament=tournament).aggregate(n=Max("start_number"))["n"] or 0
     taken_ids = set(Player.objects.filter(tournament=tournament).values_list("ext_id", flat=True))
     created = []
@@ -116,8 +123,8 @@ def _register(tournament, entries):
             ext_id += "x"
         taken_ids.add(ext_id)
         created.append(Player.objects.create(
-            tournament=tournament, organisation=organisation, name=" ".join(entry.name.split()), start_number=number,
-            ext_id=ext_id, org_slot=_free_slot(tournament, organisation),
+            tournament=tournament, organisation=organisation, surname=entry.surname, given_names=entry.given_names,
+            start_number=number, ext_id=ext_id, org_slot=_free_slot(tournament, organisation), **arrival,
         ))
     return created
 
@@ -137,15 +144,33 @@ def _refuse_first(problems):
     raise Refused(first.code, field=first.field, problems=problems, **first.params)
 
 
-def add_player(tournament: Tournament, *, name: str, organisation: str, user: AbstractBaseUser | None) -> Player:
-    """Register one player typed into the form; refused (next to the field) on any problem."""
-    entry = PlayerRow(name.strip(), organisation.strip())
+def typed_entry(*, surname: str | None, given_names: str, name: str | None, organisation: str) -> PlayerRow:
+    """A typed player: the two parts of the name, or (`name`) a whole name split as a
+    registration list writes it ("Anna Nowak")."""
+    if surname is None:
+        given_names, surname = split_name(name or "", comma=False)
+    return PlayerRow(" ".join(given_names.split()), " ".join(surname.split()), " ".join(organisation.split()))
+
+
+def add_player(
+    tournament: Tournament, *, surname: str | None = None, given_names: str = "", name: str | None = None,
+    organisation: str, present: bool | None = None, user: AbstractBaseUser | None,
+) -> Player:
+    """Register one player typed into the form; refused (next to the field) on any problem.
+
+    `present`: whether the player is here. By default a player added once round 1 has started
+    is (they play from the next round: they came to play), one added before is not (the desk
+    checks everyone in on the day)."""
+    entry = typed_entry(surname=surname, given_names=given_names, name=name, organisation=organisation)
 
     def action():
         problems = registration_problems(tournament, entries=[entry])
         if problems:
             _refuse_first(problems)
-        return _register(tournament, [entry])[0]
+        started = last_started_number(tournament)
+        here = bool(started) if present is None else present
+        arrival = {"present": here, "joins_from_round": started + 1 if here and started else None}
+        return _register(tournament, [entry], arrival)[0]
 
     return _in_transaction(action)
 
@@ -165,10 +190,13 @@ def import_players(
     return _in_transaction(action)
 
 
-def edit_player(player: Player, *, name: str, organisation: str, user: AbstractBaseUser | None) -> Player:
+def edit_player(
+    player: Player, *, surname: str | None = None, given_names: str = "", name: str | None = None,
+    organisation: str, user: AbstractBaseUser | None,
+) -> Player:
     """Rename a player or move them to another organisation (a free place in its quota)."""
     tournament = player.tournament
-    entry = PlayerRow(name.strip(), organisation.strip())
+    entry = typed_entry(surname=surname, given_names=given_names, name=name, organisation=organisation)
 
     def action():
         problems = registration_problems(tournament, entries=[entry], ignore=player)
@@ -178,8 +206,8 @@ def edit_player(player: Player, *, name: str, organisation: str, user: AbstractB
         if new_organisation.pk != player.organisation_id:
             player.org_slot = _free_slot(tournament, new_organisation, ignore=player)
             player.organisation = new_organisation
-        player.name = " ".join(entry.name.split())
-        player.save(update_fields=["name", "organisation", "org_slot"])
+        player.surname, player.given_names = entry.surname, entry.given_names
+        player.save(update_fields=["surname", "given_names", "name", "organisation", "org_slot"])
         _drop_empty_organisations(tournament)
         return player
 

@@ -21,11 +21,11 @@ from tournament.selectors import last_started_number, player_or_404
 
 
 def _players_context(tournament, form=None):
-    players = selectors.players_by_name(tournament)
+    players = selectors.players_by_surname(tournament)
     started = last_started_number(tournament)
     statuses = Counter(p.status for p in players)
     return {
-        "tournament": tournament, "players": players, "form": form or PlayerForm(),
+        "tournament": tournament, "players": players, "form": form or _add_form(None, started),
         "organisations": selectors.organisation_names(tournament),
         "started": started, "next_round": started + 1,
         "present_count": sum(1 for p in players if p.present and p.status == Player.Status.ACTIVE),
@@ -34,19 +34,29 @@ def _players_context(tournament, form=None):
     }
 
 
+def _add_form(data, started):
+    """The form to add a player; once round 1 has started it asks whether the player is here."""
+    return PlayerForm(data, late_round=started + 1 if started else None)
+
+
 @staff_required(Role.ORGANISER)
 def player_list(request, tournament):
-    """The players in Polish alphabetical order, with a form to add one."""
-    form = PlayerForm(posted_data(request))
+    """The players in surname order (Polish alphabetical), with a form to add one."""
+    form = _add_form(posted_data(request), last_started_number(tournament))
     if request.method == "POST" and form.is_valid():
         try:
             player = services.add_player(
-                tournament, name=form.cleaned_data["name"], organisation=form.cleaned_data["organisation"], user=request.user,
+                tournament, surname=form.cleaned_data["surname"], given_names=form.cleaned_data["given_names"],
+                organisation=form.cleaned_data["organisation"], present=form.present(), user=request.user,
             )
         except Refused as refusal:
             form.add_refusal(refusal)
         else:
-            messages.success(request, _("%(name)s has start number %(number)s.") % {"name": player.name, "number": player.start_number})
+            added = {"name": player.name, "number": player.start_number, "round": player.joins_from_round}
+            if player.joins_from_round:
+                messages.success(request, _("%(name)s has start number %(number)s and plays from round %(round)s.") % added)
+            else:
+                messages.success(request, _("%(name)s has start number %(number)s.") % added)
             return redirect_after_post(request, staff_url("players", tournament))
     context = _players_context(tournament, form)
     if request.htmx and request.method == "POST":
@@ -56,13 +66,15 @@ def player_list(request, tournament):
 
 @staff_required(Role.ORGANISER)
 def player_detail(request, tournament, pk):
-    """Edit a player's name or organisation; check in, withdraw, reinstate or remove."""
+    """Edit a player's surname, given names or organisation; check in, withdraw, reinstate or remove."""
     player = player_or_404(tournament, pk=pk)
-    form = PlayerForm(posted_data(request), initial={"name": player.name, "organisation": player.organisation.name})
+    initial = {"surname": player.surname, "given_names": player.given_names, "organisation": player.organisation.name}
+    form = PlayerForm(posted_data(request), initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.edit_player(
-                player, name=form.cleaned_data["name"], organisation=form.cleaned_data["organisation"], user=request.user,
+                player, surname=form.cleaned_data["surname"], given_names=form.cleaned_data["given_names"],
+                organisation=form.cleaned_data["organisation"], user=request.user,
             )
         except Refused as refusal:
             form.add_refusal(refusal)

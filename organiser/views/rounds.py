@@ -49,6 +49,7 @@ def draw(request, tournament):
     context = {
         "tournament": tournament, "form": form, "number": number, "refusal": refusal, "eligible": eligible, "latest": latest,
         "size_problem": size_problem, "tables": None if size_problem else services.table_counts(eligible),
+        "not_seated": selectors.not_seated(tournament, number),
     }
     if request.htmx and request.method == "POST":
         return render(request, "organiser/draw.html#draw-form", context)

@@ -92,7 +92,8 @@ def test_names_are_escaped_text_everywhere():
     assert not any("<script>alert" in text or "<b>Seniora" in text for text in texts.values())
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in texts["standings.html"]
     assert "=1+1 Klub &lt;b&gt;Seniora&lt;/b&gt;" in texts["players/1.html"]
-    assert "שלום עליכם 🎲" in texts["players/7.html"] and "Zoë &quot;Quote&quot; O&#x27;Neil" in texts["players.html"]
+    assert "שלום עליכם 🎲" in texts["players/7.html"] and "Zoë &quot;Quote&quot; O&#x27;Neil" in texts["players/5.html"]
+    assert "O&#x27;Neil Zoë &quot;Quote&quot;" in texts["players.html"]  # the list A–Ż: surname first
 
 
 def test_the_site_shows_the_staff_nothing_more_the_unverified_sheet_stays_out():
@@ -106,7 +107,7 @@ def test_a_tournament_without_rounds_gives_a_site_with_the_players_only(tmp_path
     assert sorted(files) == ["index.html", "players.html", *(f"players/{n}.html" for n in range(1, 6)),
                              "standings.html", "style.css"]
     assert broken_links(files) == []
-    assert "Gracz 3" in files["players.html"]
+    assert "3 Gracz" in files["players.html"]  # "Gracz 3": the surname (3) first in the list A–Ż
 
 
 # ---------------------------------------------------------------- visibility (SPEC §8)

@@ -189,10 +189,12 @@ def test_a_name_with_an_invisible_character_is_refused_by_the_player_form(label,
     message = f"Invisible or control character {code}: type the text again without it."
     build(0)
     if label != "lone surrogate":  # which no browser can send
-        response = organiser_client.post("/staff/test/players/", {"name": f"Anna{character} Nowak", "organisation": "UTW"})
-        assert response.status_code == 200
-        assert response.context["form"].errors["name"] == [message]
-    assert PlayerForm({"name": "Anna Nowak", "organisation": f"UTW{character}"}).errors["organisation"] == [message]
+        for field in ("surname", "given_names"):
+            data = {"surname": "Nowak", "given_names": "Anna", "organisation": "UTW", field: f"An{character}na"}
+            response = organiser_client.post("/staff/test/players/", data)
+            assert response.status_code == 200
+            assert response.context["form"].errors[field] == [message]
+    assert PlayerForm({"surname": "Nowak", "organisation": f"UTW{character}"}).errors["organisation"] == [message]
     assert not Player.objects.exists()
 
 

@@ -41,14 +41,68 @@ def test_the_sample_file_of_42_players_is_imported_in_file_order(organiser_clien
 def test_utf8_with_or_without_bom_and_windows_1250_with_either_separator(encoding, separator):
     text = f"Name{separator}Organisation\r\nŁucja Żak{separator}UTW Łódź\r\n\r\n\"Nowak, Anna\"{separator}Klub Seniora Kraków\r\n"
     rows = read_player_file("list.csv", text.encode(encoding))
-    assert [(r.line, r.name, r.organisation) for r in rows] == [
-        (2, "Łucja Żak", "UTW Łódź"), (4, "Nowak, Anna", "Klub Seniora Kraków"),
+    assert [(r.line, r.given_names, r.surname, r.name, r.organisation) for r in rows] == [
+        (2, "Łucja", "Żak", "Łucja Żak", "UTW Łódź"), (4, "Anna", "Nowak", "Anna Nowak", "Klub Seniora Kraków"),
     ]
 
 
 def test_polish_column_titles_in_any_order():
-    rows = read_player_file("lista.csv", "Organizacja;Imię i nazwisko\nUTW Kraków;Anna Nowak\n".encode())
-    assert [(r.name, r.organisation) for r in rows] == [("Anna Nowak", "UTW Kraków")]
+    rows = read_player_file("lista.csv", "Organizacja;Imię i nazwisko\nUTW Kraków;Anna Maria Nowak\n".encode())
+    assert [(r.given_names, r.surname, r.organisation) for r in rows] == [("Anna Maria", "Nowak", "UTW Kraków")]
+
+
+NAMES_APART = [("Anna Maria", "Nowak-Lis", "UTW Kraków"), ("Jan", "van Dijk", "Klub Łódź"), ("Łucja", "Żak", "UTW Łódź")]
+
+
+@pytest.mark.parametrize("header", [
+    "Imię;Nazwisko;Organizacja", "Nazwisko;Imię;Organizacja", "imie;nazwisko;klub", "Imiona;Nazwisko;Organizacja",
+    "First name;Last name;Organisation", "Surname;Given names;Organization",
+    "Imię i nazwisko;Imię;Nazwisko;Organizacja",  # two name columns win over one
+])
+def test_the_name_in_two_columns_polish_or_english(header):
+    def cell(title, given_names, surname, organisation):
+        title = title.lower()
+        if title in ("imię", "imie", "imiona", "first name", "given names"):
+            return given_names
+        if title in ("nazwisko", "last name", "surname"):
+            return surname
+        return "?" if title == "imię i nazwisko" else organisation
+
+    lines = [header] + [";".join(cell(title, *player) for title in header.split(";")) for player in NAMES_APART]
+    rows = read_player_file("lista.csv", "\r\n".join(lines).encode("cp1250"))
+    assert [(r.given_names, r.surname, r.organisation) for r in rows] == NAMES_APART
+    assert [r.name for r in rows] == ["Anna Maria Nowak-Lis", "Jan van Dijk", "Łucja Żak"]
+
+
+def test_a_surname_first_column_and_names_with_a_comma():
+    text = "Nazwisko i imię,Organizacja\nNowak Anna Maria,UTW Kraków\n\"Lis, Jan\",UTW Kraków\nŻak,Klub\n"
+    rows = read_player_file("lista.csv", text.encode())
+    assert [(r.given_names, r.surname) for r in rows] == [("Anna Maria", "Nowak"), ("Jan", "Lis"), ("", "Żak")]
+    rows = read_player_file("list.csv", "Name,Organisation\nLis Jan,Klub\nJan Lis,Klub\n".encode())
+    assert [(r.given_names, r.surname) for r in rows] == [("Lis", "Jan"), ("Jan", "Lis")]  # one name column: surname last
+
+
+def test_two_name_columns_import_with_the_parts_kept(organiser_client):
+    build(0)
+    content = xlsx([["Nazwisko", "Imię", "Organizacja"], ["Nowak Kowalska", "Anna", "UTW Kraków"], ["Ćwik", "Jan", "Klub"]])
+    assert upload(organiser_client, "lista.xlsx", content).status_code == 302
+    players = list(Player.objects.order_by("start_number").values_list("given_names", "surname", "name"))
+    assert players == [("Anna", "Nowak Kowalska", "Anna Nowak Kowalska"), ("Jan", "Ćwik", "Jan Ćwik")]
+
+
+def test_an_empty_surname_is_named_in_a_file_with_two_name_columns(organiser_client):
+    build(0)
+    content = "Imię;Nazwisko;Organizacja\nAnna;;UTW\n;;Klub\n;Lis;Klub 2\n".encode()
+    response = upload(organiser_client, "lista.csv", content)
+    assert problems(response) == ["Line 2: the surname is empty.", "Line 3: the name is empty."]
+    assert Player.objects.count() == 0
+
+
+@pytest.mark.parametrize("header", ["Imię;Organizacja", "Nazwisko;Organizacja", "Imię;Nazwisko"])
+def test_a_header_without_a_whole_name_or_both_parts_is_refused(header):
+    with pytest.raises(Refused, match="^file_header$") as refused:
+        read_player_file("lista.csv", f"{header}\nAnna;Nowak\n".encode())
+    assert "“name” (or “given names” and “surname”) and “organisation”" in refused.value.message
 
 
 def test_a_file_that_is_neither_utf8_nor_polish_windows_1250_is_refused():

@@ -58,9 +58,22 @@ def test_export_import_export_is_byte_identical():
     assert first == second
     assert data["format"] == "rummikub-tournament/1"
     assert data["players"][0] == {
-        "id": "p1", "name": "Gracz 1", "organisation": "Klub 1", "status": "active",
+        "id": "p1", "name": "Gracz 1", "surname": "1", "given_names": "Gracz", "organisation": "Klub 1", "status": "active",
         "present": False, "joins_from_round": None,
     }
+
+
+def test_a_file_without_the_name_parts_has_its_names_split_and_one_with_them_keeps_them():
+    data = tournament_data(3)
+    data["players"][0]["name"] = "Anna Maria Nowak"
+    data["players"][1].update(name="Anna Nowak Kowalska", surname="Nowak Kowalska", given_names="Anna")
+    data["players"][2].update(name="Kowalski", surname="Kowalski", given_names="")
+    tournament = import_tournament(data)
+    parts = list(Player.objects.filter(tournament=tournament).values_list("given_names", "surname", "name"))
+    assert parts == [("Anna Maria", "Nowak", "Anna Maria Nowak"), ("Anna", "Nowak Kowalska", "Anna Nowak Kowalska"),
+                     ("", "Kowalski", "Kowalski")]
+    exported = export_tournament(tournament)["players"]
+    assert [(p["name"], p["given_names"], p["surname"]) for p in exported] == [(n, g, s) for g, s, n in parts]
 
 
 def test_two_yellow_cards_disqualify_whatever_the_file_says():
@@ -117,6 +130,12 @@ BAD_FILES = [
      "rounds[0].tables[0].games[1].winner: a pool-exhausted game has no winner"),
     ("players not a list", lambda d: d.update(players={}),
      "players: must be a list, got dict"),
+    ("parts that do not make the name", lambda d: d["players"][0].update(surname="Nowak", given_names="Anna"),
+     "players[0].surname: given_names and surname make 'Anna Nowak', not the name 'Gracz 1'"),
+    ("a surname without given names", lambda d: d["players"][0].update(surname="1"),
+     "players[0].given_names: surname and given_names come together"),
+    ("an empty surname", lambda d: d["players"][0].update(name="Gracz", surname=" ", given_names="Gracz"),
+     "players[0].surname: This field is required."),
 ]
 
 

@@ -1,5 +1,7 @@
 """Registering players: the list, adding, editing, removing, check-in, late arrival, withdrawal."""
 
+import re
+
 import pytest
 
 from scoring.models import AuditEntry
@@ -14,8 +16,11 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def add(client, name, organisation, headers=None):
-    return client.post("/staff/test/players/", {"name": name, "organisation": organisation}, headers=headers)
+def add(client, name, organisation, headers=None, follow=False, **more):
+    """Post the add form: `name` is "Given names Surname" (the surname is the last word)."""
+    given_names, _space, surname = name.strip().rpartition(" ")
+    data = {"surname": surname, "given_names": given_names, "organisation": organisation, **more}
+    return client.post("/staff/test/players/", data, headers=headers, follow=follow)
 
 
 def is_fragment(response):
@@ -31,17 +36,40 @@ def started_round_1():
     return tournament
 
 
-def test_the_list_is_in_polish_alphabetical_order_with_start_numbers(organiser_client):
+def test_the_list_is_in_surname_order_with_start_numbers(organiser_client):
     tournament = build(0)
-    for name in ["Żaneta Zając", "Łucja Lis", "Zofia Nowak", "Ćwikła Anna", "Lucyna Ośka", "Czesław Bąk"]:
+    for name in ["Barbara Żak", "Łukasz Lis", "Andrzej Nowak", "Jan Ćwik", "Adam Łukasz", "Anna Cebula", "Ewa Lis", "Zenon Zając"]:
         services.add_player(tournament, name=name, organisation=f"Klub {name}", user=None)
     response = organiser_client.get("/staff/test/players/")
-    rows = [(p.start_number, p.name) for p in response.context["players"]]
+    rows = [(p.start_number, p.surname_first) for p in response.context["players"]]
+    # By first name Adam, Andrzej and Anna would lead; by surname: c < ć, l < ł, ż last.
     assert rows == [
-        (6, "Czesław Bąk"), (4, "Ćwikła Anna"), (5, "Lucyna Ośka"), (2, "Łucja Lis"), (3, "Zofia Nowak"), (1, "Żaneta Zając"),
+        (6, "Cebula Anna"), (4, "Ćwik Jan"), (7, "Lis Ewa"), (2, "Lis Łukasz"), (5, "Łukasz Adam"), (3, "Nowak Andrzej"),
+        (8, "Zając Zenon"), (1, "Żak Barbara"),
     ]
     html = response.content.decode()
-    assert html.index("Czesław Bąk") < html.index("Ćwikła Anna") < html.index("Łucja Lis") < html.index("Żaneta Zając")
+    assert "By surname, A–Ż" in html
+    shown = [html.index(f">{name}</a>") for _number, name in rows]
+    assert shown == sorted(shown)
+
+
+def test_the_add_and_edit_forms_take_the_surname_and_given_names_apart(organiser_client):
+    build(1)
+    html = organiser_client.get("/staff/test/players/").content.decode()
+    assert 'name="surname"' in html and 'name="given_names"' in html and 'name="name"' not in html
+    assert 'name="arrival"' not in html  # before round 1 the desk checks players in
+    response = add(organiser_client, "", "Klub 7", given_names="Anna Maria", surname="  Nowak-Lis ")
+    assert response.status_code == 302
+    player = Player.objects.get(surname="Nowak-Lis")
+    assert (player.given_names, player.name, player.present) == ("Anna Maria", "Anna Maria Nowak-Lis", False)
+    page = organiser_client.get(f"/staff/test/players/{player.pk}/").content.decode()
+    assert 'value="Nowak-Lis"' in page and 'value="Anna Maria"' in page
+    edited = {"surname": "Lis", "given_names": "Anna", "organisation": "Klub 7"}
+    assert organiser_client.post(f"/staff/test/players/{player.pk}/", edited).status_code == 302
+    player.refresh_from_db()
+    assert (player.surname, player.given_names, player.name) == ("Lis", "Anna", "Anna Lis")
+    response = organiser_client.post(f"/staff/test/players/{player.pk}/", {**edited, "surname": " "})
+    assert response.status_code == 200 and "surname" in response.context["form"].errors
 
 
 def test_adding_a_player_gives_the_next_start_number_id_and_organisation_place(organiser_client):
@@ -60,11 +88,11 @@ def test_the_quota_and_duplicates_are_refused_next_to_the_field(organiser_client
     build(2)
     response = add(organiser_client, "Gracz 1", "Klub 1")
     assert response.status_code == 200
-    assert response.context["form"].errors["name"] == ["Gracz 1 is already registered for Klub 1."]
+    assert response.context["form"].errors["surname"] == ["Gracz 1 is already registered for Klub 1."]
     response = add(organiser_client, "Ktoś Inny", "Klub 1")
     assert response.context["form"].errors["organisation"] == ["Klub 1 already has 1 player; the limit is 1 per organisation."]
     response = add(organiser_client, "   ", "Klub 9", headers=HTMX)
-    assert response.status_code == 200 and "name" in response.context["form"].errors
+    assert response.status_code == 200 and "surname" in response.context["form"].errors
     assert is_fragment(response) and 'id="add-player"' in response.content.decode()
     assert Player.objects.count() == 2
 
@@ -79,14 +107,18 @@ def test_a_new_id_never_collides_with_an_imported_one(organiser_client):
 def test_editing_moves_a_player_to_another_organisation_and_cleans_up(organiser_client):
     tournament = build(2)
     player = Player.objects.get(ext_id="p1")
-    response = organiser_client.post(f"/staff/test/players/{player.pk}/", {"name": "Gracz Pierwszy", "organisation": "Nowy Klub"})
+    response = organiser_client.post(
+        f"/staff/test/players/{player.pk}/", {"surname": "Pierwszy", "given_names": "Gracz", "organisation": "Nowy Klub"},
+    )
     assert response.status_code == 302
     player.refresh_from_db()
     assert (player.name, player.organisation.name, player.org_slot) == ("Gracz Pierwszy", "Nowy Klub", 1)
     assert not Organisation.objects.filter(tournament=tournament, name="Klub 1").exists()
-    response = organiser_client.post(f"/staff/test/players/{player.pk}/", {"name": "Gracz 2", "organisation": "Klub 2"})
+    response = organiser_client.post(
+        f"/staff/test/players/{player.pk}/", {"surname": "2", "given_names": "Gracz", "organisation": "Klub 2"},
+    )
     assert response.status_code == 200
-    assert response.context["form"].errors["name"] == ["Gracz 2 is already registered for Klub 2."]
+    assert response.context["form"].errors["surname"] == ["Gracz 2 is already registered for Klub 2."]
 
 
 def test_a_player_registered_by_mistake_is_removed_before_round_1(organiser_client):
@@ -176,10 +208,27 @@ def test_a_late_arrival_joins_from_the_next_round(organiser_client):
 
 def test_a_player_added_after_the_start_is_seated_once_checked_in(organiser_client):
     tournament = started_round_1()
-    player = services.add_player(tournament, name="Spóźniona", organisation="Klub Nowy", user=None)
+    player = services.add_player(tournament, name="Spóźniona", organisation="Klub Nowy", present=False, user=None)
+    assert (player.present, player.joins_from_round) == (False, None)
     services.set_present(player, present=True, user=None)
     player.refresh_from_db()
     assert player.joins_from_round == 2
+
+
+def test_a_player_added_after_the_start_is_here_by_default(organiser_client):
+    tournament = started_round_1()
+    assert services.add_player(tournament, name="Ewa Późna", organisation="Klub A", user=None).joins_from_round == 2
+    html = organiser_client.get("/staff/test/players/").content.decode()
+    assert "Here now: checked in, plays from round 2" in html and "Not here yet" in html
+    assert re.search(r'<input type="radio" name="arrival" value="here"[^>]* checked', html)
+    response = add(organiser_client, "Anna Spóźniona", "Klub B", follow=True)
+    assert "Anna Spóźniona has start number 10 and plays from round 2." in response.content.decode()
+    late = Player.objects.get(surname="Spóźniona")
+    assert (late.present, late.joins_from_round) == (True, 2)
+    assert late in selectors.eligible_players(tournament, 2)
+    add(organiser_client, "Jan Jutro", "Klub C", arrival="not-yet")
+    later = Player.objects.get(surname="Jutro")
+    assert (later.present, later.joins_from_round) == (False, None)
 
 
 def test_an_unknown_player_action_is_refused(organiser_client):

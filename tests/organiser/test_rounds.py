@@ -90,6 +90,38 @@ def test_a_late_arrival_is_seated_from_the_round_they_join(organiser):
     assert "p8" in seated_ids(services.draw_round(tournament, user=organiser))
 
 
+def page_text(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace(" ,", ",").replace(" ;", ";")
+
+
+def test_the_draw_page_names_the_registered_players_it_will_not_seat(organiser_client, organiser):
+    tournament = checked_in(8)
+    play_round(services.draw_round(tournament, user=organiser))
+    late = services.add_player(tournament, name="Anna Nowak", organisation="Klub A", user=organiser)  # here: the default
+    services.add_player(tournament, name="Ewa Ćwik", organisation="Klub B", present=False, user=organiser)
+    services.add_player(tournament, name="Jan Cebula", organisation="Klub C", present=False, user=organiser)
+    Player.objects.filter(ext_id="p1").update(status="withdrawn")
+    html = organiser_client.get("/staff/test/draw/").content.decode()
+    assert re.search(r"Players to seat</dt><dd>8<", html)
+    assert "Not seated: Cebula Jan, Ćwik Ewa (not checked in); 1 Gracz (withdrawn)" in page_text(html)
+    assert 'href="/staff/test/players/"' in html.split('id="not-seated"')[1]
+    round_2 = services.draw_round(tournament, user=organiser)
+    assert late.ext_id in seated_ids(round_2) and len(seated_ids(round_2)) == 8
+
+
+def test_the_draw_page_names_nobody_when_everyone_is_seated(organiser_client):
+    checked_in(8)
+    assert 'id="not-seated"' not in organiser_client.get("/staff/test/draw/").content.decode()
+
+
+def test_a_field_that_cannot_be_seated_names_who_is_missing(organiser_client):
+    build(6)
+    Player.objects.filter(start_number__lte=5).update(present=True)
+    html = organiser_client.get("/staff/test/draw/").content.decode()
+    assert "5 players cannot be seated" in html
+    assert "Not seated: 6 Gracz (not checked in)" in page_text(html)
+
+
 def test_the_engine_gets_history_standings_and_organisations(monkeypatch, organiser):
     calls = []
     real = seating.draw_round
@@ -292,7 +324,7 @@ def test_the_round_page_warns_about_players_left_out_or_no_longer_active(organis
     response = organiser_client.get("/staff/test/rounds/1/")
     assert [p.ext_id for p in response.context["left_out"]] == ["p9"]
     assert [p.ext_id for p in response.context["inactive"]] == ["p1", "p2"]
-    assert "Gracz 2 (not checked in)" in response.content.decode()
+    assert "2 Gracz (not checked in)" in response.content.decode()  # "Gracz 2": surname 2, listed surname first
 
 
 # ------------------------------------------------------------------ the final

@@ -152,6 +152,19 @@ def test_a_disqualified_player_gets_no_certificate(organiser_client):
     assert names == ["Czesław Gąsior", "Genowefa Gąsior", "Stanisława Gąsior"]
 
 
+def test_certificates_come_in_surname_order_and_read_given_names_first(organiser_client):
+    names = ["Barbara Żak", "Łukasz Lis", "Adam Łukasz", "Jan Ćwik", "Anna Cebula"]  # Anna Cebula never sat down
+    players = [{"id": f"p{i}", "name": name, "organisation": f"Uniwersytet Trzeciego Wieku nr {i}"} for i, name in enumerate(names)]
+    table = {"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": ROUND_1_GAMES, "state": "verified"}
+    import_tournament(tournament_data(
+        players, [{"number": 1, "state": "completed", "tables": [table]}], settings={"rounds_planned": 1, "final": False},
+    ))
+    content = organiser_client.get("/print/senioriada/certificates.pdf").content
+    pages = [" ".join(page_lines(page)) for page in pdf_reader(content).pages]
+    printed = [re.search(r"awarded to (\S+ \S+) Uniwersytet", page).group(1) for page in pages]
+    assert printed == ["Jan Ćwik", "Łukasz Lis", "Adam Łukasz", "Barbara Żak"]  # Ćwik, Lis, Łukasz, Żak
+
+
 @pytest.mark.parametrize("path", ["diplomas.pdf", "certificates.pdf"])
 def test_no_diplomas_before_the_results_are_final(organiser_client, path):
     tournament = finished_tournament(round_state="started")
@@ -194,10 +207,11 @@ def test_very_long_names_on_diplomas_wrap_inside_their_box(organiser_client, nam
     long_name = ("Maria Magdalena Konstancja " + "Wiśniewska-Źdźbłowska " * 9)[:name_length]
     long_organisation = "Stowarzyszenie " + "Uniwersytetów Trzeciego Wieku Ziemi Łódzkiej " * 2 + "im. Świętej Jadwigi"
     player = Player.objects.get(tournament=tournament, name=GOLD)
-    Player.objects.filter(pk=player.pk).update(name=long_name)
+    player.name = long_name  # its last word (W…, Ź…) is the surname: the last certificate
+    player.save()
     player.organisation.name = long_organisation
     player.organisation.save()
-    for path, pages, page in (("diplomas.pdf", 3, 0), ("certificates.pdf", 4, 2)):
+    for path, pages, page in (("diplomas.pdf", 3, 0), ("certificates.pdf", 4, 3)):
         content = organiser_client.get(f"/print/senioriada/{path}").content
         assert page_sizes(content) == [A4_PORTRAIT] * pages
         # The name and organisation fill the lines between "awarded to" and the tournament line.

@@ -6,8 +6,10 @@ import pytest
 
 from django.test import Client
 
+from organiser.interchange import import_tournament
 from printing.testing import (  # noqa: F401
-    A4_PORTRAIT, flat, page_sizes, pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering, without_spaces,
+    A4_PORTRAIT, flat, page_sizes, pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering, tournament_data,
+    without_spaces,
 )
 from tournament.models import Player, Round, Seat
 
@@ -41,18 +43,45 @@ def test_seating_by_table_lists_every_table_and_player(organiser_client, tournam
 
 
 def name_lines(text, tournament):
-    names = set(Player.objects.filter(tournament=tournament).values_list("name", flat=True))
+    """The lines of a "where do I sit" text that are a player's name as it lists them ("Nowak Anna")."""
+    names = {player.surname_first for player in Player.objects.filter(tournament=tournament)}
     return [line for line in text.splitlines() if line in names]
 
 
-def test_where_do_i_sit_is_in_polish_alphabetical_order(organiser_client, tournament):
+def test_where_do_i_sit_is_in_polish_alphabetical_order_of_the_surname(organiser_client, tournament):
     text = pdf_text(organiser_client.get("/print/senioriada/round/1/where-do-i-sit.pdf").content)
-    # Python's own order would put Łucja, Ślęża and Żaneta last.
+    # Python's own order would put Łucja, Ślęża and Żaneta last; first names would mix Gąsior and Łęcki.
     assert name_lines(text, tournament) == [
-        "Bożena Gąsior", "Czesław Gąsior", "Genowefa Gąsior", "Genowefa Łęcki", "Halina Gąsior", "Jadwiga Gąsior",
-        "Józef Gąsior", "Józef Łęcki", "Łucja Gąsior", "Stanisława Gąsior", "Ślęża Gąsior", "Władysław Gąsior",
-        "Zdzisław Gąsior", "Żaneta Gąsior",
+        "Gąsior Bożena", "Gąsior Czesław", "Gąsior Genowefa", "Gąsior Halina", "Gąsior Jadwiga", "Gąsior Józef",
+        "Gąsior Łucja", "Gąsior Stanisława", "Gąsior Ślęża", "Gąsior Władysław", "Gąsior Zdzisław", "Gąsior Żaneta",
+        "Łęcki Genowefa", "Łęcki Józef",
     ]
+
+
+HAND_SORTED = ["Barbara Żak", "Łukasz Lis", "Andrzej Nowak", "Jan Ćwik", "Adam Łukasz", "Anna Cebula", "Ewa Lis", "Zenon Zając"]
+
+
+@pytest.mark.parametrize("url", [
+    "/print/senioriada/round/1/where-do-i-sit.pdf", "/print/senioriada/public/round/1/where-do-i-sit.pdf",
+])
+def test_where_do_i_sit_worked_by_hand(client, organiser_client, url):
+    players = [{"id": f"p{i}", "name": name, "organisation": f"Klub {i}"} for i, name in enumerate(HAND_SORTED, start=1)]
+    seating_ = {"number": 1, "state": "published", "tables": [
+        {"number": 1, "seats": dict(zip("ABCD", ["p1", "p2", "p3", "p4"])), "games": []},
+        {"number": 2, "seats": dict(zip("ABCD", ["p5", "p6", "p7", "p8"])), "games": []},
+    ]}
+    import_tournament(tournament_data(players, [seating_]))
+    content = (organiser_client if "public" not in url else client).get(url).content
+    lines = pdf_reader(content).pages[0].extract_text().splitlines()
+    rows = [(line, lines[i + 1].rsplit(" ", 2)[1:]) for i, line in enumerate(lines) if line.split(" ")[0] in SURNAMES]
+    # c < ć, l < ł (in the surname and in the given names), ż last; the surname first.
+    assert rows == [
+        ("Cebula Anna", ["2", "B"]), ("Ćwik Jan", ["1", "D"]), ("Lis Ewa", ["2", "C"]), ("Lis Łukasz", ["1", "B"]),
+        ("Łukasz Adam", ["2", "A"]), ("Nowak Andrzej", ["1", "C"]), ("Zając Zenon", ["2", "D"]), ("Żak Barbara", ["1", "A"]),
+    ]
+
+
+SURNAMES = {"Cebula", "Ćwik", "Lis", "Łukasz", "Nowak", "Zając", "Żak"}
 
 
 def test_where_do_i_sit_rows_match_the_seating(organiser_client, tournament):
@@ -60,7 +89,7 @@ def test_where_do_i_sit_rows_match_the_seating(organiser_client, tournament):
     seats = seats_of_round(tournament, 1)
     assert len(seats) == 14
     for seat in seats:
-        below_name = lines[lines.index(seat.player.name) + 1]
+        below_name = lines[lines.index(seat.player.surname_first) + 1]
         assert below_name == f"{seat.player.organisation.name} {seat.table.number} {seat.letter}"
 
 
@@ -93,10 +122,10 @@ def test_very_long_names_and_organisations_wrap_and_stay_whole(organiser_client,
     organisation.name = "Stowarzyszenie " + "Uniwersytetów Trzeciego Wieku Ziemi Łódzkiej " * 2 + "im. Świętej Jadwigi"
     organisation.save()
     assert len(player.name) >= 120 and len(organisation.name) >= 100
-    for kind in ("seating", "where-do-i-sit"):
+    for kind, shown in (("seating", player.name), ("where-do-i-sit", player.surname_first)):
         content = organiser_client.get(f"/print/senioriada/round/1/{kind}.pdf").content
         text = without_spaces(pdf_text(content))
-        assert without_spaces(player.name) in text
+        assert without_spaces(shown) in text
         assert without_spaces(organisation.name) in text
         assert page_sizes(content)[0] == A4_PORTRAIT
 
@@ -110,9 +139,9 @@ def test_a_changed_seating_prints_anew(organiser_client, tournament):
     Seat.objects.create(table=seat_a.table, player=player_b, letter="A")
     Seat.objects.create(table=seat_a.table, player=player_a, letter="B")
     second = pdf_text(organiser_client.get(url).content)
-    assert re.search(rf"^{player_a.name}\n.* 1 A$", first, flags=re.M)
-    assert re.search(rf"^{player_a.name}\n.* 1 B$", second, flags=re.M)
-    assert re.search(rf"^{player_b.name}\n.* 1 A$", second, flags=re.M)
+    assert re.search(rf"^{player_a.surname_first}\n.* 1 A$", first, flags=re.M)
+    assert re.search(rf"^{player_a.surname_first}\n.* 1 B$", second, flags=re.M)
+    assert re.search(rf"^{player_b.surname_first}\n.* 1 A$", second, flags=re.M)
 
 
 def test_public_seating_only_once_published(client, tournament):

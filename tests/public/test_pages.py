@@ -59,8 +59,8 @@ def test_find_my_table_ignores_diacritics_and_answers_in_one_step(client, query)
     fragment = client.get("/t/test/", {"q": query}, **HX)
     html = fragment.content.decode()
     assert "<html" not in html and 'id="find-results"' in html
-    assert "Jan Łęcki" in html and "Table 2, seat D" in html
-    assert "Anna Nowak" not in html
+    assert "Łęcki Jan" in html and "Table 2, seat D" in html
+    assert "Nowak" not in html
     page = client.get("/t/test/", {"q": query}).content.decode()
     assert "<html" in page and "Table 2, seat D" in page
 
@@ -76,7 +76,20 @@ def test_find_my_table_before_any_seating_is_published(client):
     data["rounds"] = []
     import_tournament(data)
     html = client.get("/t/test/", {"q": "lecki"}, **HX).content.decode()
-    assert "Jan Łęcki" in html and "not been published" in html
+    assert "Łęcki Jan" in html and "not been published" in html
+
+
+@pytest.mark.parametrize("query, found", [
+    ("cwik", ["Ćwik Stanisław"]), ("stanislaw", ["Ćwik Stanisław"]), ("ćwik stanisław", ["Ćwik Stanisław"]),
+    ("STANISLAW CWIK", ["Ćwik Stanisław"]),
+    ("ska", ["Dąbrowska Halina", "Wiśniewska Małgorzata", "Żółkiewska Zofia"]),  # in surname order
+    # Jan, Anna and Stanisław by their names, in surname order; then Zofia Żółkiewska by her club in Gdańsk
+    ("an", ["Ćwik Stanisław", "Łęcki Jan", "Nowak Anna", "Żółkiewska Zofia"]),
+])
+def test_find_my_table_by_surname_or_given_names_in_surname_order(client, query, found):
+    build_hall()
+    html = client.get("/t/test/", {"q": query}, **HX).content.decode()
+    assert re.findall(r'class="match__name"[^>]*>([^<]+)<', html) == found
 
 
 @pytest.mark.parametrize("query", [

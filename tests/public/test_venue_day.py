@@ -26,17 +26,17 @@ def found(client, query):
 
 def test_where_do_i_sit_finds_players_by_their_club(client):
     build_hall()
-    assert found(client, "lodz") == ["Anna Nowak"]  # UTW Łódź
-    assert found(client, "Łódź") == ["Anna Nowak"]
-    assert found(client, "utw nowak") == ["Anna Nowak"]  # a word of the club and one of the name
-    assert found(client, "gdansk") == ["Zofia Żółkiewska"]
+    assert found(client, "lodz") == ["Nowak Anna"]  # UTW Łódź; surname first, as the list is in surname order
+    assert found(client, "Łódź") == ["Nowak Anna"]
+    assert found(client, "utw nowak") == ["Nowak Anna"]  # a word of the club and one of the name
+    assert found(client, "gdansk") == ["Żółkiewska Zofia"]
 
 
 def test_players_found_by_name_come_before_players_found_by_club(client):
     data = hall_data()
     data["players"][2]["organisation"] = "Klub Seniora Anna"  # Zofia Żółkiewska's club
     import_tournament(data)
-    assert found(client, "anna") == ["Anna Nowak", "Zofia Żółkiewska"]
+    assert found(client, "anna") == ["Nowak Anna", "Żółkiewska Zofia"]
 
 
 # ---------------------------------------------------------------- the ceremony

@@ -28,7 +28,7 @@ def test_where_do_i_sit_finds_a_club_and_shows_the_answer_above_the_keyboard(liv
     page.click("#find-q")
     page.set_viewport_size(KEYBOARD_UP)
     page.keyboard.type("lodz")
-    expect(page.locator("#find-results")).to_contain_text("Anna Nowak")
+    expect(page.locator("#find-results")).to_contain_text("Nowak Anna")
     expect(page.locator("#find-results")).to_contain_text("UTW Łódź")
     wait_until_the_answer_is_above_the_keyboard(page)
     answer = page.locator("#find-results .match").first.bounding_box()

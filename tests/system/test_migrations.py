@@ -59,10 +59,18 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
     for slug, export in expected.items():
         exported = json.loads(manage(tmp_path, "export_tournament", slug))
         # That release exported no audit log; today's export adds it (the optional `audit` list)
-        # and leaves every other byte as it was.
+        # and each player's name in two parts (`given_names`, `surname`: the last word of the
+        # name), and leaves every other byte as it was.
         audit = exported.pop("audit")
+        parts = [(player.pop("given_names"), player.pop("surname")) for player in exported["players"]]
+        assert parts == [tuple(player["name"].rsplit(" ", 1)) for player in export["players"]], slug
         assert exported == export, slug
         assert [(e["what"], e["who"], e["reason"]) for e in audit] == audit_rows(database, slug), slug
+    with sqlite3.connect(database) as connection:
+        split = dict(connection.execute("SELECT name, given_names || ' / ' || surname FROM tournament_player"))
+    assert (split["Genowefa Gąsior"], split["Henryk Ćwik"], split["Łucja Żak 0"]) == (
+        "Genowefa / Gąsior", "Henryk / Ćwik", "Łucja Żak / 0",
+    )
 
 
 def audit_rows(path, slug):
