@@ -111,6 +111,7 @@ MIDDLEWARE = [
     "config.security.StaffNoStoreMiddleware",  # staff pages are never stored by a browser
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tournament.submissions.SubmissionMiddleware",  # a form sent twice is done once (issue 28)
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into its page
 ]
 
@@ -130,6 +131,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.roles",
             ],
+            # `{% submission_token %}` in every staff form, with no `{% load %}` (tournament/submissions.py)
+            "builtins": ["tournament.templatetags.submissions"],
         },
     },
 ]

@@ -12,9 +12,8 @@ from organiser import selectors, services
 from organiser.backups import restore
 from tournament import validation
 from tournament.models import Tournament
-from tournament.selectors import slug_taken
 from tournament.names import sorted_by_surname
-from tournament.text import slug_from
+from tournament.selectors import free_slug
 
 FIELDSETS = [
     (_("The event"), ["name", "slug", "date"]),
@@ -55,6 +54,7 @@ class TournamentForm(forms.ModelForm):
             "visibility": forms.RadioSelect,
             "public_language": forms.RadioSelect,
         }
+        error_messages = {"slug": {"unique": validation.SLUG_TAKEN}}
         help_texts = {
             "name": _("As printed on the score sheets and diplomas."),
             "slug": _("Used in the addresses of the public pages, e.g. senioriada-2026. Leave empty to make one from the name."),
@@ -75,6 +75,7 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.editing = self.instance.pk is not None
+        self.slug_made = False
         for name, (low, high) in validation.SETTING_RANGES.items():
             field = self.fields[name]
             field.min_value, field.max_value = low, high
@@ -103,12 +104,14 @@ class TournamentForm(forms.ModelForm):
             return slug
         if slug:
             return validation.check_slug(slug)
-        base = slug_from(self.data.get("name", ""))[:70] or "tournament"
-        slug, number = base, 1
-        while slug_taken(slug):
-            number += 1
-            slug = f"{base}-{number}"
-        return slug
+        self.slug_made = True  # from the name: the service takes the next free one if it is taken meanwhile
+        return free_slug(self.data.get("name", ""))
+
+    def validate_unique(self):
+        """The address is the one unique field: an address made from the name is not refused
+        when another tournament takes it meanwhile (`services.create_tournament` moves on)."""
+        if not self.slug_made:
+            super().validate_unique()
 
     def clean(self):
         cleaned = super().clean()

@@ -1,7 +1,8 @@
 """Tournaments, organisations, players, rounds, tables and seats.
 
 Models hold data and constraints; state changes live in the services of the apps above
-(`organiser.services` for these models, `scoring.services` for results).
+(`organiser.services` for these models, `scoring.services` for results). `SubmissionToken`
+makes every staff form safe to send twice (`tournament.submissions`).
 """
 
 from django.conf import settings
@@ -342,3 +343,19 @@ class Seat(models.Model):
     def save(self, *args, **kwargs):
         self.round_id = self.table.round_id
         super().save(*args, **kwargs)
+
+
+class SubmissionToken(models.Model):
+    """One sending of a staff form: its one-time token, who sent it and where the answer led.
+
+    The row is written in the transaction of the form's change (`tournament.submissions`), so a
+    second arrival of the same token finds it and changes nothing. Pruned after a day.
+    """
+
+    token = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    location = models.TextField(blank=True)  # where the first answer redirected ("" if it did not)
+
+    def __str__(self):
+        return f"{self.token[:8]}… {self.location}"

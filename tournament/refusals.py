@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from tournament.validation import FORBIDDEN_MESSAGE
+from tournament.validation import FORBIDDEN_MESSAGE, SLUG_TAKEN
 
 MESSAGES = {
     # SPEC §3: the rules engine
@@ -162,6 +162,7 @@ MESSAGES = {
         "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", "count",
     ),
     "draw_clash": _("Someone else drew this round at the same moment. Reload the page."),
+    "slug_taken": SLUG_TAKEN,
     "unknown_method": _("Unknown seating method."),
     "no_final": _("This tournament has no final (see the settings)."),
     "final_seated": _("The final has already been seated."),

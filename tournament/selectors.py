@@ -11,6 +11,8 @@ from django.db.models import Max
 from django.http import Http404
 
 from tournament.models import Player, Round, Tournament
+from tournament.text import slug_from
+from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
 
 def all_tournaments() -> list[Tournament]:
@@ -34,6 +36,20 @@ def tournament_or_404(slug: str) -> Tournament:
 
 def slug_taken(slug: str) -> bool:
     return Tournament.objects.filter(slug=slug).exists()
+
+
+def free_slug(name: str) -> str:
+    """The address made from a tournament's name that is neither taken nor reserved.
+
+    "Senioriada Łódź" gives "senioriada-lodz", else "senioriada-lodz-2", "-3"…; "New" gives
+    "new-2" ("new" is reserved: /staff/new/ creates a tournament).
+    """
+    base = slug_from(name)[: MAX_SLUG - 10] or "tournament"
+    slug, number = base, 1
+    while slug in RESERVED_SLUGS or slug_taken(slug):
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
 
 
 def player_or_404(tournament: Tournament, *, pk: int | None = None, ext_id: str | None = None) -> Player:

@@ -17,6 +17,7 @@ MAX_SLUG = 80
 MAX_PLACE_POINTS = 1000
 MAX_PLACES = 4
 RESERVED_SLUGS = frozenset({"new"})  # /staff/new/ creates a tournament
+SLUG_TAKEN = _("Another tournament already has this address: choose another one.")
 
 # Whole-number settings: (lowest, highest) allowed.
 SETTING_RANGES = {

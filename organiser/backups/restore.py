@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import DeviceLink, TournamentRole
-from organiser.backups.snapshots import schedule_snapshot, take_snapshot
+from organiser.backups.snapshots import snapshot_after_commit, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
 from tournament.audit import log_change
 from tournament.models import Tournament
@@ -156,5 +156,5 @@ def restore(text, *, user, replace=None):
             DeviceLink.objects.filter(tournament=existing).update(tournament=tournament)
             existing.delete()
         log_change(tournament, user, "restore", after={"replaced": existing is not None})
-    schedule_snapshot(tournament.pk, "restore")
+    snapshot_after_commit(tournament.pk, "restore")  # after a submission's transaction too
     return tournament

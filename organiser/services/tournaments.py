@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django import forms
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Role
@@ -24,6 +24,7 @@ from scoring.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
+from tournament.selectors import free_slug, slug_taken
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -33,6 +34,27 @@ SCORING_FIELDS = (
     "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit",
     "big_point_places",
 )
+CREATE_ATTEMPTS = 10  # an address made from the name moves on when taken at the same moment
+
+
+def create_tournament(form: forms.ModelForm, *, user: AbstractBaseUser | None) -> Tournament:
+    """Save a valid TournamentForm of a new tournament.
+
+    The form checked that the address was free, but another tournament may take it at the same
+    moment: then a typed address is refused next to its field (`Refused("slug_taken")`), and
+    one made from the name moves on to the next free one.
+    """
+    for _attempt in range(CREATE_ATTEMPTS):
+        try:
+            return save_tournament(form, user=user)[0]  # its own transaction (a savepoint in a submission's)
+        except IntegrityError:
+            slug = form.instance.slug
+            if not slug_taken(slug):
+                raise
+            if not getattr(form, "slug_made", False):
+                raise Refused("slug_taken", field="slug") from None
+            form.instance.slug = free_slug(form.instance.name)
+    raise Refused("slug_taken", field="slug")
 
 
 @dataclass(frozen=True)

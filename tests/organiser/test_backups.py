@@ -82,7 +82,9 @@ def test_a_new_tournament_is_previewed_then_restored_on_confirmation(organiser_c
     assert "expired or was already restored" in again.content.decode()
 
 
-def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_box_is_ticked(organiser_client, referee, backup_dir):
+def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_box_is_ticked(
+    organiser_client, referee, backup_dir, django_capture_on_commit_callbacks,
+):
     old = build(4)
     TournamentRole.objects.create(user=referee, tournament=old, role=Role.REFEREE)
     text = gzip.compress(json.dumps(played_data(name="Senioriada z kopii")).encode())
@@ -93,7 +95,8 @@ def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_bo
     refused = organiser_client.post("/staff/new/restore/confirm/", {"token": token}).content.decode()
     assert "Tick the box to confirm the replacement." in refused
     assert Tournament.objects.get(slug="test").pk == old.pk
-    organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
+    with django_capture_on_commit_callbacks(execute=True):  # the "restore" snapshot follows the commit
+        organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
     restored = Tournament.objects.get(slug="test")
     assert restored.pk != old.pk and restored.name == "Senioriada z kopii" and Tournament.objects.count() == 1
     assert restored.players.count() == 8
@@ -162,7 +165,7 @@ def test_a_tournament_organiser_may_not_create_other_tournaments_from_a_file(cli
     assert client.post("/staff/new/restore/", {"file": named(json.dumps(played_data(slug="x")), "b.json")}).status_code == 403
 
 
-def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client, organiser):
+def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client, organiser, django_capture_on_commit_callbacks):
     from organiser.backups import files, snapshots
 
     tournament = build(4)
@@ -174,7 +177,8 @@ def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client
 
     html = organiser_client.post(f"/staff/test/backups/{path.name}/restore/").content.decode()
     assert "The tournament “Senioriada Test” will be replaced" in html and "<dd>4</dd>" in html
-    organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
     assert Tournament.objects.get(slug="test").players.count() == 4
     assert [s.trigger for s in files.snapshots("test")] == ["restore", "before-restore", "round-1"]
 

@@ -4,8 +4,10 @@ import pytest
 
 from scoring.models import AuditEntry, SeatResult
 from tests.factories import build, out_game, settings_data, table
-from organiser.forms import parse_places
+from organiser.forms import TournamentForm, parse_places
+from organiser.services import create_tournament
 from tournament.models import Tournament
+from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -63,6 +65,25 @@ def test_a_reserved_or_taken_address_is_refused(organiser_client):
         response = organiser_client.post("/staff/new/", settings_data(slug=slug))
         assert response.status_code == 200 and "slug" in response.context["form"].errors
     assert Tournament.objects.count() == 1
+
+
+def test_a_tournament_named_new_gets_an_address_that_is_not_reserved(organiser_client):
+    response = organiser_client.post("/staff/new/", settings_data(name="New"))
+    assert response["Location"] == "/staff/new-2/players/"
+    assert list(Tournament.objects.values_list("slug", flat=True)) == ["new-2"]
+
+
+def test_an_address_taken_after_the_form_checked_it_is_refused_when_typed_and_moved_on_when_made(organiser):
+    typed = TournamentForm(settings_data(name="Puchar", slug="puchar"))
+    made = TournamentForm(settings_data(name="Puchar"))
+    assert typed.is_valid() and made.is_valid() and made.cleaned_data["slug"] == "puchar"
+    Tournament.objects.create(name="Puchar", slug="puchar", date="2026-03-01")  # another organiser, meanwhile
+    with pytest.raises(Refused) as refused:
+        create_tournament(typed, user=organiser)
+    assert (refused.value.code, refused.value.field) == ("slug_taken", "slug")
+    assert refused.value.message == "Another tournament already has this address: choose another one."
+    assert create_tournament(made, user=organiser).slug == "puchar-2"
+    assert sorted(Tournament.objects.values_list("slug", flat=True)) == ["puchar", "puchar-2"]
 
 
 def test_an_htmx_post_with_errors_comes_back_with_status_200(organiser_client):
