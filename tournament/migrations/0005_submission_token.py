@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0001_initial'),
+        ('tournament', '0004_public_language'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0001_initial'),
+        ('tournament', '0003_player_surname_not_empty'),
     ]
 
     operations = [
