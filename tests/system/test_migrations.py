@@ -60,8 +60,10 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
         exported = json.loads(manage(tmp_path, "export_tournament", slug))
         # That release exported no audit log; today's export adds it (the optional `audit` list)
         # and each player's name in two parts (`given_names`, `surname`: the last word of the
-        # name), and leaves every other byte as it was.
+        # name) and the language of the hall's screens (Polish, the default), and leaves every
+        # other byte as it was.
         audit = exported.pop("audit")
+        assert exported["tournament"]["settings"].pop("public_language") == "pl", slug
         parts = [(player.pop("given_names"), player.pop("surname")) for player in exported["players"]]
         assert parts == [tuple(player["name"].rsplit(" ", 1)) for player in export["players"]], slug
         assert exported == export, slug
