@@ -85,3 +85,31 @@ def test_the_ceremony_screen_shows_a_revealed_place_by_itself(live_server, brows
     expect(screen.locator(".podium")).to_contain_text("Zofia Żółkiewska", timeout=8000)
     expect(screen.locator(".podium")).not_to_contain_text("Anna Nowak")
     screen.context.close()
+
+
+def test_the_head_referee_confirms_a_ceremony_step_on_the_screen_and_is_told_what_happened(
+    live_server, new_page, client, head_referee,
+):
+    """No browser dialog (a dismissed one looks like nothing happened): the question is on the
+    page, "Cancel" takes it away, "Yes" reveals the place and says so; the screen is in the
+    tournament's language although this browser asks for English."""
+    from tests.support.browser import signed_in_page
+    from tournament.models import Tournament
+
+    tournament = build_hall()
+    Tournament.objects.filter(pk=tournament.pk).update(public_language="pl")
+    screen = signed_in_page(new_page, live_server, client, head_referee, {"width": 1280, "height": 1024})
+    dialogs = []
+    screen.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    screen.goto(live_server.url + "/t/test/ceremony/")
+    screen.get_by_role("link", name="Odsłoń miejsce 3").click()
+    expect(screen.locator(".confirm")).to_contain_text("odsłonić miejsce 3")
+    screen.wait_for_timeout(3500)  # longer than the screen's poll: the question stays
+    screen.get_by_role("link", name="Anuluj").click()
+    expect(screen.locator(".confirm")).to_have_count(0)
+    screen.get_by_role("link", name="Odsłoń miejsce 3").click()
+    screen.get_by_role("button", name="Tak, odsłoń miejsce 3").click()
+    expect(screen.locator(".stage__outcome")).to_have_text("Odsłonięto miejsce 3.")
+    expect(screen.locator(".podium")).to_contain_text("Zofia Żółkiewska")
+    tournament.refresh_from_db()
+    assert tournament.ceremony_step == 1 and dialogs == []
