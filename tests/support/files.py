@@ -12,7 +12,10 @@ import openpyxl
 from openpyxl import Workbook
 
 PO = Path(__file__).resolve().parents[2] / "config" / "locale" / "pl" / "LC_MESSAGES" / "django.po"
-ENTRY = re.compile(r'^(#,.*\n)?msgid "(.*)"\n((?:".*"\n)*)(msgid_plural "(.*)"\n((?:".*"\n)*))?((?:msgstr.*\n(?:".*"\n)*)+)', re.M)
+ENTRY = re.compile(
+    r'^(#,.*\n)?(?:msgctxt "(?P<context>.*)"\n)?msgid "(.*)"\n((?:".*"\n)*)(msgid_plural "(.*)"\n((?:".*"\n)*))?'
+    r'((?:msgstr.*\n(?:".*"\n)*)+)', re.M,
+)
 
 
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
@@ -64,11 +67,11 @@ def unquote(first, rest):
 
 def entries():
     for match in ENTRY.finditer(PO.read_text(encoding="utf-8")):
-        flags, msgid, msgid_rest = match.group(1) or "", match.group(2), match.group(3)
+        flags, msgid, msgid_rest = match.group(1) or "", match.group(3), match.group(4)
         if not msgid and not msgid_rest:
             continue  # the header
-        strings = re.findall(r'^msgstr(?:\[\d\])? "(.*)"\n((?:".*"\n)*)', match.group(7), re.M)
+        strings = re.findall(r'^msgstr(?:\[\d\])? "(.*)"\n((?:".*"\n)*)', match.group(8), re.M)
         yield {
-            "fuzzy": "fuzzy" in flags, "msgid": unquote(msgid, msgid_rest),
-            "plural": match.group(4) is not None, "msgstr": [unquote(a, b) for a, b in strings],
+            "fuzzy": "fuzzy" in flags, "msgid": unquote(msgid, msgid_rest), "context": match.group("context"),
+            "plural": match.group(5) is not None, "msgstr": [unquote(a, b) for a, b in strings],
         }

@@ -26,4 +26,8 @@ def test_the_compiled_catalogue_matches_the_po_file():
     with translation.override("pl"):
         for entry in entries():
             if not entry["plural"] and "%" not in entry["msgid"]:
-                assert translation.gettext(entry["msgid"]) == entry["msgstr"][0], entry["msgid"]
+                if entry["context"] is None:
+                    translated = translation.gettext(entry["msgid"])
+                else:
+                    translated = translation.pgettext(entry["context"], entry["msgid"])
+                assert translated == entry["msgstr"][0], entry["msgid"]
