@@ -2,11 +2,13 @@
 the record, struck through, counts no more, and a disqualification that came only from it is
 lifted, so the standings rank the player again."""
 
+from collections import Counter
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import cards
+from scoring import cards, selectors
 from scoring.models import AuditEntry, Card
 from scoring.standings import compute_standings
 from tests.factories import build, four_games, started_round, table
@@ -27,7 +29,10 @@ def player(ext_id="p2"):
 
 
 def give(user, colour, reason="untidy table", ext_id="p2"):
-    return cards.give_card(player(ext_id), colour, reason, user=user, confirmed=True)
+    """A card as the card form gives it: a card that disqualifies the player is confirmed."""
+    p = player(ext_id)
+    confirmed = cards.disqualifies_now(p, colour, Counter(selectors.card_colours(p)))
+    return cards.give_card(p, colour, reason, user=user, confirmed=confirmed)
 
 
 def player_url(p=None):
