@@ -53,8 +53,8 @@ class SeatResultAdmin(ReadOnlyAdmin):
 
 @admin.register(Card)
 class CardAdmin(ReadOnlyAdmin):
-    list_display = ["player", "colour", "round", "reason", "given_by", "created_at"]
-    list_filter = ["tournament", "colour"]
+    list_display = ["player", "colour", "round", "reason", "giver", "created_at", "withdrawn_at", "withdrawal_reason"]
+    list_filter = ["tournament", "colour", ("withdrawn_at", admin.EmptyFieldListFilter)]
     search_fields = ["player__name", "reason"]
     list_select_related = ["player", "round", "given_by"]
 
@@ -73,7 +73,7 @@ class TieDecisionAdmin(ReadOnlyAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "tournament", "action", "who", "sheet", "reason"]
-    list_filter = ["tournament", "action"]
+    list_display = ["created_at", "tournament", "action", "who", "from_file", "sheet", "reason"]
+    list_filter = ["tournament", "action", "from_file"]
     search_fields = ["reason", "action", "user_name"]
     list_select_related = ["tournament", "user", "sheet"]

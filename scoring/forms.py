@@ -1,4 +1,5 @@
-"""Forms of the referee tablets: one game of a score sheet, a score override, a card, a tie.
+"""Forms of the referee tablets: one game of a score sheet, a score override, a card (given or
+withdrawn), a tie.
 
 `GameForm` parses what the tablet posted and asks for what is missing; the rules engine
 checks the game (`services.check_game`). Every message comes from `tournament.refusals`, so
@@ -8,12 +9,14 @@ each SPEC §3 validation shows next to its field in the user's language.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import NamedTuple
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
+from scoring.cards import confirmation_needed, disqualifies_now
 from scoring.models import Card, SeatResult
 from scoring.services import POOL, EnteredGame
 from tournament.refusals import MESSAGES, message_for
@@ -323,7 +326,13 @@ class OverrideForm(forms.Form):
 
 
 class CardForm(forms.Form):
-    """A warning, yellow or red card with its reason (red only for the head referee)."""
+    """A warning, yellow or red card with its reason (red only for the head referee), for `player`
+    whose cards so far are `cards` (the withdrawn ones too, oldest first).
+
+    A card that would disqualify the player (the second yellow, a red) needs its confirmation:
+    `confirm` holds the colour confirmed, and `confirmations` are the colours that need one, each
+    with the sentence naming the disqualification. The service refuses the card unconfirmed.
+    """
 
     colour = forms.ChoiceField(
         label=_("Card"), choices=Card.Colour.choices, widget=ChoiceButtons(attrs={"class": "choice-input"})
@@ -331,15 +340,84 @@ class CardForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     round = forms.IntegerField(required=False, widget=forms.HiddenInput)
     next = forms.CharField(required=False, widget=forms.HiddenInput)
+    confirm = forms.MultipleChoiceField(
+        required=False, choices=[(Card.Colour.YELLOW.value, ""), (Card.Colour.RED.value, "")],
+        widget=forms.CheckboxSelectMultiple,
+    )
 
-    def __init__(self, *args, allow_red=False, **kwargs):
+    def __init__(self, *args, player=None, cards=(), allow_red=False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.player = player
+        self.cards = list(cards)
         labels = dict(Card.Colour.choices)
         colours = [Card.Colour.WARNING, Card.Colour.YELLOW] + ([Card.Colour.RED] if allow_red else [])
         self.fields["colour"].choices = [(colour.value, labels[colour]) for colour in colours]
         self.fields["colour"].error_messages["required"] = message_for("card_colour")
         self.fields["colour"].error_messages["invalid_choice"] = message_for("card_colour")
         self.fields["reason"].error_messages["required"] = message_for("reason_required")
+        self.colours = colours
+
+    @property
+    def counting(self):
+        """The player's cards that count (not withdrawn), oldest first."""
+        return [card for card in self.cards if not card.is_withdrawn]
+
+    @property
+    def confirmations(self):
+        """The cards on offer that would disqualify the player now, each a Confirmation: the
+        sentence naming the disqualification and its checkbox (`refused`: the card was sent unconfirmed)."""
+        if self.player is None:
+            return []
+        colours = Counter(card.colour for card in self.counting)
+        ticked = self["confirm"].value() or []
+        errors = self.errors.get("confirm", [])
+        rows = []
+        for colour in self.colours:
+            if disqualifies_now(self.player, colour, colours):
+                sentence = confirmation_needed(self.player, colour).message
+                rows.append(Confirmation(
+                    colour.value, sentence, _("I confirm the disqualification of %(player)s.") % {"player": self.player.name},
+                    f"{self['confirm'].auto_id}-{colour.value}", colour.value in ticked, sentence in errors,
+                ))
+        return rows
+
+    @property
+    def other_confirm_errors(self):
+        """Errors of the confirmation that are not a confirmation's own sentence (shown on their own)."""
+        sentences = {row.sentence for row in self.confirmations}
+        return [error for error in self.errors.get("confirm", []) if error not in sentences]
+
+    @property
+    def confirmed(self):
+        """The card sent is confirmed (its colour is among those confirmed)."""
+        return self.cleaned_data.get("colour") in self.cleaned_data.get("confirm", [])
+
+
+class Confirmation(NamedTuple):
+    """The confirmation a disqualifying card needs on the card form."""
+
+    colour: str
+    sentence: str  # "This is X's second yellow card: X will be disqualified."
+    label: str  # the checkbox's
+    id: str
+    checked: bool
+    refused: bool  # the card was sent without it
+
+
+class WithdrawCardForm(forms.Form):
+    """The head referee withdraws one card, with a reason."""
+
+    card = forms.IntegerField(min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the withdrawal"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].error_messages["required"] = message_for("reason_required")
+        self.fields["card"].error_messages.update(dict.fromkeys(
+            ("required", "invalid", "min_value", "max_value"), message_for("card_unknown")
+        ))
 
 
 class TieDecisionForm(forms.Form):

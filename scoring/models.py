@@ -140,7 +140,22 @@ class Card(models.Model):
     colour = models.CharField(_("card"), max_length=10, choices=Colour.choices)
     reason = models.TextField(_("reason"))
     given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    given_by_name = models.CharField(
+        _("given by"), max_length=150, blank=True,
+        help_text=_("The user's name when the card was given; kept when the account is gone or the card was restored."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A card given by mistake is withdrawn by the head referee, with a reason: it stays on the
+    # record, shown as withdrawn, and no longer counts (SPEC §7).
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    withdrawn_by_name = models.CharField(
+        _("withdrawn by"), max_length=150, blank=True,
+        help_text=_("The user's name when the card was withdrawn; kept when the account is gone or the card was restored."),
+    )
+    withdrawal_reason = models.TextField(_("reason for the withdrawal"), blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -148,10 +163,32 @@ class Card(models.Model):
         verbose_name_plural = _("cards")
         constraints = [
             models.CheckConstraint(condition=Q(colour__in=list(discipline.COLOURS)), name="card_colour_valid"),
+            models.CheckConstraint(
+                condition=Q(withdrawn_at__isnull=True, withdrawal_reason="") | (Q(withdrawn_at__isnull=False) & ~Q(withdrawal_reason="")),
+                name="card_withdrawal_has_reason",
+            ),
         ]
 
     def __str__(self):
         return f"{self.get_colour_display()}: {self.player}"
+
+    @property
+    def is_withdrawn(self):
+        return self.withdrawn_at is not None
+
+    @property
+    def giver(self):
+        """Who gave the card, as the pages show it: the account's name, else the name kept as text."""
+        return _account_name(self.given_by) or self.given_by_name
+
+    @property
+    def withdrawer(self):
+        """Who withdrew the card (empty while it counts)."""
+        return _account_name(self.withdrawn_by) or self.withdrawn_by_name
+
+
+def _account_name(user):
+    return (user.get_full_name() or user.get_username()) if user is not None else ""
 
 
 class TieDecision(models.Model):
@@ -187,6 +224,10 @@ class AuditEntry(models.Model):
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
+    from_file = models.BooleanField(
+        _("from a restored file"), default=False,
+        help_text=_("Restored from a backup or an imported file: who and when are what the file says, not checked."),
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

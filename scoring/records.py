@@ -1,7 +1,9 @@
-"""A stored game as a plain record: the interchange format's game (SPEC §9).
+"""A stored game or card as a plain record: the interchange format's game and card (SPEC §9).
 
-The JSON export writes it, and the audit log keeps it as the before and after of a change.
+The JSON export writes them, and the audit log keeps them as the before and after of a change.
 """
+
+import datetime
 
 
 def game_record(game):
@@ -27,3 +29,23 @@ def game_record(game):
     if "winner_override" in data:
         data["winner_override"] = data.pop("winner_override")
     return data
+
+
+def card_record(card):
+    """One card in the interchange format (its `player` read with it): who got it for what, when and
+    from whom (a user name, as text), and, once withdrawn, when, by whom and why. The audit log
+    keeps it as the before and after of a withdrawal."""
+    data = {
+        "player": card.player.ext_id, "round": card.round.number if card.round else None, "colour": card.colour,
+        "reason": card.reason, "given_at": moment(card.created_at), "given_by": card.given_by_name or None,
+    }
+    if card.withdrawn_at is not None:
+        data["withdrawn"] = {
+            "at": moment(card.withdrawn_at), "by": card.withdrawn_by_name or None, "reason": card.withdrawal_reason,
+        }
+    return data
+
+
+def moment(when):
+    """A stored time as the interchange file writes it: ISO 8601 in UTC, with its offset."""
+    return when.astimezone(datetime.UTC).isoformat()

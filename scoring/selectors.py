@@ -181,8 +181,26 @@ def tie_decisions(tournament: Tournament) -> list[TieDecision]:
 
 
 def card_colours(player: Player) -> list[str]:
-    """The colour of every card a player has been given."""
-    return list(Card.objects.filter(player=player).values_list("colour", flat=True))
+    """The colour of every card a player has been given and that counts (not withdrawn)."""
+    return list(Card.objects.filter(player=player, withdrawn_at__isnull=True).values_list("colour", flat=True))
+
+
+def card_of_player(player: Player, card_id: int) -> Card | None:
+    """One of the player's cards with its round (and the player), or None when the player has no such card."""
+    card = Card.objects.filter(player=player, pk=card_id).select_related("round").first()
+    if card is not None:
+        card.player = player
+    return card
+
+
+def status_before_disqualification(player: Player) -> str | None:
+    """The status the player had before cards last disqualified them (the latest `disqualify`
+    entry of the audit log), or None when the log has none."""
+    entries = AuditEntry.objects.filter(tournament_id=player.tournament_id, action="disqualify").order_by("-created_at", "-pk")
+    for before in entries.values_list("before", flat=True):
+        if isinstance(before, dict) and before.get("player") == player.ext_id:
+            return before.get("status")
+    return None
 
 
 FINAL_SIZE = 4
@@ -196,22 +214,34 @@ def players_with_card_counts(tournament: Tournament) -> list[Player]:
     return sorted_by_surname(
         Player.objects.filter(tournament=tournament).select_related("organisation")
         .annotate(
-            yellows=Count("cards", filter=Q(cards__colour=Card.Colour.YELLOW)),
-            warnings=Count("cards", filter=Q(cards__colour=Card.Colour.WARNING)),
-            reds=Count("cards", filter=Q(cards__colour=Card.Colour.RED)),
+            yellows=Count("cards", filter=Q(cards__colour=Card.Colour.YELLOW, cards__withdrawn_at__isnull=True)),
+            warnings=Count("cards", filter=Q(cards__colour=Card.Colour.WARNING, cards__withdrawn_at__isnull=True)),
+            reds=Count("cards", filter=Q(cards__colour=Card.Colour.RED, cards__withdrawn_at__isnull=True)),
+            withdrawn_cards=Count("cards", filter=Q(cards__withdrawn_at__isnull=False)),
         )
     )
 
 
 def cards_of_player(player: Player) -> list[Card]:
-    """A player's cards, oldest first, with their round and who gave them."""
-    return list(Card.objects.filter(player=player).select_related("round", "given_by"))
+    """A player's cards, oldest first (the withdrawn ones too), with their round, who gave them
+    and who withdrew them."""
+    return list(Card.objects.filter(player=player).select_related("round", "given_by", "withdrawn_by"))
+
+
+def cards_at_table(table: Table) -> dict[int, list[Card]]:
+    """{player id: the player's cards, oldest first (the withdrawn ones too)} of the players seated
+    at a table read by `sheet_table`, in one query."""
+    cards: dict[int, list[Card]] = {seat.player_id: [] for seat in table.seats.all()}
+    for card in Card.objects.filter(player__in=list(cards)).select_related("round", "given_by", "withdrawn_by"):
+        cards[card.player_id].append(card)
+    return cards
 
 
 def cards_given(tournament: Tournament, *, newest_first: bool = False) -> list[Card]:
-    """Every card of the tournament with its player and round."""
+    """Every card of the tournament (the withdrawn ones too) with its player, round and who withdrew it."""
     order = ("-created_at", "-pk") if newest_first else ("created_at", "pk")
-    return list(Card.objects.filter(tournament=tournament).select_related("player", "round").order_by(*order))
+    cards = Card.objects.filter(tournament=tournament).select_related("player", "round", "withdrawn_by")
+    return list(cards.order_by(*order))
 
 
 def results_are_final(tournament: Tournament) -> bool:

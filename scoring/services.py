@@ -6,7 +6,6 @@ is checked here, once (`check_game`): the rules engine validates every rack and 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -16,13 +15,12 @@ from django.utils import timezone
 
 from accounts.models import Role
 from accounts.roles import RANK, has_role
-from engine import discipline, rules
+from engine import rules
 from scoring import selectors
-from scoring.models import Card, Game, ScoreSheet, SeatResult
+from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit
 from tournament.audit import log_change
-from tournament.models import Player
 from tournament.refusals import Refused
 
 POOL = "pool"  # the ending of a game nobody went out of: the pool was exhausted
@@ -442,41 +440,3 @@ def verify_sheet(sheet, *, version, user, role=None):
     _audit(sheet, user, "verify", before={"state": ScoreSheet.State.SUBMITTED}, after={"state": sheet.state})
     send_after_commit(sheet, "verify")
     return sheet
-
-
-# ---------------------------------------------------------------- discipline (SPEC §7)
-
-@transaction.atomic
-def give_card(player, colour, reason, *, user, round=None):
-    """Record a warning, yellow or red card; the second yellow or a red disqualifies.
-
-    Referees give warnings and yellow cards, the head referee red cards. Returns the Card.
-    """
-    tournament = player.tournament
-    if colour not in Card.Colour.values:
-        raise Refused("card_colour")
-    if not reason.strip():
-        raise Refused("reason_required")
-    minimum = Role.HEAD_REFEREE if colour == Card.Colour.RED else Role.REFEREE
-    if not has_role(user, tournament, minimum):
-        raise Refused("head_referee_only")
-    if round is not None and round.tournament_id != tournament.pk:
-        raise Refused("card_round")
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    card = Card.objects.create(
-        tournament=tournament, player=player, round=round, colour=colour, reason=reason.strip(), given_by=user
-    )
-    log_change(
-        tournament, user, "card", reason=card.reason,
-        after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
-    )
-    colours = Counter(selectors.card_colours(player))
-    if discipline.disqualifies(colours) and player.status != Player.Status.DISQUALIFIED:
-        log_change(
-            tournament, user, "disqualify", reason=card.reason,
-            before={"player": player.ext_id, "name": player.name, "status": player.status},
-            after={"player": player.ext_id, "name": player.name, "status": Player.Status.DISQUALIFIED},
-        )
-        player.status = Player.Status.DISQUALIFIED
-        player.save(update_fields=["status"])
-    return card

@@ -88,7 +88,8 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     statuses = {pk: player.status for pk, player in players.items()}
     if up_to_round is not None:
         later_start = _as_of(tournament, up_to_round)
-        cards = Card.objects.filter(tournament=tournament).values_list("player_id", "colour", "round__number", "created_at")
+        counting = Card.objects.filter(tournament=tournament, withdrawn_at__isnull=True)  # a withdrawn card never counted
+        cards = counting.values_list("player_id", "colour", "round__number", "created_at")
         statuses = standings.statuses_as_of(statuses, cards, up_to_round, later_start)
         if later_start is not None:
             decisions = decisions.filter(created_at__lt=later_start)

@@ -21,5 +21,6 @@ urlpatterns = [
     path("<slug:slug>/players/", players.player_list, name="players"),
     path("<slug:slug>/player/<int:player_id>/", players.player_view, name="player"),
     path("<slug:slug>/player/<int:player_id>/card/", players.give_card, name="give_card"),
+    path("<slug:slug>/player/<int:player_id>/card/withdraw/", players.withdraw_card, name="withdraw_card"),
     path("<slug:slug>/ties/", ties.ties, name="ties"),
 ]

@@ -66,6 +66,12 @@ MESSAGES = {
     "not_submitted": _("Only a submitted sheet can be verified; this one is %(state)s."),
     "card_colour": _("Choose a warning, a yellow card or a red card."),
     "card_round": _("That round belongs to another tournament."),
+    # cards (scoring.cards)
+    "card_second_yellow": _("This is %(player)s's second yellow card: %(player)s will be disqualified."),
+    "card_red_disqualifies": _("A red card disqualifies at once: %(player)s will be disqualified."),
+    "card_disqualified_already": _("%(player)s is disqualified already: nothing more was recorded. Look at the cards so far."),
+    "card_unknown": _("This player has no such card. Reload the page."),
+    "card_withdrawn_already": _("This %(card)s of %(player)s has been withdrawn already."),
     # staff accounts (accounts.services)
     "setup_done": _("An organiser account exists already: sign in with it."),
     "setup_code_wrong": _("This is not the setup code. Copy it from the window where the server was started (or the container's log)."),

@@ -80,13 +80,20 @@ def rounds_table(tournament):
 
 
 def cards_table(tournament):
+    """Every card, the withdrawn ones too: when and why a card was withdrawn in the last two columns."""
     colours = dict(Card.Colour.choices)
     rows = [
         [card.player.name, str(colours.get(card.colour, card.colour)), str(card.round) if card.round else None,
-         card.reason, timezone.localtime(card.created_at).replace(tzinfo=None)]
+         card.reason, local_time(card.created_at), local_time(card.withdrawn_at), card.withdrawal_reason or None]
         for card in cards_given(tournament)
     ]
-    return Table(_("Cards"), [_("Player"), _("Card"), _("Round"), _("Reason"), _("Time")], rows)
+    headers = [_("Player"), _("Card"), _("Round"), _("Reason"), _("Time"), _("Withdrawn"), _("Reason for the withdrawal")]
+    return Table(_("Cards"), headers, rows)
+
+
+def local_time(moment):
+    """A stored time as a spreadsheet's date-time cell (local, without a zone), or None."""
+    return timezone.localtime(moment).replace(tzinfo=None) if moment is not None else None
 
 
 def workbook_tables(tournament):

@@ -4,6 +4,11 @@ Each entry is ``{"when": ISO time, "who": user name or null, "what": action, "sh
 {"round": n, "table": m} or null, "before": …, "after": …, "reason": …}``, oldest first.
 Staff accounts are not in the file: `who` is the user name as text, and a restored entry keeps
 it as text (`AuditEntry.user_name`) without linking to any account.
+
+Every entry written from a file is marked so (`AuditEntry.from_file`): its who and when are what
+the file says, and nothing checked them. The mark is not written back to a file: in a file every
+entry is what the file says, so an export gives `who` as the plain user name, the next import
+marks the entry again, and a file cannot pass an entry off as made in this app.
 """
 
 from __future__ import annotations
@@ -11,14 +16,15 @@ from __future__ import annotations
 import datetime
 
 from organiser.interchange.checks import (
-    TEXT_CONTROLS,
     HugeNumber,
     check_known_keys,
     checked_int,
     checked_list,
     checked_object,
     checked_text,
+    checked_time,
     fail,
+    optional_text,
     shown,
 )
 from scoring.models import AuditEntry, ScoreSheet
@@ -42,12 +48,6 @@ def export_audit(tournament):
         }
         for e in entries
     ]
-
-
-def _optional_text(value, path, max_length):
-    if value is None or value == "":
-        return ""
-    return checked_text(value, path, max_length=max_length, allowed_controls=TEXT_CONTROLS)
 
 
 MAX_VERSION = 10**9
@@ -77,12 +77,7 @@ def parse_audit(data, rounds):
         path = f"audit[{i}]"
         e = checked_object(e, path)
         check_known_keys(e, path, ENTRY_KEYS)
-        try:
-            when = datetime.datetime.fromisoformat(e.get("when"))
-        except (TypeError, ValueError):
-            when = None
-        if when is None or when.tzinfo is None:
-            fail(f"{path}.when", f"must be a time with its offset, like 2026-02-10T09:30:00+00:00, got {shown(e.get('when'))}")
+        when = checked_time(e.get("when"), f"{path}.when")
         sheet = e.get("sheet")
         if sheet is not None:
             sheet = checked_object(sheet, f"{path}.sheet")
@@ -94,18 +89,19 @@ def parse_audit(data, rounds):
             sheet = key
         entries.append({
             "when": when,
-            "who": _optional_text(e.get("who"), f"{path}.who", 150),
+            "who": optional_text(e.get("who"), f"{path}.who", 150),
             "what": checked_text(e.get("what"), f"{path}.what", max_length=40),
             "sheet": sheet,
             "before": _snapshot(e.get("before"), f"{path}.before"),
             "after": _snapshot(e.get("after"), f"{path}.after"),
-            "reason": _optional_text(e.get("reason"), f"{path}.reason", 5000),
+            "reason": optional_text(e.get("reason"), f"{path}.reason", 5000),
         })
     return entries
 
 
 def load_audit(tournament, entries, sheets):
-    """Write the parsed entries; `sheets` maps (round number, table number) to the new ScoreSheet.
+    """Write the parsed entries, each marked as coming from the file; `sheets` maps (round number,
+    table number) to the new ScoreSheet.
 
     A restored sheet takes the highest version its entries name, so an edit conflict after the
     restore shows only the changes made since, not the whole restored history.
@@ -113,7 +109,7 @@ def load_audit(tournament, entries, sheets):
     created = AuditEntry.objects.bulk_create(
         AuditEntry(
             tournament=tournament, sheet=sheets[e["sheet"]] if e["sheet"] else None, user_name=e["who"],
-            action=e["what"], before=e["before"], after=e["after"], reason=e["reason"],
+            action=e["what"], before=e["before"], after=e["after"], reason=e["reason"], from_file=True,
         )
         for e in entries
     )

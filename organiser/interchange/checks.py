@@ -6,6 +6,7 @@ the JSON path of the value (e.g. ``players[3].name: must be a non-empty text``).
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 
@@ -104,6 +105,24 @@ def checked_int(value, path, low, high):
     if not low <= value <= high:
         fail(path, f"must be {low}–{high}, got {shown(value)}")
     return value
+
+
+def checked_time(value, path):
+    """A moment with its offset (ISO 8601, like 2026-02-10T09:30:00+00:00)."""
+    try:
+        when = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        when = None
+    if when is None or when.tzinfo is None:
+        fail(path, f"must be a time with its offset, like 2026-02-10T09:30:00+00:00, got {shown(value)}")
+    return when
+
+
+def optional_text(value, path, max_length):
+    """A text that may be missing, null or empty (then "")."""
+    if value is None or value == "":
+        return ""
+    return checked_text(value, path, max_length=max_length, allowed_controls=TEXT_CONTROLS)
 
 
 def checked_choice(value, path, choices):

@@ -8,7 +8,7 @@ import json
 from organiser.interchange.audit import export_audit
 from organiser.interchange.parse import FORMAT, SETTING_KEYS
 from scoring.models import Card, Game, ScoreSheet, TieDecision
-from scoring.records import game_record
+from scoring.records import card_record, game_record
 from tournament.models import Player, Round, Seat
 
 
@@ -51,8 +51,7 @@ def export_tournament(tournament):
         ],
         "rounds": rounds,
         "cards": [
-            {"player": ext[c.player_id], "round": c.round.number if c.round else None, "colour": c.colour, "reason": c.reason}
-            for c in Card.objects.filter(tournament=t).select_related("round").order_by("created_at", "pk")
+            card_record(c) for c in Card.objects.filter(tournament=t).select_related("player", "round").order_by("created_at", "pk")
         ],
         "tie_decisions": [
             {"order": d.order, "reason": d.reason} for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")

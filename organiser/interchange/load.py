@@ -29,7 +29,8 @@ def import_tournament(data):
     Organisation.objects.bulk_create(organisations.values())
     colours = {pid: Counter() for pid in plan["players"]}
     for card in plan["cards"]:
-        colours[card["player"]][card["colour"]] += 1
+        if card["withdrawn"] is None:  # a withdrawn card does not count
+            colours[card["player"]][card["colour"]] += 1
     players = {}
     org_slots = Counter()
     for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
@@ -57,15 +58,33 @@ def import_tournament(data):
             sheet = sheets[r["number"], t["number"]] = ScoreSheet.objects.create(table=table, state=t["state"])
             for g in t["games"]:
                 store_game(sheet, g["number"], g["game"], keypad=g["keypad"] or None, overrides=g["overrides"])
-    Card.objects.bulk_create(
-        Card(tournament=tournament, player=players[c["player"]], round=rounds.get(c["round"]), colour=c["colour"], reason=c["reason"])
-        for c in plan["cards"]
-    )
+    load_cards(tournament, plan["cards"], players, rounds)
     TieDecision.objects.bulk_create(
         TieDecision(tournament=tournament, order=d["order"], reason=d["reason"]) for d in plan["tie_decisions"]
     )
     load_audit(tournament, plan["audit"], sheets)
     return tournament
+
+
+def load_cards(tournament, cards, players, rounds):
+    """Write the parsed cards with the times the file gives (a card without one gets the import's
+    time); who gave and who withdrew a card are kept as text, linked to no account."""
+    created = Card.objects.bulk_create(
+        Card(
+            tournament=tournament, player=players[c["player"]], round=rounds.get(c["round"]), colour=c["colour"],
+            reason=c["reason"], given_by_name=c["given_by"],
+            withdrawn_at=c["withdrawn"]["at"] if c["withdrawn"] else None,
+            withdrawn_by_name=c["withdrawn"]["by"] if c["withdrawn"] else "",
+            withdrawal_reason=c["withdrawn"]["reason"] if c["withdrawn"] else "",
+        )
+        for c in cards
+    )
+    dated = []
+    for card, c in zip(created, cards):
+        if c["given_at"] is not None:
+            card.created_at = c["given_at"]  # `auto_now_add` stamped the import's time
+            dated.append(card)
+    Card.objects.bulk_update(dated, ["created_at"], batch_size=500)
 
 
 def import_json_text(text):

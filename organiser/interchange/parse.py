@@ -24,7 +24,9 @@ from organiser.interchange.checks import (
     checked_object,
     checked_player,
     checked_text,
+    checked_time,
     fail,
+    optional_text,
     refusal_text,
     shown,
 )
@@ -216,20 +218,9 @@ def parse(data):
     _check_limits(settings, players, rounds)
     round_numbers = {r["number"] for r in rounds}
 
-    cards = []
-    for i, c in enumerate(checked_list(data.get("cards", []), "cards")):
-        path = f"cards[{i}]"
-        c = checked_object(c, path)
-        check_known_keys(c, path, ("player", "round", "colour", "reason"))
-        checked_player(c.get("player"), f"{path}.player", players)
-        round_number = c.get("round")
-        if round_number is not None and (not isinstance(round_number, int) or round_number not in round_numbers):
-            fail(f"{path}.round", f"unknown round {shown(round_number)}")
-        cards.append({
-            "player": c["player"], "round": round_number,
-            "colour": checked_choice(c.get("colour"), f"{path}.colour", CARD_COLOURS),
-            "reason": checked_text(c.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
-        })
+    cards = [
+        _parse_card(c, f"cards[{i}]", players, round_numbers) for i, c in enumerate(checked_list(data.get("cards", []), "cards"))
+    ]
 
     decisions = []
     for i, d in enumerate(checked_list(data.get("tie_decisions", []), "tie_decisions")):
@@ -251,6 +242,36 @@ def parse(data):
         "players": players, "rounds": rounds, "cards": cards, "tie_decisions": decisions,
         "audit": parse_audit(data.get("audit", []), rounds),
     }
+
+
+def _parse_card(c, path, players, round_numbers):
+    """One card: who got it, in which round, its colour and reason; optionally when it was given
+    and by whom (a user name, as text), and `withdrawn` ({at, by, reason}) when it no longer counts."""
+    c = checked_object(c, path)
+    check_known_keys(c, path, ("player", "round", "colour", "reason", "given_at", "given_by", "withdrawn"))
+    checked_player(c.get("player"), f"{path}.player", players)
+    round_number = c.get("round")
+    if round_number is not None and (not isinstance(round_number, int) or round_number not in round_numbers):
+        fail(f"{path}.round", f"unknown round {shown(round_number)}")
+    card = {
+        "player": c["player"], "round": round_number,
+        "colour": checked_choice(c.get("colour"), f"{path}.colour", CARD_COLOURS),
+        "reason": checked_text(c.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
+        "given_at": checked_time(c["given_at"], f"{path}.given_at") if c.get("given_at") is not None else None,
+        "given_by": optional_text(c.get("given_by"), f"{path}.given_by", 150),
+        "withdrawn": None,
+    }
+    if c.get("withdrawn") is not None:
+        w = checked_object(c["withdrawn"], f"{path}.withdrawn")
+        check_known_keys(w, f"{path}.withdrawn", ("at", "by", "reason"))
+        card["withdrawn"] = {
+            "at": checked_time(w.get("at"), f"{path}.withdrawn.at"),
+            "by": optional_text(w.get("by"), f"{path}.withdrawn.by", 150),
+            "reason": checked_text(w.get("reason"), f"{path}.withdrawn.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
+        }
+        if card["given_at"] is not None and card["withdrawn"]["at"] < card["given_at"]:
+            fail(f"{path}.withdrawn.at", "a card cannot be withdrawn before it was given")
+    return card
 
 
 def _parse_players(data, quota):

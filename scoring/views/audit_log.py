@@ -18,6 +18,8 @@ ACTION_LABELS = {
     "card": gettext_lazy("card"),
     "disqualify": gettext_lazy("disqualification"),
     "rescore_result": gettext_lazy("result changed by new scoring settings"),
+    "withdraw_card": gettext_lazy("card withdrawn"),
+    "lift_disqualification": gettext_lazy("disqualification lifted"),
 }
 STATE_LABELS = dict(ScoreSheet.State.choices)
 
@@ -40,7 +42,10 @@ class ChangeView:
 
     @property
     def who(self):
+        """Who made the change; an entry restored from a file says so (its name is the file's word)."""
         user = self.entry.user
+        if self.entry.from_file:
+            return _("%(name)s (as a restored file says)") % {"name": self.entry.user_name or _("unknown")}
         if user is None:
             return self.entry.user_name or _("unknown")
         return user.get_full_name() or user.get_username()

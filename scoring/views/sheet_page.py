@@ -196,13 +196,15 @@ class SheetPage:
 
     @property
     def seat_rows(self):
-        """Each seat with its player and the form to give the player a card."""
-        return [(letter, player, self.card_form(letter)) for letter, player in self.players.items()]
+        """Each seat with its player and the form to give the player a card (which shows the
+        player's cards so far: the cards of the table are read in one query)."""
+        cards = selectors.cards_at_table(self.table)
+        return [(letter, player, self.card_form(letter, player, cards[player.pk])) for letter, player in self.players.items()]
 
-    def card_form(self, letter):
+    def card_form(self, letter, player, cards):
         return CardForm(
-            initial={"round": self.round.number, "next": self.url("sheet")}, allow_red=self.head,
-            auto_id=f"card-{letter}-%s",
+            initial={"round": self.round.number, "next": self.url("sheet")}, player=player, cards=cards,
+            allow_red=self.head, auto_id=f"card-{letter}-%s",
         )
 
     @property

@@ -70,9 +70,19 @@ def test_the_round_sheets_show_verified_sheets_only_and_the_cards_sheet_every_ca
     ]
     assert all(value is None for row in round2[1:] for value in row[3:]), "a sheet not verified counts nowhere"
     _, cards = sheets["Cards"]
-    assert cards[0] == ["Player", "Card", "Round", "Reason", "Time"]
+    assert cards[0] == ["Player", "Card", "Round", "Reason", "Time", "Withdrawn", "Reason for the withdrawal"]
     assert cards[1][:4] == [HOSTILE_NAMES[7], "red card", "Round 1", "=cmd|' /C calc'!A0"]
     assert cards[1][4].year >= 2026  # a date-time cell
+    assert cards[1][5:] == [None, None]  # the card counts
+
+
+def test_a_withdrawn_card_is_in_the_cards_sheet_with_when_and_why(tmp_path):
+    withdrawn = {"at": "2026-02-10T10:05:00+00:00", "by": "head", "reason": "given to the wrong player"}
+    tournament = build(4, cards=[{"player": "p2", "round": None, "colour": "yellow", "reason": "untidy table",
+                                  "given_at": "2026-02-10T09:30:00+00:00", "withdrawn": withdrawn}])
+    _, cards = read_workbook(export(tournament, tmp_path, "xlsx"))["Cards"]
+    assert cards[1][:4] == ["Gracz 2", "yellow card", None, "untidy table"]
+    assert cards[1][5] > cards[1][4] and cards[1][6] == "given to the wrong player"
 
 
 def test_no_cell_of_the_spreadsheet_is_a_formula(tournament, tmp_path):
@@ -126,7 +136,7 @@ def test_a_tournament_without_rounds_gives_valid_files_with_the_players_only(tmp
     sheets = read_workbook(export(tournament, tmp_path, "xlsx"))
     assert list(sheets) == ["Standings", "Cards"]
     assert sorted(row[1] for row in sheets["Standings"][1][1:]) == [f"Gracz {i}" for i in range(1, 6)]
-    assert sheets["Cards"][1] == [["Player", "Card", "Round", "Reason", "Time"]]
+    assert sheets["Cards"][1] == [["Player", "Card", "Round", "Reason", "Time", "Withdrawn", "Reason for the withdrawal"]]
     assert len(read_csv(export(tournament, tmp_path, "csv"))) == 6
     assert read_csv(export(tournament, tmp_path, "csv", "--table", "rounds"))[1:] == []
 

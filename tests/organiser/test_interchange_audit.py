@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 
 from engine import rules
 from organiser.interchange import InterchangeError, dumps, export_tournament, import_json_text, import_tournament
-from scoring import services
+from scoring import cards, services
 from scoring.models import AuditEntry, ScoreSheet
 from tests.factories import build, started_round, table, tournament_data
 from tournament.models import Tournament
@@ -25,7 +25,7 @@ def played(head_referee):
     sheet.refresh_from_db()
     services.save_game(sheet, 1, rules.Game(seats=("A", "B", "C", "D"), winner="B", racks={x: rules.Rack(tiles=7) for x in "ACD"}),
                        version=1, user=head_referee, reason="recounted with the players")
-    services.give_card(tournament.players.get(ext_id="p3"), "warning", "untidy table", user=head_referee)
+    cards.give_card(tournament.players.get(ext_id="p3"), "warning", "untidy table", user=head_referee)
     return tournament
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from scoring.models import TieDecision
-from scoring.services import give_card
+from scoring.cards import give_card
 from scoring.standings import compute_standings
 from tests.factories import build_hall
 from tournament.models import Player, Round
@@ -26,7 +26,7 @@ def public_rows(client):
 def card(tournament, ext_id, colour, round_number, head_referee):
     player = Player.objects.get(tournament=tournament, ext_id=ext_id)
     round_ = Round.objects.get(tournament=tournament, number=round_number) if round_number else None
-    give_card(player, colour, "unsporting behaviour", user=head_referee, round=round_)
+    give_card(player, colour, "unsporting behaviour", user=head_referee, round=round_, confirmed=True)
 
 
 def test_a_red_card_in_a_later_round_does_not_move_the_frozen_standings(client, head_referee):

@@ -66,7 +66,7 @@ def test_the_card_paragraph_says_what_the_app_allows_today():
     for url in PAGES:
         page = visitor("en").get(url).content.decode()
         assert page.count('id="card-mistake"') == 1
-        assert "The app cannot take a card back yet" in page
+        assert "Only the head referee withdraws a card" in page and "“Withdraw this card”" in page
 
 
 @pytest.mark.parametrize("url", [*PAGES, "/help/"])

@@ -68,10 +68,15 @@ def play_round(tablets, head_page, live_server, round_number, *, before_verifyin
 
 
 def give_card(page, base, player, colour, reason):
-    """Give a card from the player's page on the referee tablet."""
+    """Give a card from the player's page on the referee tablet; a card that disqualifies is
+    confirmed in the box that names the disqualification."""
     page.goto(f"{base}/referee/{SLUG}/player/{player.pk}/")
     page.click(f"label[for=card-{colour}]")
     page.fill("form.card-form textarea[name=reason]", reason)
+    confirmation = page.locator(f"form.card-form .card-confirm--{colour}")
+    if confirmation.count():
+        assert player.name in confirmation.inner_text()
+        confirmation.locator("label").click()
     with page.expect_navigation():
         page.click("form.card-form button[type=submit]")
 

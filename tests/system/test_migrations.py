@@ -8,6 +8,7 @@ holds what that code exported from it. Today's code migrates a copy of that file
 back every row and export the same tournaments.
 """
 
+import datetime
 import gzip
 import json
 import os
@@ -58,16 +59,19 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
     expected = json.loads(gzip.decompress((DATA / f"{RELEASE}.json.gz").read_bytes()))
     for slug, export in expected.items():
         exported = json.loads(manage(tmp_path, "export_tournament", slug))
-        # That release exported no audit log; today's export adds it (the optional `audit` list)
-        # and each player's name in two parts (`given_names`, `surname`: the last word of the
+        # That release exported no audit log, nor when and by whom a card was given; today's
+        # export adds them (the optional `audit` list, each card's `given_at` and `given_by`),
+        # each player's name in two parts (`given_names`, `surname`: the last word of the
         # name) and the language of the hall's screens (Polish, the default), and leaves every
-        # other byte as it was.
+        # other byte as it was. No card of that release is withdrawn.
         audit = exported.pop("audit")
+        given = [(card.pop("given_at"), card.pop("given_by")) for card in exported["cards"]]
         assert exported["tournament"]["settings"].pop("public_language") == "pl", slug
         parts = [(player.pop("given_names"), player.pop("surname")) for player in exported["players"]]
         assert parts == [tuple(player["name"].rsplit(" ", 1)) for player in export["players"]], slug
         assert exported == export, slug
         assert [(e["what"], e["who"], e["reason"]) for e in audit] == audit_rows(database, slug), slug
+        assert given == card_rows(database, slug), slug
     with sqlite3.connect(database) as connection:
         split = dict(connection.execute("SELECT name, given_names || ' / ' || surname FROM tournament_player"))
     assert (split["Genowefa Gąsior"], split["Henryk Ćwik"], split["Łucja Żak 0"]) == (
@@ -83,3 +87,13 @@ def audit_rows(path, slug):
             " ON t.id = a.tournament_id LEFT JOIN auth_user u ON u.id = a.user_id WHERE t.slug = ?"
             " ORDER BY a.created_at, a.id", (slug,),
         )]
+
+
+def card_rows(path, slug):
+    """(when as the export writes it, the giver's user name) of a tournament's cards in the old database, oldest first."""
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute(
+            "SELECT c.created_at, u.username FROM scoring_card c JOIN tournament_tournament t ON t.id = c.tournament_id"
+            " LEFT JOIN auth_user u ON u.id = c.given_by_id WHERE t.slug = ? ORDER BY c.created_at, c.id", (slug,),
+        )
+        return [(datetime.datetime.fromisoformat(when).replace(tzinfo=datetime.UTC).isoformat(), user) for when, user in rows]

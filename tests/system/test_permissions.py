@@ -110,6 +110,7 @@ EXPECTED = {
     "scoring:players": staff(REF),
     "scoring:player": staff(REF),
     "scoring:give_card": post_only(REF, 200),
+    "scoring:withdraw_card": post_only(HEAD, 200),  # no such card: the page says so and changes nothing
     "scoring:ties": staff(HEAD, post=200),  # no tie here: the page says so and records nothing
     # PDFs: staff documents, then the public ones.
     "printing:index": staff(ORG),
@@ -299,6 +300,7 @@ STATE_CHANGES = [
     ("scoring:game_save", "referee"),
     ("scoring:sheet_submit", "referee"),
     ("scoring:give_card", "referee"),
+    ("scoring:withdraw_card", "head_referee"),
     ("scoring:sheet_verify", "head_referee"),
     ("scoring:ties", "head_referee"),
     ("public:results_control", "head_referee"),
