@@ -42,7 +42,10 @@ def test_the_final_is_masculine_and_a_round_feminine():
 
 
 def test_no_polish_message_gives_a_player_a_gender():
-    found = [(entry["msgid"], text) for entry in entries() for text in entry["msgstr"] if GENDERED.search(text)]
+    found = [
+        (entry["msgid"], text) for entry in entries() for text in entry["msgstr"]
+        if GENDERED.search(text) and entry["context"] != "card"  # a card (karta) is feminine: no player's gender
+    ]
     assert found == []
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from organiser.demo import DEMO_SLUG
-from tests.system.test_every_page import client_for, pages, world  # noqa: F401 (a fixture)
+from tests.support.pages import client_for, pages, world  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,8 @@ from organiser import services
 from organiser.demo import DEMO_SLUG
 from scoring.visibility import advance_ceremony
 from tests.support.browser import PHONE, TABLET, screenshot, signed_in_page
-from tests.system.test_every_page import ROLES, pages
-from tests.system.test_every_page import world as demo_world  # noqa: F401 (a fixture)
+from tests.support.pages import ROLES, pages
+from tests.support.pages import world as demo_world  # noqa: F401 (a fixture)
 from tournament.models import Player, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

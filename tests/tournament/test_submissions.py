@@ -112,7 +112,7 @@ def test_a_card_sent_twice_is_given_once_and_the_second_answer_shows_the_first_r
     assert SubmissionToken.objects.get().location == first["Location"]
     again = referee_client.get(f"/referee/test/player/{player.pk}/").content.decode()
     assert token_for(again, action) != data["submission"]  # the page renders a new token
-    referee_client.post(action, {**data, "submission": token_for(again, action)})
+    referee_client.post(action, {**data, "submission": token_for(again, action), "confirm": "yellow"})  # a second yellow is confirmed
     assert Card.objects.filter(player=player).count() == 2  # a second card, given on purpose
 
 

@@ -1,0 +1,141 @@
+"""The pages of the site for every role: the URL patterns with their arguments filled from the
+demo tournament (`world`), and a client signed in as each role. Shared by the system tests that
+open every page (every page, staff navigation, tap targets)."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from accounts.models import TournamentRole
+from accounts.services import create_device_link
+from organiser import services
+from organiser.demo import DEMO_SLUG
+from tests.support.files import entries
+from tournament.models import Player, Tournament
+
+
+# Patterns left out, each with its reason.
+EXCLUDED = {
+    "admin": "Django's admin: tests/organiser/test_demo.py and tests/tournament/test_admin.py open every admin page",
+}
+
+# URL arguments by name; a callable gets the demo world (see `world`).
+ARGUMENTS = {
+    "slug": lambda w: DEMO_SLUG,
+    "number": lambda w: 1,
+    "round_number": lambda w: 1,
+    "table_number": lambda w: 1,
+    "game_number": lambda w: 1,
+    "pk": lambda w: w["player"].pk,
+    "player_id": lambda w: w["player"].pk,
+    "ext_id": lambda w: w["player"].ext_id,
+    "link_id": lambda w: w["link"].pk,
+    "grant_id": lambda w: w["grant"].pk,
+    "token": lambda w: w["token"],
+    "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
+}
+# Arguments that depend on the page: an action of the player or the round.
+ACTIONS = {"organiser:player_action": "check-in", "organiser:round_action": "publish"}
+
+ROLES = {"public": None, "referee": "sedzia", "head referee": "sedzia-glowny", "organiser": "organizator"}
+VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
+LEFTOVER_SYNTAX = ("{{", "}}", "{%", "%}", "%(")
+
+
+def url_patterns(resolvers=None, prefix="", namespace=""):
+    """(route, name with namespace, argument names, pattern) of every pattern, admin included."""
+    for entry in get_resolver().url_patterns if resolvers is None else resolvers:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from url_patterns(entry.url_patterns, route, inner)
+        elif isinstance(entry, URLPattern):
+            yield route, f"{namespace}{entry.name}" if entry.name else None, set(entry.pattern.converters), entry
+
+
+def excluded(route):
+    return next((reason for prefix, reason in EXCLUDED.items() if route.startswith(prefix)), None)
+
+
+def pages(world):
+    """(route, url) of every page not excluded; fails on a pattern it cannot fill."""
+    found, unknown = [], []
+    for route, name, arguments, _pattern in url_patterns():
+        if excluded(route):
+            continue
+        missing = arguments - set(ARGUMENTS) - ({"action"} if name in ACTIONS else set())
+        if name is None or missing:
+            unknown.append(f"{route} ({name}): no value for {sorted(missing) or 'a pattern without a name'}")
+            continue
+        kwargs = {argument: ARGUMENTS[argument](world) for argument in arguments if argument in ARGUMENTS}
+        if "action" in arguments:
+            kwargs["action"] = ACTIONS[name]
+        for extra in pattern_defaults(_pattern):
+            kwargs.pop(extra, None)
+        found.append((route, reverse(name, kwargs=kwargs)))
+    assert not unknown, "add these URL arguments to ARGUMENTS, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
+    return found
+
+
+def pattern_defaults(pattern):
+    return pattern.default_args or {}
+
+
+class VisibleText(HTMLParser):
+    """The text a reader sees or hears in the page's language: text nodes outside script and
+    style, and the title, aria-label, placeholder and alt attributes; not the text of an element
+    marked with another language (the language switch names English in English)."""
+
+    def __init__(self):
+        super().__init__()
+        self.chunks, self.hidden, self.foreign = [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag in ("script", "style"):
+            self.hidden += 1
+        if attributes.get("lang") and not attributes["lang"].startswith("pl") and tag != "html":
+            self.foreign.append(tag)
+            self.hidden += 1
+        if not self.hidden:
+            self.chunks.extend(value for name, value in attrs if name in VISIBLE_ATTRIBUTES and value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.hidden -= 1
+        if self.foreign and self.foreign[-1] == tag:
+            self.foreign.pop()
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden and data.strip():
+            self.chunks.append(" ".join(data.split()))
+
+
+
+@pytest.fixture
+def world(settings, tmp_path):
+    """The demo (rounds 1 and 2 completed) with round 3 drawn but not published, a tablet link."""
+    settings.VAR_DIR = tmp_path
+    settings.LANGUAGE_CODE = "pl"
+    call_command("load_demo", "--if-empty", stdout=open("/dev/null", "w"))
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    organiser = User.objects.get(username="organizator")
+    services.draw_round(tournament, user=organiser)
+    link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
+    grant = TournamentRole.objects.create(user=User.objects.get(username="sedzia"), tournament=tournament, role="referee")
+    return {"tournament": tournament, "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
+            "link": link, "token": token, "grant": grant}
+
+
+def client_for(role):
+    client = Client(HTTP_ACCEPT_LANGUAGE="pl")
+    client.cookies["django_language"] = "pl"
+    if ROLES[role]:
+        client.force_login(User.objects.get(username=ROLES[role]))
+    return client
