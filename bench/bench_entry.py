@@ -239,14 +239,17 @@ def report(referees, errors, elapsed, server_ms, database):
     client_ms = [s * 1000 for r in referees for s in r.latencies]
     saves = len(client_ms)
     print(f"bench-entry: {len(referees)} referees, {saves} game saves in {elapsed:.1f} s "
-          f"({saves / elapsed:.0f} saves/s), the production start (bin/serve), {database}")
+          f"({saves / elapsed if elapsed else 0:.0f} saves/s), the production start (bin/serve), {database}")
     ok = bool(server_ms) and percentile(server_ms, 0.95) < BUDGET_MS
     if server_ms:
         print(f"  server time per save (gunicorn access log): p50 {statistics.median(server_ms):.1f} ms, "
               f"p95 {percentile(server_ms, 0.95):.1f} ms, max {max(server_ms):.1f} ms  "
               f"(budget: p95 < {BUDGET_MS} ms: {'PASS' if ok else 'FAIL'})")
-    print(f"  client latency per save (includes queueing for the server's threads): p50 {statistics.median(client_ms):.1f} ms, "
-          f"p95 {percentile(client_ms, 0.95):.1f} ms")
+    if client_ms:
+        print(f"  client latency per save (includes queueing for the server's threads): p50 {statistics.median(client_ms):.1f} ms, "
+              f"p95 {percentile(client_ms, 0.95):.1f} ms")
+    else:
+        print("  no save was answered: no latency to report")
     print(f"  machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes slow the figures)")
     failures = sum(r.failures for r in referees)
     conflicts = sum(r.conflicts for r in referees)

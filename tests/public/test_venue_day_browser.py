@@ -59,20 +59,18 @@ def test_revealing_a_ceremony_place_asks_first_and_warns_when_results_are_not_fi
     page = signed_in_page(new_page, live_server, client, head_referee, {"width": 1280, "height": 800})
     page.goto(f"{live_server.url}/t/test/ceremony/")
     expect(page.locator(".stage__warning")).to_contain_text("The results are not final")
-    asked = []
-
-    def answer(dialog):
-        asked.append(dialog.message)
-        dialog.dismiss() if len(asked) == 1 else dialog.accept()
-
-    page.on("dialog", answer)
-    page.click("button[name=ceremony][value=next]")  # dismissed: nothing is revealed
-    page.wait_for_timeout(500)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.click("a.button:has-text('Reveal place 3')")  # asks on the page, never in a browser dialog
+    expect(page.locator(".confirm")).to_contain_text("The results are not final. Reveal place 3 on the screen anyway?")
+    page.click("a.button:has-text('Cancel')")  # cancelled: nothing is revealed
+    expect(page.locator(".confirm")).to_have_count(0)
     tournament.refresh_from_db()
     assert tournament.ceremony_step == 0
-    assert "Reveal place 3" in asked[0] and "not final" in asked[0]
-    page.click("button[name=ceremony][value=next]")  # accepted
+    page.click("a.button:has-text('Reveal place 3')")
+    page.click("button[name=ceremony][value=next]")  # confirmed
     expect(page.locator(".podium__place--3")).to_have_class("podium__place podium__place--3 podium__place--shown")
+    expect(page.locator(".stage__outcome")).to_have_text("Place 3 is revealed.")
     tournament.refresh_from_db()
-    assert tournament.ceremony_step == 1 and len(asked) == 2
+    assert tournament.ceremony_step == 1 and dialogs == []
     screenshot(page, "ceremony-warning")

@@ -34,7 +34,7 @@ class Command(BaseCommand):
                     user.is_staff = role == Role.ORGANISER
                     user.set_password(password)
                     user.save()
-                    user.groups.add(Group.objects.get(name=role.value))
+                    user.groups.add(Group.objects.get_or_create(name=role.value)[0])
                     lines.append(f"{str(role.label):<14} {username:<14} {password}")
                 logins_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
         if logins_file.exists():
