@@ -103,7 +103,7 @@ class TournamentForm(forms.ModelForm):
             return validation.check_slug(slug)
         base = slug_from(self.data.get("name", ""))[:70] or "tournament"
         slug, number = base, 1
-        while slug_taken(slug):
+        while slug_taken(slug) or slug in validation.RESERVED_SLUGS:  # a tournament named "New" is new-2
             number += 1
             slug = f"{base}-{number}"
         return slug

@@ -4,6 +4,8 @@ Models hold data and constraints; state changes live in the services of the apps
 (`organiser.services` for these models, `scoring.services` for results).
 """
 
+import uuid
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -108,6 +110,9 @@ class Tournament(models.Model):
     )
     ceremony_step = models.PositiveSmallIntegerField(_("ceremony places revealed"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The tournament's own identity, never reused (the slug may be, after a deletion): its
+    # snapshots' folder (organiser/backups/files.py). A restore hands it on to the restored tournament.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]

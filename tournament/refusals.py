@@ -43,6 +43,7 @@ MESSAGES = {
         "The set has only %(max)s tile numbered %(face)s: check the racks of this game.",
         "The set has only %(max)s tiles numbered %(face)s: check the racks of this game.", "max",
     ),
+    "keypad_too_long": _("More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
     "override_reason": _("A changed score needs a reason."),
     # the score-sheet form
     "ending_missing": _("Tap the player who went out, or “pool exhausted”."),
@@ -66,6 +67,8 @@ MESSAGES = {
     "not_submitted": _("Only a submitted sheet can be verified; this one is %(state)s."),
     "card_colour": _("Choose a warning, a yellow card or a red card."),
     "card_round": _("That round belongs to another tournament."),
+    # tournaments (organiser.services.tournaments)
+    "slug_taken": _("Another tournament has just taken this address: choose another one."),
     # staff accounts (accounts.services)
     "setup_done": _("An organiser account exists already: sign in with it."),
     "setup_code_wrong": _("This is not the setup code. Copy it from the window where the server was started (or the container's log)."),

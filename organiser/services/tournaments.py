@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django import forms
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring.services import recompute_scores
 from scoring.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
+from tournament.refusals import Refused
+from tournament.selectors import slug_taken
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -27,7 +29,8 @@ SCORING_FIELDS = (
 def save_tournament(form: forms.ModelForm, *, user: AbstractBaseUser | None) -> tuple[Tournament, int]:
     """Save a valid TournamentForm; rescore stored games when a scoring setting changed.
 
-    Returns (tournament, number of seat results whose score changed).
+    Returns (tournament, number of seat results whose score changed). Refused (`slug_taken`) when
+    another tournament took the address after the form was checked (two organisers at once).
     """
     tournament = form.instance
     creating = tournament.pk is None
@@ -35,7 +38,13 @@ def save_tournament(form: forms.ModelForm, *, user: AbstractBaseUser | None) -> 
     new_visibility = form.cleaned_data.get("visibility", tournament.visibility)
     if not creating:
         tournament.visibility = old_visibility  # changed below, through the audited path
-    tournament = form.save()
+    try:
+        with transaction.atomic():
+            tournament = form.save()
+    except IntegrityError:
+        if creating and slug_taken(tournament.slug):
+            raise Refused("slug_taken", field="slug") from None
+        raise
     if creating:
         log_change(tournament, user, "tournament_create", after={"name": tournament.name, "slug": tournament.slug})
         return tournament, 0

@@ -13,6 +13,7 @@ from accounts.roles import global_role, staff_required
 from organiser import services
 from organiser.forms import TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
+from tournament.refusals import Refused
 from tournament.selectors import all_tournaments
 
 
@@ -30,9 +31,13 @@ def tournament_create(request):
         raise PermissionDenied
     form = TournamentForm(posted_data(request))
     if request.method == "POST" and form.is_valid():
-        tournament, _rescored = services.save_tournament(form, user=request.user)
-        messages.success(request, _("The tournament has been created. Now add the players."))
-        return redirect_after_post(request, staff_url("players", tournament))
+        try:
+            tournament, _rescored = services.save_tournament(form, user=request.user)
+        except Refused as refusal:
+            form.add_error(refusal.field, refusal.message)
+        else:
+            messages.success(request, _("The tournament has been created. Now add the players."))
+            return redirect_after_post(request, staff_url("players", tournament))
     return render(request, "organiser/tournament_form.html", {"form": form})
 
 

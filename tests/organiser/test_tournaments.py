@@ -65,6 +65,24 @@ def test_a_reserved_or_taken_address_is_refused(organiser_client):
     assert Tournament.objects.count() == 1
 
 
+def test_a_tournament_named_new_does_not_get_the_reserved_address(organiser_client):
+    organiser_client.post("/staff/new/", settings_data(name="New"))
+    assert Tournament.objects.get().slug == "new-2"
+
+
+def test_an_address_taken_between_the_check_and_the_save_is_a_message_next_to_the_field(organiser_client, monkeypatch):
+    """Six organisers creating one address at once: each form is checked before any is saved."""
+    monkeypatch.setattr("organiser.forms.slug_taken", lambda slug: False)  # every check passes
+    monkeypatch.setattr(Tournament, "validate_unique", lambda self, exclude=None: None)
+    build(4, tournament={"name": "Cup", "slug": "cup", "date": "2026-02-10", "settings": {}})
+    response = organiser_client.post("/staff/new/", settings_data(slug="cup"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["slug"] == ["Another tournament has just taken this address: choose another one."]
+    response = organiser_client.post("/staff/new/", settings_data(name="Cup"))  # its automatic address too
+    assert response.context["form"].errors["slug"] == ["Another tournament has just taken this address: choose another one."]
+    assert Tournament.objects.count() == 1
+
+
 def test_an_htmx_post_with_errors_comes_back_with_status_200(organiser_client):
     response = organiser_client.post("/staff/new/", settings_data(rounds_planned="0"), headers={"HX-Request": "true"})
     assert response.status_code == 200
