@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import first_run
@@ -124,10 +124,20 @@ def create_first_organiser(*, code: str, username: str, password: str) -> Any:
         raise Refused("setup_code_wrong", field="code")
     if get_user_model().objects.filter(username__iexact=username).exists():
         raise Refused("username_taken", field="username")
-    user = get_user_model().objects.create_user(username=username, password=password, is_staff=True)
+    user = _new_account(username=username, password=password, is_staff=True)
     user.groups.add(Group.objects.get_or_create(name=Role.ORGANISER.value)[0])
     first_run.code_used()
     return user
+
+
+def _new_account(**fields: Any) -> Any:
+    """A new user account; Refused (`username_taken`) when another request made one of that name
+    after it was checked."""
+    try:
+        with transaction.atomic():
+            return get_user_model().objects.create_user(**fields)
+    except IntegrityError:
+        raise Refused("username_taken", field="username") from None
 
 
 @transaction.atomic
@@ -137,11 +147,15 @@ def add_staff_member(tournament: Any, *, username: str, role: str, password: str
     user = get_user_model().objects.filter(username__iexact=username).first()
     created = user is None
     if created:
-        user = get_user_model().objects.create_user(username=username, password=password)
+        user = _new_account(username=username, password=password)
     elif hasattr(user, "device_link"):
         raise Refused("staff_name_taken", field="username")
     before = TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True).first()
-    TournamentRole.objects.update_or_create(user=user, tournament=tournament, defaults={"role": role})
+    try:
+        with transaction.atomic():
+            TournamentRole.objects.update_or_create(user=user, tournament=tournament, defaults={"role": role})
+    except IntegrityError:  # the same grant made by another request meanwhile
+        TournamentRole.objects.filter(user=user, tournament=tournament).update(role=role)
     log_change(tournament, added_by, "staff_added", before={"user": user.get_username(), "role": before} if before else None,
                after={"user": user.get_username(), "role": role, "new_account": created})
     return user, created

@@ -72,7 +72,7 @@ def measure(players, rounds):
     without = statistics.median(verify_times(client, sheets[:samples]))
     settings.BACKUP_SNAPSHOTS = "background"
     with_snapshots = statistics.median(verify_times(client, sheets[samples: 2 * samples]))
-    written = files.snapshots(tournament.slug)
+    written = files.snapshots(tournament)
     start = time.perf_counter()
     snapshots.take_snapshot(tournament, "bench")
     writing = time.perf_counter() - start

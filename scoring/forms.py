@@ -23,20 +23,23 @@ from tournament.refusals import MESSAGES, message_for
 
 KEYPAD_BACK = "back"
 KEYPAD_CLEAR = "clear"
-KEYPAD_TEXT_MAX = 400  # characters of the keypad field read: far more than any rack's faces
+KEYPAD_TEXT_MAX = 400  # characters of a keypad field: far more than any rack's faces ("13 " × 106)
+KEYPAD_KEY_MAX = 5  # characters of a pressed key read: "13", "J", "back", "clear"
+FACE_DIGITS_MAX = 2  # a longer number is no tile face (and is never converted: 5,000 digits would raise)
 JOKER_CHOICES = [(str(n), str(n)) for n in range(rules.MAX_JOKERS + 1)]
 SEAT_FIELDS = ("tiles", "jokers", "opening", "first_move", "keypad")
 
 
 def parse_faces(text):
-    """Tile faces from the keypad field ("7 13 J" → [7, 13, "J"]); unknown tokens are kept as text."""
+    """Tile faces from the keypad field ("7 13 J" → [7, 13, "J"]); unknown tokens, numbers of
+    more than two digits among them, are kept as text (the rules refuse them as faces)."""
     faces = []
     for token in re.split(r"[\s,;]+", (text or "").strip()):
         if not token:
             continue
         if token.upper() == rules.JOKER:
             faces.append(rules.JOKER)
-        elif token.isdecimal():
+        elif token.isdecimal() and len(token) <= FACE_DIGITS_MAX:
             faces.append(int(token))
         else:
             faces.append(token)
@@ -48,13 +51,17 @@ def faces_text(faces):
 
 
 def with_keypad_key(data, letters):
-    """Apply a keypad key pressed without JavaScript (`key-B=7`, `back`, `clear`) to a copy of `data`."""
+    """Apply a keypad key pressed without JavaScript (`key-B=7`, `back`, `clear`) to a copy of `data`.
+
+    A keypad field over its length is left as posted, for the form to refuse.
+    """
     data = data.copy()
     for letter in letters:
-        key = data.get(f"key-{letter}")
-        if not key:
+        key = str(data.get(f"key-{letter}") or "")[:KEYPAD_KEY_MAX]
+        text = str(data.get(f"{letter}-keypad") or "")
+        if not key or len(text) > KEYPAD_TEXT_MAX:
             continue
-        faces = parse_faces(data.get(f"{letter}-keypad"))
+        faces = parse_faces(text)
         if key == KEYPAD_BACK:
             faces = faces[:-1]
         elif key == KEYPAD_CLEAR:
@@ -128,12 +135,16 @@ class EndingField(forms.ChoiceField):
 
 
 class KeypadField(forms.Field):
-    """The tile faces tapped on the keypad, as text ("7 13 J"); cleaned to a list of faces."""
+    """The tile faces tapped on the keypad, as text ("7 13 J"); cleaned to a list of faces.
+    Longer than KEYPAD_TEXT_MAX characters, it is refused next to the keypad."""
 
     widget = TextBox
 
     def to_python(self, value):
-        return parse_faces(str(value or "")[:KEYPAD_TEXT_MAX])
+        text = str(value or "")
+        if len(text) > KEYPAD_TEXT_MAX:
+            raise forms.ValidationError(MESSAGES["keypad_too_long"], code="keypad_too_long")
+        return parse_faces(text)
 
 
 class SeatFields(NamedTuple):

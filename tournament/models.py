@@ -5,6 +5,8 @@ Models hold data and constraints; state changes live in the services of the apps
 makes every staff form safe to send twice (`tournament.submissions`).
 """
 
+import uuid
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -124,6 +126,9 @@ class Tournament(models.Model):
                     "showing them is set to. Phones keep their own choice on the other public pages."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The tournament's own identity, never reused (the slug may be, after a deletion): its
+    # snapshots' folder (organiser/backups/files.py). A restore hands it on to the restored tournament.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]

@@ -43,6 +43,7 @@ MESSAGES = {
         "The set has only %(max)s tile numbered %(face)s: check the racks of this game.",
         "The set has only %(max)s tiles numbered %(face)s: check the racks of this game.", "max",
     ),
+    "keypad_too_long": _("More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
     "override_reason": _("A changed score needs a reason."),
     # the score-sheet form
     "ending_missing": _("Tap the player who went out, or “pool exhausted”."),

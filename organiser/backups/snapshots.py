@@ -32,10 +32,10 @@ START_DELAY = 0.3  # seconds: the response goes out first, and verifications mea
 def take_snapshot(tournament, trigger):
     """Write a snapshot of `tournament` now; returns its path, or None when it failed (logged)."""
     try:
-        return files.save_snapshot(tournament.slug, dumps(export_tournament(tournament)), trigger)
+        return files.save_snapshot(tournament, dumps(export_tournament(tournament)), trigger)
     except Exception as error:  # a snapshot must never break what triggered it
         logger.exception("snapshot of %s (%s) failed", tournament.slug, trigger)
-        files.record_failure(tournament.slug, trigger, error)
+        files.record_failure(tournament, trigger, error)
         return None
 
 
@@ -90,3 +90,17 @@ def snapshot_after_commit(tournament_id, trigger):
 def on_sheet_verified(sender, tournament_id, trigger, **kwargs):
     """Receiver of `scoring.signals.sheet_verified` (connected in OrganiserConfig.ready)."""
     schedule_snapshot(tournament_id, trigger)
+
+
+def on_tournament_deleted(sender, instance, **kwargs):
+    """Receiver of the Tournament's `post_delete` (connected in OrganiserConfig.ready): once the
+    deletion commits, its snapshots move out of every page's sight (`files.set_aside`)."""
+    uid, slug, name = instance.uid, instance.slug, instance.name
+
+    def set_aside():
+        try:
+            files.set_aside(uid, slug=slug, name=name)
+        except OSError:
+            logger.exception("the snapshots of the deleted tournament %s (%s) could not be set aside", slug, uid)
+
+    transaction.on_commit(set_aside)

@@ -46,7 +46,7 @@ def trigger_label(trigger):
 def _warnings(tournament, snapshots):
     """Why the newest snapshot may not hold the latest results: a failed write, or none written."""
     found = []
-    failure = files.last_failure(tournament.slug)
+    failure = files.last_failure(tournament)
     if failure:
         found.append(_("The automatic snapshot of %(when)s failed: %(error)s. Download a backup now and free some disk space.") % {
             "when": timezone.localtime(failure["when"]).strftime("%H:%M:%S"), "error": failure["error"]})
@@ -59,7 +59,7 @@ def _warnings(tournament, snapshots):
 
 
 def _page(request, tournament, form=None):
-    snapshots = files.snapshots(tournament.slug)
+    snapshots = files.snapshots(tournament)
     for snapshot in snapshots:
         snapshot.label = trigger_label(snapshot.trigger)
     return render(request, "organiser/backups.html", {
@@ -119,7 +119,8 @@ def _preview(request, text, *, expected=None):
         return None, _(
             "This is a backup of another tournament, “%(name)s” (%(slug)s). Restore it from the list of tournaments."
         ) % {"name": shown.name, "slug": shown.slug}
-    confirm = RestoreConfirmForm(initial={"token": restore.stage(text)}, replaces=shown.replaces)
+    token = restore.stage(text, user=request.user, scope=restore.scope_of(shown.replaces))
+    confirm = RestoreConfirmForm(initial={"token": token}, replaces=shown.replaces)
     return render(request, "organiser/backup_preview.html", {"preview": shown, "form": confirm, "tournament": expected}), None
 
 
@@ -156,7 +157,7 @@ def backup_download(request, tournament):
 
 @staff_required(Role.ORGANISER)
 def snapshot_download(request, tournament, name):
-    path = files.snapshot_path(tournament.slug, name)
+    path = files.snapshot_path(tournament, name)
     if path is None:
         raise Http404
     return FileResponse(path.open("rb"), as_attachment=True, filename=f"{tournament.slug}-{name}", content_type="application/gzip")
@@ -166,7 +167,7 @@ def snapshot_download(request, tournament, name):
 @staff_required(Role.ORGANISER)
 def snapshot_restore(request, tournament, name):
     """Preview one of the automatic snapshots before restoring it."""
-    path = files.snapshot_path(tournament.slug, name)
+    path = files.snapshot_path(tournament, name)
     if path is None:
         raise Http404
     try:
@@ -192,7 +193,7 @@ def restore_confirm(request):
     """Restore the previewed backup once the organiser confirms (naming a tournament it replaces)."""
     token = request.POST.get("token", "")
     try:
-        _data, plan = restore.checked(restore.staged_text(token))
+        _data, plan = restore.checked(restore.staged_text(token, user=request.user))
     except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, "/staff/")
@@ -203,11 +204,11 @@ def restore_confirm(request):
     form = RestoreConfirmForm(request.POST, replaces=shown.replaces)
     if form.is_valid():
         try:
-            tournament = restore.restore(restore.staged_text(token), user=request.user, replace=shown.replaces)
+            with restore.claimed(token, user=request.user) as text:  # one confirmation of an upload restores
+                tournament = restore.restore(text, user=request.user, replace=shown.replaces)
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            restore.discard_staged(token)
             messages.success(request, _("The tournament “%(name)s” has been restored from the backup.") % {"name": tournament.name})
             return redirect_after_post(request, staff_url("dashboard", tournament))
     return render(request, "organiser/backup_preview.html", {"preview": shown, "form": form, "tournament": shown.replaces})

@@ -117,3 +117,19 @@ def test_a_fresh_install_reaches_a_tournament_with_its_staff_without_admin_or_te
     referee.goto(f"{live_server.url}/referee/{slug}/")
     assert referee.title and "403" not in referee.content()
     assert TournamentRole.objects.filter(tournament__slug=slug).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_user_name_taken_between_the_check_and_the_save_is_refused_next_to_the_field(organiser, monkeypatch):
+    """Two organisers adding the same new referee at once: the second gets the form's message."""
+    from accounts import services
+    from tournament.refusals import Refused
+
+    tournament = build(4)
+    real_filter = User.objects.filter
+    monkeypatch.setattr(User.objects, "filter", lambda *a, **k: real_filter(pk=None) if "username__iexact" in k else real_filter(*a, **k))
+    User.objects.create_user("jan.kowalski")  # made by the other request after this one's check
+    with pytest.raises(Refused) as refused:
+        services.add_staff_member(tournament, username="jan.kowalski", role=Role.REFEREE, password=PASSWORD, added_by=organiser)
+    assert (refused.value.code, refused.value.field) == ("username_taken", "username")
+    assert not TournamentRole.objects.filter(tournament=tournament).exists()

@@ -101,9 +101,11 @@ def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_bo
     assert restored.pk != old.pk and restored.name == "Senioriada z kopii" and Tournament.objects.count() == 1
     assert restored.players.count() == 8
     assert TournamentRole.objects.get(user=referee).tournament == restored
-    triggers = [p.name.split("_", 1)[1] for p in sorted((backup_dir / "test").glob("*.json.gz"))]
+    assert restored.uid == old.uid  # the same tournament's snapshots, the one before the restore too
+    folder = backup_dir / "tournaments" / str(old.uid)
+    triggers = [p.name.split("_", 1)[1] for p in sorted(folder.glob("*.json.gz"))]
     assert triggers == ["before-restore.json.gz", "restore.json.gz"]
-    before = json.loads(gzip.decompress(next((backup_dir / "test").glob("*before-restore*")).read_bytes()))
+    before = json.loads(gzip.decompress(next(folder.glob("*before-restore*")).read_bytes()))
     assert len(before["players"]) == 4
 
 
@@ -180,7 +182,7 @@ def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client
     with django_capture_on_commit_callbacks(execute=True):
         organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
     assert Tournament.objects.get(slug="test").players.count() == 4
-    assert [s.trigger for s in files.snapshots("test")] == ["restore", "before-restore", "round-1"]
+    assert [s.trigger for s in files.snapshots(Tournament.objects.get(slug="test"))] == ["restore", "before-restore", "round-1"]
 
 
 @pytest.mark.parametrize("name", ["../../etc/passwd", "20260210-093000-000000_verify-r1-t1.json.gz", ".staged", "x.json.gz"])

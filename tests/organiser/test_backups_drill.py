@@ -59,7 +59,7 @@ def standings(server):
 def newest_snapshot(folder, trigger, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = sorted((folder / "backups" / SLUG).glob(f"*_{trigger}.json.gz"))
+        found = sorted((folder / "backups" / "tournaments").glob(f"*/*_{trigger}.json.gz"))  # the one tournament's
         if found:
             return found[-1]
         time.sleep(0.1)

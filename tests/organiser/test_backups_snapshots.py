@@ -25,10 +25,11 @@ def tournament():
 
 
 @pytest.fixture(autouse=True)
-def backup_dir(settings, tmp_path):
+def backup_dir(settings, tmp_path, tournament):
+    """The tournament's snapshot folder."""
     settings.BACKUP_DIR = tmp_path / "backups"
     settings.BACKUP_SNAPSHOTS = "inline"
-    return settings.BACKUP_DIR / "test"
+    return settings.BACKUP_DIR / "tournaments" / str(tournament.uid)
 
 
 def snapshot_data(path):
@@ -42,7 +43,7 @@ def test_a_verified_sheet_writes_a_snapshot_after_the_commit(head_referee_client
         assert not backup_dir.exists()  # nothing before the commit
     for callback in callbacks:
         callback()
-    [written] = files.snapshots("test")
+    [written] = files.snapshots(tournament)
     assert written.trigger == "verify-r1-t1"
     data = snapshot_data(backup_dir / written.name)
     assert [t["state"] for t in data["rounds"][0]["tables"]] == ["verified", "verified"]
@@ -54,7 +55,7 @@ def test_a_completed_round_writes_a_snapshot_listed_on_the_page(organiser, organ
     ScoreSheet.objects.filter(table__round__tournament=tournament).update(state="verified")
     with django_capture_on_commit_callbacks(execute=True):
         services.complete_round(tournament.rounds.get(number=1), user=organiser)
-    [written] = files.snapshots("test")
+    [written] = files.snapshots(tournament)
     assert written.trigger == "round-1"
     html = organiser_client.get("/staff/test/backups/").content.decode()
     assert "round 1 completed" in html and written.name in html
@@ -63,15 +64,15 @@ def test_a_completed_round_writes_a_snapshot_listed_on_the_page(organiser, organ
 def test_snapshots_are_pruned_to_the_newest_fifty(tournament, backup_dir):
     names = []
     for i in range(53):
-        path = files.save_snapshot("test", "{}", f"t{i}")
+        path = files.save_snapshot(tournament, "{}", f"t{i}")
         names.append(path.name)
-    kept = [s.name for s in files.snapshots("test")]
+    kept = [s.name for s in files.snapshots(tournament)]
     assert len(kept) == files.KEEP == 50
     assert kept == sorted(names[3:], reverse=True)
 
 
 def test_a_failure_while_writing_leaves_only_complete_files(tournament, backup_dir, monkeypatch):
-    good = files.save_snapshot("test", '{"complete": true}', "first")
+    good = files.save_snapshot(tournament, '{"complete": true}', "first")
 
     def fail_after_half(handle_write):
         def write(data):
@@ -89,21 +90,21 @@ def test_a_failure_while_writing_leaves_only_complete_files(tournament, backup_d
 
     monkeypatch.setattr("builtins.open", half_open)
     with pytest.raises(OSError):
-        files.save_snapshot("test", '{"complete": false}' * 1000, "second")
+        files.save_snapshot(tournament, '{"complete": false}' * 1000, "second")
     monkeypatch.undo()
-    assert sorted(os.listdir(backup_dir)) == [good.name]
-    assert [s.name for s in files.snapshots("test")] == [good.name]
+    assert sorted(os.listdir(backup_dir)) == [good.name, "tournament.json"]
+    assert [s.name for s in files.snapshots(tournament)] == [good.name]
     assert json.loads(gzip.decompress(good.read_bytes())) == {"complete": True}
 
 
 def test_a_temporary_file_left_by_a_crash_is_not_listed_and_is_cleaned_up_later(tournament, backup_dir):
-    files.save_snapshot("test", "{}", "first")
+    files.save_snapshot(tournament, "{}", "first")
     leftover = backup_dir / ".20260210-093000-000000_verify-r1-t1.json.gz.123-456.tmp"
     leftover.write_bytes(b"half a file")
-    assert len(files.snapshots("test")) == 1
+    assert len(files.snapshots(tournament)) == 1
     old = (datetime.datetime.now() - datetime.timedelta(hours=2)).timestamp()
     os.utime(leftover, (old, old))
-    files.prune("test")
+    files.prune(tournament)
     assert not leftover.exists()
 
 
@@ -120,7 +121,7 @@ def test_a_full_disk_never_breaks_the_verification_and_the_page_warns(
     sheet.refresh_from_db()
     assert sheet.state == "verified"
     assert "snapshot of test (verify-r1-t1) failed" in caplog.text
-    assert files.snapshots("test") == []
+    assert files.snapshots(tournament) == []
     # Not even the failure could be written down; a minute after the change the page still warns.
     AuditEntry.objects.filter(action="verify").update(created_at=timezone.now() - datetime.timedelta(minutes=2))
     html = organiser_client.get("/staff/test/backups/").content.decode()

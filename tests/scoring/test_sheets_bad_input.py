@@ -112,6 +112,32 @@ def test_keypad_face_that_is_not_a_tile(referee_client, tournament):
     assert errors_at(html, "B-keypad") == "A tile is a number from 1 to 13 or a joker."
 
 
+THOUSANDS_OF_DIGITS = "9" * 5000  # int() of it raises: once a server error on preview and save
+
+
+@pytest.mark.parametrize("view", ["game_save", "game_preview"])
+@pytest.mark.parametrize("posted, message", [
+    ({"B-keypad": "7 " + THOUSANDS_OF_DIGITS}, "More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
+    ({"B-keypad": "7 " + THOUSANDS_OF_DIGITS, "key-B": "5"}, "More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
+    ({"B-keypad": "7 " + "9" * 300}, "A tile is a number from 1 to 13 or a joker."),
+    ({"B-keypad": "7", "key-B": THOUSANDS_OF_DIGITS}, "A tile is a number from 1 to 13 or a joker."),
+    ({"B-keypad": "7 13 " * 100}, "More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
+])
+def test_a_keypad_with_thousands_of_digits_is_refused_next_to_the_keypad(referee_client, tournament, view, posted, message):
+    response = referee_client.post(sheet_url(view, game_number=1), example_one(**{"B-tiles": "", **posted}),
+                                   HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert errors_at(response.content.decode(), "B-keypad") == message
+    assert not Game.objects.exists()
+
+
+def test_a_keypad_key_still_adds_its_face(referee_client, tournament):
+    url = sheet_url("game_preview", game_number=1)
+    html = referee_client.post(url, example_one(**{"B-tiles": "", "B-keypad": "7 1", "key-B": "12"})).content.decode()
+    assert errors_at(html, "B-keypad") == ""
+    assert 'value="7 1 12"' in html
+
+
 def test_unknown_opening(referee_client, tournament):
     html = refused(referee_client, example_one(**{"B-opening": "maybe"}))
     assert errors_at(html, "B-opening") == "Choose one of the four answers about the first laying out."

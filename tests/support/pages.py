@@ -9,13 +9,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 
 from accounts.models import TournamentRole
 from accounts.services import create_device_link
 from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.support.files import entries
+from tests.support.urls import pattern_defaults, url_patterns
 from tournament.models import Player, Tournament
 
 
@@ -47,17 +48,6 @@ VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 LEFTOVER_SYNTAX = ("{{", "}}", "{%", "%}", "%(")
 
 
-def url_patterns(resolvers=None, prefix="", namespace=""):
-    """(route, name with namespace, argument names, pattern) of every pattern, admin included."""
-    for entry in get_resolver().url_patterns if resolvers is None else resolvers:
-        route = prefix + str(entry.pattern)
-        if isinstance(entry, URLResolver):
-            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
-            yield from url_patterns(entry.url_patterns, route, inner)
-        elif isinstance(entry, URLPattern):
-            yield route, f"{namespace}{entry.name}" if entry.name else None, set(entry.pattern.converters), entry
-
-
 def excluded(route):
     return next((reason for prefix, reason in EXCLUDED.items() if route.startswith(prefix)), None)
 
@@ -80,10 +70,6 @@ def pages(world):
         found.append((route, reverse(name, kwargs=kwargs)))
     assert not unknown, "add these URL arguments to ARGUMENTS, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
     return found
-
-
-def pattern_defaults(pattern):
-    return pattern.default_args or {}
 
 
 class VisibleText(HTMLParser):

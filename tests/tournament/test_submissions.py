@@ -19,6 +19,7 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from organiser import services
+from organiser.backups import files
 from organiser.interchange import dumps, export_tournament
 from scoring.models import AuditEntry, Card
 from tests.factories import build, checked_in, settings_data
@@ -178,7 +179,8 @@ def test_a_restore_confirmed_twice_restores_once_and_saves_one_snapshot_before_i
     assert first["Location"] == second["Location"] == "/staff/test/"
     assert DONE in messages_of(second)  # not "the upload has expired"
     assert AuditEntry.objects.filter(action="restore").count() == 1
-    assert len(list((tmp_path / "test").glob("*_before-restore.json.gz"))) == 1
+    restored = Tournament.objects.get(slug="test")
+    assert [s.trigger for s in files.snapshots(restored)].count("before-restore") == 1
 
 
 def test_a_form_with_errors_keeps_its_token_used_and_the_page_gives_a_new_one(organiser_client):
