@@ -19,6 +19,18 @@ class SignInThrottleBackend(AxesStandaloneBackend):
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
+USERNAME_KEPT = 255  # characters of a user name axes records (its column); no account's is longer than 150
+
+
+def throttled_username(request, credentials=None):
+    """The user name axes records and locks (AXES_USERNAME_CALLABLE): the one typed, as axes
+    reads it by default, cut to its column. A longer one was a server error on PostgreSQL; no
+    account has one, so the sign-in fails as for any unknown name."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    username = credentials.get(field) if credentials else getattr(request, "data", request.POST).get(field)
+    return None if username is None else str(username)[:USERNAME_KEPT]
+
+
 def locked_out(request, original_response=None, credentials=None):
     """The page for a locked sign-in: who is locked, for how long, and that others are not."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)

@@ -119,3 +119,15 @@ def test_the_test_clients_login_still_works_without_a_request(staff):
     client = Client()
     assert client.login(username="anna", password=PASSWORD)
     assert not client.login(username="anna", password="wrong")
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])
+def test_a_user_name_of_thousands_of_characters_is_a_failed_sign_in_not_a_server_error(path):
+    """axes records the name in a 255-character column: PostgreSQL refused a longer one."""
+    client = Client(REMOTE_ADDR=VENUE_IP, raise_request_exception=False)
+    for _ in range(LIMIT):
+        response = client.post(path, {"username": "9" * 5000, "password": "x" * 10_000})
+        assert response.status_code in (200, 429)
+    [attempt] = AccessAttempt.objects.all()
+    assert attempt.username == "9" * 255 and attempt.failures_since_start == LIMIT
+    assert client.post(path, {"username": "9" * 5000, "password": "x"}).status_code == 429  # locked as any name

@@ -367,5 +367,14 @@ def report(failures, sent):
     for last, cases in by_error.items():
         lines.append(f"\n{last} ({len(cases)}×), e.g.:")
         lines += [f"  {role:12} POST {url} ({description}{', htmx' if htmx else ''})" for role, url, description, htmx, _t in cases[:5]]
-        lines.append("\n".join("    " + line for line in cases[0][4].strip().splitlines()[-14:]))
+        lines.append("\n".join("    " + line for line in where(cases[0][4])))
     return "\n".join(lines)
+
+
+def where(trace):
+    """A traceback shortened to the app's own frames and the error, or its last lines (a
+    library's error: the frames that called into it say where)."""
+    lines = trace.strip().splitlines()
+    own = [line for line in lines if line.lstrip().startswith("File ") and "site-packages" not in line
+           and "/lib/python" not in line]
+    return own[-8:] + lines[-6:]
