@@ -11,6 +11,13 @@ def english(settings):
         yield
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """A test's accounts are hashed in microseconds: the production hasher takes 0.3 s a password
+    on purpose, which hundreds of test accounts and sign-ins would pay for nothing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _user(username, group=None, **kwargs):
     user = User.objects.create_user(username=username, password="secret-pass-123", **kwargs)
     if group:

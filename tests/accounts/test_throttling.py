@@ -19,11 +19,6 @@ LIMIT = 5
 PASSWORD = "secret-pass-123"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def staff(db):
     return {name: User.objects.create_user(username=name, password=PASSWORD) for name in ("anna", "bartek")}

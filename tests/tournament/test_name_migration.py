@@ -25,7 +25,7 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_existing_names_are_split_with_the_last_word_as_the_surname():
     old = migrate(BEFORE)
     Tournament, Organisation, Player = (old.get_model("tournament", name) for name in ("Tournament", "Organisation", "Player"))
