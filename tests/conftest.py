@@ -18,6 +18,14 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture
+def backup_dir(settings, tmp_path):
+    """Snapshots written at once (no background thread) into the test's own folder."""
+    settings.BACKUP_DIR = tmp_path / "backups"
+    settings.BACKUP_SNAPSHOTS = "inline"
+    return settings.BACKUP_DIR
+
+
 def _user(username, group=None, **kwargs):
     user = User.objects.create_user(username=username, password="secret-pass-123", **kwargs)
     if group:

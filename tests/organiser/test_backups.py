@@ -13,14 +13,7 @@ from scoring.models import AuditEntry
 from tests.factories import build, out_game, table, tournament_data
 from tournament.models import Player, Tournament
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def backup_dir(settings, tmp_path):
-    settings.BACKUP_DIR = tmp_path / "backups"
-    settings.BACKUP_SNAPSHOTS = "inline"
-    return settings.BACKUP_DIR
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 
 
 def played_data(slug="test", name="Senioriada Test"):

@@ -17,17 +17,10 @@ from scoring.models import AuditEntry, Card, ScoreSheet
 from tests.factories import build, four_games, sheet_url, started_round, table, tournament_data
 from tournament.models import Player, Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 
 GIVEN = "2026-02-10T09:30:00+00:00"
 WITHDRAWN = "2026-02-10T10:05:00+00:00"
-
-
-@pytest.fixture(autouse=True)
-def backup_dir(settings, tmp_path):
-    settings.BACKUP_DIR = tmp_path / "backups"
-    settings.BACKUP_SNAPSHOTS = "inline"
-    return settings.BACKUP_DIR
 
 
 def carded(head_referee, referee):
