@@ -193,6 +193,9 @@ if DEBUG or TESTING:
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
     }
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
+# Without collected files, look each one up when asked rather than list them all whenever the
+# middleware starts (each test client starts it again).
+WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -13,7 +13,7 @@ from tests.support.http_client import Client
 from tests.support.server import MakeRun
 from printing.testing import qr_matrix, qr_payloads
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.own_database]
 SLUG = "senioriada-demo"
 
 

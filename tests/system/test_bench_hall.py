@@ -19,7 +19,7 @@ from tests.support.server import smoke_environment
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 SUMMARY = re.compile(r"^hall: (\d+) requests, p95 (\d+) ms, errors (\d+), lost saves (\d+), freshness ([\d.]+|None) s$", re.M)
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.own_database]
 
 
 def test_a_short_hall_loses_no_save_and_fails_no_request():

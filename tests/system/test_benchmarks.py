@@ -22,7 +22,7 @@ COVERED_ELSEWHERE = {"bench_hall.py": "tests/system/test_bench_hall.py asserts n
 RUNS = [[script.name, "--smoke"] for script in sorted(BENCH.glob("bench_*.py")) if script.name not in COVERED_ELSEWHERE]
 RUNS.append(["bench_entry.py", "--smoke", "--postgres"])  # the PostgreSQL mode starts its own cluster
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.own_database]
 
 
 @pytest.mark.parametrize("command", [pytest.param(run, id=" ".join(run)) for run in RUNS])

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.own_database
+
 ROOT = Path(__file__).resolve().parents[2]
 NOT_IN_THE_BUILD = shutil.ignore_patterns(".git", ".venv", "var", "build", "*.egg-info", "__pycache__", "tests", "bench",
                                           "test-artifacts", ".pytest_cache", ".hypothesis")

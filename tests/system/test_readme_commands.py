@@ -19,7 +19,7 @@ PREFIX = ".venv/bin/python manage.py "
 PLACEHOLDERS = {"SLUG": "senioriada-demo", "senioriada-2026": "senioriada-demo", "$(date +%H%M)": "1130",
                 "FILE.json": "backup-1130.json"}
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.own_database]
 
 
 def readme_commands():
