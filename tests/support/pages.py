@@ -15,7 +15,6 @@ from accounts.models import TournamentRole
 from accounts.services import create_device_link
 from organiser import services
 from organiser.demo import DEMO_SLUG
-from tests.support.files import entries
 from tests.support.urls import pattern_defaults, url_patterns
 from tournament.models import Player, Tournament
 

@@ -14,13 +14,13 @@ parts of three words or more, so "Round %(number)s" is not mistaken for the word
 
 import re
 
-
 import pytest
 
 from tests.support.files import entries
 from tests.support.pages import (  # noqa: F401 (world: a fixture)
-    LEFTOVER_SYNTAX, ROLES, VISIBLE_ATTRIBUTES, VisibleText, client_for, excluded, pages, url_patterns, world,
+    LEFTOVER_SYNTAX, ROLES, VISIBLE_ATTRIBUTES, VisibleText, client_for, excluded, pages, world,
 )
+from tests.support.urls import url_patterns
 
 pytestmark = pytest.mark.django_db
 
