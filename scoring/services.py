@@ -180,11 +180,15 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
     if (existing.ending, existing.winner) != (ending, game.winner or ""):
         existing.ending, existing.winner = ending, game.winner or ""
         existing.save(update_fields=["ending", "winner"])
-    results = list(existing.results.all())
-    for seat_result in results:
+    for seat_result in existing.results.all():
         for name, value in values[seat_result.letter].items():
             setattr(seat_result, name, value)
-    SeatResult.objects.bulk_update(results, list(values[results[0].letter]))
+    # One upsert on (game, letter), far cheaper to build than bulk_update's CASE per field and row;
+    # the scores set by hand are not among the fields written, so they stay.
+    SeatResult.objects.bulk_create(
+        [SeatResult(game=existing, letter=letter, **row) for letter, row in values.items()],
+        update_conflicts=True, unique_fields=["game", "letter"], update_fields=list(next(iter(values.values()))),
+    )
     return existing
 
 
