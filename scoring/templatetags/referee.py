@@ -3,6 +3,7 @@
 from html import escape
 
 from django import template
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -45,4 +46,15 @@ def keypad_keys(letter, preview_url):
         f'<button type="submit" class="{css}" name="{name}" value="{escape(value)}" formaction="{action}"'
         f' aria-label="{escape(spoken or label)}">{escape(label)}</button>'
         for value, label, css, spoken in keys
+    ))
+
+
+@register.simple_tag
+def choice_buttons(field, label_class):
+    """A radio field's inputs, each followed by the label the sheet draws as its button. (Built
+    here rather than in a template loop: a sheet has 144 of them.)"""
+    return mark_safe("\n".join(
+        f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
+        f"{conditional_escape(option.choice_label)}</label>"
+        for option in field
     ))

@@ -1,4 +1,4 @@
-"""The form renderer writes a bare `<input>` exactly as Django's widget templates do."""
+"""The form renderer writes a bare `<input>` and a `<textarea>` exactly as Django's widget templates do."""
 
 from django import forms
 from django.forms.renderers import DjangoTemplates
@@ -20,9 +20,11 @@ def both(widget, name, value, attrs=None):
     return widget.render(name, value, attrs, renderer=TEMPLATES), widget.render(name, value, attrs, renderer=QUICK)
 
 
-@given(value=st.one_of(st.none(), st.text(max_size=20), st.integers()), attrs=st.dictionaries(ATTRIBUTE_NAMES, ATTRIBUTE_VALUES))
-def test_text_number_and_hidden_inputs_are_written_as_the_templates_write_them(value, attrs):
-    for widget in (forms.TextInput(attrs=attrs), forms.NumberInput(attrs=attrs), forms.HiddenInput(attrs=attrs)):
+@given(value=st.one_of(st.none(), st.text(max_size=20), st.integers()),
+       attrs=st.dictionaries(ATTRIBUTE_NAMES, ATTRIBUTE_VALUES))
+def test_text_number_hidden_and_textarea_fields_are_written_as_the_templates_write_them(value, attrs):
+    widgets = (forms.TextInput, forms.NumberInput, forms.HiddenInput, forms.Textarea)
+    for widget in (widget_class(attrs=attrs) for widget_class in widgets):
         expected, written = both(widget, 'na"me', value)
         assert written == expected
 
@@ -48,4 +50,5 @@ def options_drawn_by(renderer):
 def test_radio_and_checkbox_options_are_written_as_the_templates_write_them_with_or_without_a_label():
     drawn = options_drawn_by(QUICK)
     assert drawn == options_drawn_by(TEMPLATES)
-    assert drawn[1][0] == '<input type="radio" name="one" value="b" class="choice-input" id="id_one_1" required checked>'
+    checked = '<input type="radio" name="one" value="b" class="choice-input" id="id_one_1" required checked>'
+    assert drawn[1][0] == checked
