@@ -47,7 +47,8 @@ def attribute_html(name, value):
 
 
 def escaped(value):
-    """What the template engine's autoescape writes for a value (safe strings as they are)."""
+    """What the template engine's autoescape writes for a value (safe strings as they are), without
+    the lazy-string check `conditional_escape` makes on every call."""
     return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
 
 

@@ -118,7 +118,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
-FORM_RENDERER = "config.form_renderer.QuickInputs"  # a bare <input> without the template engine
+FORM_RENDERER = "config.form_renderer.QuickInputs"  # bare <input>s and <textarea>s without the template engine
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",

@@ -185,9 +185,9 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
             setattr(seat_result, name, value)
     # One upsert on (game, letter), far cheaper to build than bulk_update's CASE per field and row;
     # the scores set by hand are not among the fields written, so they stay.
+    written = [SeatResult(game=existing, letter=letter, **row) for letter, row in values.items()]
     SeatResult.objects.bulk_create(
-        [SeatResult(game=existing, letter=letter, **row) for letter, row in values.items()],
-        update_conflicts=True, unique_fields=["game", "letter"], update_fields=list(next(iter(values.values()))),
+        written, update_conflicts=True, unique_fields=["game", "letter"], update_fields=list(values[written[0].letter]),
     )
     return existing
 

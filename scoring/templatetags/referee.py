@@ -1,4 +1,4 @@
-"""Template filters of the referee pages."""
+"""Template filters and tags of the referee pages."""
 
 from html import escape
 
