@@ -182,14 +182,14 @@ def tournament_files():
     return {name: make(tournament) for name, (_type, make) in EXPORT_FILES.items() if name.endswith(("csv", "xlsx"))}
 
 
-PDF_ROW = re.compile(r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (-?\d+) (-?\d+) (\d+)")
+PDF_ROW = re.compile(r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (\d+) ([+−]?\d+) (\d+)")
 
 
 def pdf_standings(content):
     """(caption, rows) of a standings PDF, read from its text in reading order."""
     text = flat(pdf_text(content))
     found = CAPTION_RULE.search(text)
-    rows = [(place, name, int(big), int(small), int(won), bool(final), note or "")
+    rows = [(place, name, int(big), number(small), int(won), bool(final), note or "")
             for place, name, final, note, big, small, won in PDF_ROW.findall(text)]
     return found[0] if found else None, rows
 
