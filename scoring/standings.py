@@ -150,3 +150,12 @@ def tie_note(row):
     if row.unresolved_tie:
         return _("tie at a medal place: the head referee decides")
     return ""
+
+
+def placing_reason(tournament, row):
+    """The head referee's reason (a lot, a play-off) for the tie decision that settled the row's
+    place or its qualifying place; "" when no decision did (or `row` is None)."""
+    if row is None or row.decided_by is None or not (row.decided_tie or row.qualifying_decided_places):
+        return ""
+    decisions = TieDecision.objects.filter(tournament=tournament).order_by("-created_at", "-pk")
+    return next((d.reason for d in decisions if tuple(d.order) == row.decided_by), "")
