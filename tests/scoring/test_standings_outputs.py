@@ -149,7 +149,7 @@ def test_a_finalists_own_page_shows_the_final_the_qualifying_rounds_and_the_lot(
     assert text_between(html, 'class="summary">', "</dl>") == (
         "Place silver medal, place 2 final Big points 1 Small points +15 Games won 1")
     assert text_between(html, 'class="data placing__table">', "</table>") == (
-        "Part Place Big points Small points Games won Final 2 1 +15 1 Qualifying rounds 4 1 +10 1")
+        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1")
     assert text_between(html, 'class="placing__decision">', "</p>") == (
         f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}.")
     # p2, left out of the final by that lot: the qualifying figures, the places the lot settled
@@ -159,7 +159,8 @@ def test_a_finalists_own_page_shows_the_final_the_qualifying_rounds_and_the_lot(
     assert text_between(html, 'class="placing__decision">', "</p>") == f"Places 4–5 were settled by the head referee: {LOT}."
     # p7, who reached the final without a tie: both parts, no decision
     html = client.get("/t/test/player/p7/").content.decode()
-    assert text_between(html, 'class="data placing__table">', "</table>").endswith("Final 1 2 +20 2 Qualifying rounds 3 1 +25 1")
+    assert text_between(html, 'class="data placing__table">', "</table>") == (
+        "Final Qualifying rounds Place 1 3 Big points 2 1 Small points +20 +25 Games won 2 1")
     assert "placing__decision" not in html
     with translation.override("pl"):
         html = client.get("/t/test/player/p6/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
@@ -170,7 +171,7 @@ def test_the_results_sites_finalist_page_is_the_public_one():
     tournament = after_the_final()
     html = site_files(tournament)["players/6.html"].decode()
     assert text_between(html, 'class="data placing__table">', "</table>") == (
-        "Part Place Big points Small points Games won Final 2 1 +15 1 Qualifying rounds 4 1 +10 1")
+        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1")
     assert text_between(html, 'class="placing__decision">', "</p>") == (
         f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}.")
 
@@ -301,9 +302,13 @@ def test_every_output_shows_each_rows_figures_as_the_json_does(client, organiser
         assert figures(rows) == expected, output
     for ext_id, (qualifying, final) in FINALIST_PARTS.items():  # each finalist's own page: both parts
         html = client.get(f"/t/test/player/{ext_id}/").content.decode()
-        shown = text_between(html, 'class="data placing__table">', "</table>").split("Qualifying rounds")
-        assert shown[0].strip().endswith(f"{final['big_points']} {signed(final['small_points'])} {final['games_won']}")
-        assert shown[1] == f" {qualifying['rank']} {qualifying['big_points']} {signed(qualifying['small_points'])} {qualifying['games_won']}"
+        shown = text_between(html, 'class="data placing__table">', "</table>")
+        assert shown == (
+            f"Final Qualifying rounds Place {expected[f'Gracz {ext_id[1:]}'][0]} {qualifying['rank']} "
+            f"Big points {final['big_points']} {qualifying['big_points']} "
+            f"Small points {signed(final['small_points'])} {signed(qualifying['small_points'])} "
+            f"Games won {final['games_won']} {qualifying['games_won']}"
+        )
 
 
 def signed(value):
