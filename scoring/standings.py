@@ -4,9 +4,10 @@
 with the number of players) and hands the rest to `engine.standings`.
 
 What every standings output says about its rows (the pages, the projector, the results site,
-CSV, XLSX and the PDF) is made here once: the caption that says how the rows are ordered
-(`caption`), whose points a row shows (`points_of`: the final's for its players, see
-`StandingRow.points`) and the note of a tie (`tie_note`).
+CSV, XLSX, the PDF and the JSON) is made here once: the caption that says how the rows are
+ordered (`caption`), whose points a row shows (`points_of`: the final's for its players, see
+`StandingRow.points`; the JSON gives the same, `StandingRow.as_json`), the note of a tie
+(`tie_note`) and the reason of the decision that settled a place (`placing_reason`).
 """
 
 from __future__ import annotations
