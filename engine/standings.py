@@ -65,6 +65,9 @@ class StandingRow:
     rank_to: int | None = None  # the last place of a shared rank ("5–6")
     unresolved_tie: bool = False  # a tie at a medal place without a head referee's decision
     decided_places: tuple[int, int] | None = None  # the shared places a tie decision settled for this row
+    qualifying_places: tuple[int, int] | None = None  # the row's place in the qualifying order ("4", "4–5")
+    qualifying_decided_places: tuple[int, int] | None = None  # the qualifying places a tie decision settled
+    decided_by: tuple[str, ...] | None = None  # the tie decision (its order of player ids) that ordered this row
 
     @property
     def decided_tie(self) -> bool:
@@ -77,6 +80,26 @@ class StandingRow:
         if self.decided_places is None:
             return ""
         return "–".join(str(place) for place in self.decided_places)
+
+    @property
+    def qualifying_rank(self) -> int | None:
+        """The row's first place in the qualifying order (None for a disqualified player)."""
+        return None if self.qualifying_places is None else self.qualifying_places[0]
+
+    @property
+    def qualifying_rank_label(self) -> str:
+        """The qualifying place as shown: "4" or a shared "4–5" ("" for a disqualified player)."""
+        if self.qualifying_places is None:
+            return ""
+        first, last = self.qualifying_places
+        return str(first) if first == last else f"{first}–{last}"
+
+    @property
+    def qualifying_decided_label(self) -> str:
+        """The qualifying places a tie decision settled as shown: "4–5" ("" when none)."""
+        if self.qualifying_decided_places is None:
+            return ""
+        return "–".join(str(place) for place in self.qualifying_decided_places)
 
     @property
     def in_final(self) -> bool:
@@ -132,18 +155,25 @@ class StandingRow:
         return MEDALS.get(self.rank)
 
     def as_json(self) -> dict[str, object]:
-        """The row of SPEC §9's standings JSON."""
-        total = self.total
-        return {
+        """The row of SPEC §9's standings JSON: the figures that place the row (`points`, as every
+        other output shows them); a finalist's row adds its `qualifying` part (with the
+        qualifying rank) and its `final` part."""
+        row: dict[str, object] = {
             "rank": self.rank,
             "player_id": self.entrant.ext_id,
             "player": self.entrant.name,
             "organisation": self.entrant.organisation,
-            "big_points": total.big_points,
-            "small_points": total.small_points,
-            "games_won": total.games_won,
+            **_figures(self.points),
             "status": self.status,
         }
+        if self.final is not None:
+            row["qualifying"] = {**_figures(self.qualifying), "rank": self.qualifying_rank}
+            row["final"] = _figures(self.final)
+        return row
+
+
+def _figures(totals: Totals) -> dict[str, int]:
+    return {"big_points": totals.big_points, "small_points": totals.small_points, "games_won": totals.games_won}
 
 
 def table_totals(
@@ -197,6 +227,7 @@ def apply_tie_decisions(rows: list[StandingRow], decisions: Iterable[Sequence[st
             for offset, row in enumerate(group):
                 rows[first + offset] = row
                 row.rank = row.rank_to = rank + offset
+                row.decided_by = tuple(order)
 
 
 Places = tuple[int, int]  # a row's first and last place: (5, 6) for a shared "5–6"
@@ -240,7 +271,8 @@ def _order(rows: Sequence[StandingRow], decisions: Sequence[Sequence[str]]) -> t
 
 def _mark_decided(rows: list[StandingRow], undecided: Mapping[int, Places], undecided_qualifying: Mapping[int, Places],
                   qualifying: Mapping[int, Places]) -> None:
-    """Set `decided_places` on the rows whose place a decision settled.
+    """Set `decided_places` on the rows whose place a decision settled, and
+    `qualifying_decided_places` on those whose qualifying place one settled.
 
     A row's place was settled by a decision when without the decisions it would share places
     (`undecided`, by `id(row)`): those places are named. A player left out of the final by a
@@ -249,6 +281,8 @@ def _mark_decided(rows: list[StandingRow], undecided: Mapping[int, Places], unde
     """
     final_ties = {undecided_qualifying[id(row)] for row in rows if row.final is not None}
     for row in rows:
+        if qualifying[id(row)] != undecided_qualifying[id(row)]:
+            row.qualifying_decided_places = undecided_qualifying[id(row)]
         before = undecided[id(row)]
         if _places(row) != before:
             row.decided_places = before
@@ -327,7 +361,9 @@ def rank(
         ranked, qualifying = _order(players, decided)
         _mark_decided(ranked, undecided, undecided_qualifying, qualifying)
     else:
-        ranked, _ = _order(players, ())
+        ranked, qualifying = _order(players, ())
+    for row in ranked:
+        row.qualifying_places = qualifying[id(row)]
 
     for row in ranked:
         row.unresolved_tie = row.rank is not None and row.rank <= MEDAL_PLACES and row.rank_to != row.rank

@@ -21,7 +21,7 @@ from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
 from scoring.results import player_rounds, public_round, public_rounds, round_tables
 from scoring.selectors import sheets_in_play_count, unfinished_results
-from scoring.standings import compute_standings, standings_json
+from scoring.standings import compute_standings, placing_reason, standings_json
 from scoring.visibility import (
     CEREMONY_PLACES,
     Scope,
@@ -153,7 +153,7 @@ def player_page(request, tournament, ext_id):
         own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
         return {
             **results_context(tournament), "player": player, "history": player_rounds(tournament, player),
-            "standing": own_row if counts_any_game(rows) else None,
+            "standing": own_row if counts_any_game(rows) else None, "placing_reason": placing_reason(tournament, own_row),
             "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
         }
 

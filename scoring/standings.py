@@ -4,9 +4,10 @@
 with the number of players) and hands the rest to `engine.standings`.
 
 What every standings output says about its rows (the pages, the projector, the results site,
-CSV, XLSX and the PDF) is made here once: the caption that says how the rows are ordered
-(`caption`), whose points a row shows (`points_of`: the final's for its players, see
-`StandingRow.points`) and the note of a tie (`tie_note`).
+CSV, XLSX, the PDF and the JSON) is made here once: the caption that says how the rows are
+ordered (`caption`), whose points a row shows (`points_of`: the final's for its players, see
+`StandingRow.points`; the JSON gives the same, `StandingRow.as_json`), the note of a tie
+(`tie_note`) and the reason of the decision that settled a place (`placing_reason`).
 """
 
 from __future__ import annotations
@@ -150,3 +151,12 @@ def tie_note(row):
     if row.unresolved_tie:
         return _("tie at a medal place: the head referee decides")
     return ""
+
+
+def placing_reason(tournament, row):
+    """The head referee's reason (a lot, a play-off) for the tie decision that settled the row's
+    place or its qualifying place; "" when no decision did (or `row` is None)."""
+    if row is None or row.decided_by is None or not (row.decided_tie or row.qualifying_decided_places):
+        return ""
+    decisions = TieDecision.objects.filter(tournament=tournament).order_by("-created_at", "-pk")
+    return next((d.reason for d in decisions if tuple(d.order) == row.decided_by), "")

@@ -179,6 +179,29 @@ def test_a_decision_at_the_last_seat_of_the_final_marks_the_player_left_out_not_
     assert not any(row.unresolved_tie for row in rows)
 
 
+def test_a_finalists_json_row_shows_the_final_and_carries_both_parts():
+    rows = final_after_a_tie_at_the_cut([["p4", "p5"]])
+    # p4: qualifying 1 big, +5, 1 won, place 4 by the lot over p5; the final 2 big, +30, 2 won: gold.
+    # The top-level figures are the final's (they place p4, as every output shows them).
+    assert rows[0].as_json() == {
+        "rank": 1, "player_id": "p4", "player": "Gracz 4", "organisation": "Klub 4",
+        "big_points": 2, "small_points": 30, "games_won": 2, "status": "active",
+        "qualifying": {"big_points": 1, "small_points": 5, "games_won": 1, "rank": 4},
+        "final": {"big_points": 2, "small_points": 30, "games_won": 2},
+    }
+    assert (rows[0].qualifying_rank_label, rows[0].qualifying_decided_label, rows[0].decided_label) == ("4", "4–5", "")
+    assert rows[0].decided_by == ("p4", "p5")
+    # p5, left out of the final by the lot: qualifying figures, no parts
+    assert rows[4].as_json() == {
+        "rank": 5, "player_id": "p5", "player": "Gracz 5", "organisation": "Klub 5",
+        "big_points": 1, "small_points": 5, "games_won": 1, "status": "active",
+    }
+    assert (rows[4].qualifying_rank_label, rows[4].qualifying_decided_label, rows[4].decided_by) == ("5", "4–5", ("p4", "p5"))
+    undecided = final_after_a_tie_at_the_cut([])
+    assert undecided[0].qualifying_rank_label == "4–5" and undecided[0].as_json()["qualifying"]["rank"] == 4
+    assert undecided[0].qualifying_decided_places is None and undecided[0].decided_by is None
+
+
 def test_a_decision_that_breaks_a_tie_in_the_final_names_the_final_places():
     # p1 and p2 share qualifying 1–2; in the final both score 1 big point and +5: the final's own
     # points tie and so do their qualifying places, so they share 2–3 until the head referee decides

@@ -1,6 +1,11 @@
-"""Every results file the organiser downloads, by its name: the content type and how it is made."""
+"""Every results file the organiser downloads, by its name: the content type and how it is made.
 
-from organiser.exports.writers.csvfile import csv_bytes
+Each CSV table comes twice: `NAME.csv` separated by semicolons, which Excel in Polish opens in
+columns (the download the page offers first), and `NAME-comma.csv` separated by commas, for
+other tools. Both are UTF-8 with a byte order mark.
+"""
+
+from organiser.exports.writers.csvfile import COMMA, csv_bytes
 from organiser.exports.writers.spreadsheet import workbook_bytes
 from organiser.exports.rows import rounds_table, standings_table, workbook_tables
 from organiser.exports.site import site_zip
@@ -12,5 +17,7 @@ EXPORT_FILES = {  # name (after the slug): (content type, tournament -> bytes)
     "results.xlsx": (XLSX, lambda tournament: workbook_bytes(workbook_tables(tournament))),
     "standings.csv": (CSV, lambda tournament: csv_bytes(standings_table(tournament))),
     "rounds.csv": (CSV, lambda tournament: csv_bytes(rounds_table(tournament))),
+    "standings-comma.csv": (CSV, lambda tournament: csv_bytes(standings_table(tournament), COMMA)),
+    "rounds-comma.csv": (CSV, lambda tournament: csv_bytes(rounds_table(tournament), COMMA)),
     "results-site.zip": ("application/zip", site_zip),
 }

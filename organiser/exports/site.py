@@ -22,6 +22,7 @@ from django.utils import timezone
 from organiser.exports.writers.archive import zip_bytes
 from organiser.selectors import organisation_count, players_with_organisations
 from scoring.results import player_histories, public_rounds, tables_by_round
+from scoring.standings import placing_reason
 from scoring.visibility import counts_any_game, public_scope, public_standings
 from tournament.names import sorted_by_surname
 
@@ -67,7 +68,7 @@ def site_files(tournament):
         own_row = standing.get(player.pk)
         files[f"players/{player.start_number}.html"] = page(
             "player.html", "../", player=player, history=histories.get(player.pk, []),
-            standing=own_row if has_results else None,
+            standing=own_row if has_results else None, placing_reason=placing_reason(tournament, own_row),
             status=own_row.status if own_row else player.status,  # frozen: as of the frozen round
         )
     return files

@@ -121,6 +121,18 @@ def test_the_rounds_csv_has_one_row_per_seat_of_every_played_round(tournament, t
     assert rows[-1][:4] == ["Round 2", "2", "C", HOSTILE_NAMES[4]] and rows[-1][4:] == [""] * 6
 
 
+def test_the_csv_for_excel_is_split_by_semicolons_and_the_comma_file_holds_the_same_rows(tournament, tmp_path):
+    excel = export(tournament, tmp_path, "csv")
+    comma = export(tournament, tmp_path, "csv", "--separator", "comma")
+    # Excel in Polish splits a line at semicolons; names with commas or semicolons are quoted
+    assert excel.startswith(b"\xef\xbb\xbf") and excel.split(b"\r\n")[0].decode("utf-8-sig") == ";".join(STANDINGS_HEADERS)
+    assert comma.startswith(b"\xef\xbb\xbf") and comma.split(b"\r\n")[0].decode("utf-8-sig") == ",".join(STANDINGS_HEADERS)
+    assert read_csv(comma, ",") == read_csv(excel)
+    assert read_csv(comma, ",")[1][1] == "'" + HOSTILE_NAMES[0]  # the comma file is kept safe from formulas too
+    rounds = export(tournament, tmp_path, "csv", "--table", "rounds", "--separator", "comma")
+    assert read_csv(rounds, ",") == read_csv(export(tournament, tmp_path, "csv", "--table", "rounds"))
+
+
 def test_headers_follow_the_active_language_polish_by_default(tournament, settings):
     from django.utils import translation
 
@@ -153,15 +165,20 @@ def test_an_unknown_slug_is_a_clear_error(tmp_path):
 def test_the_organiser_downloads_each_file(organiser_client, tournament):
     answers = {}
     for name, content_type in (("results.xlsx", "application/vnd.openxmlformats"), ("standings.csv", "text/csv"),
-                               ("rounds.csv", "text/csv"), ("results-site.zip", "application/zip")):
+                               ("rounds.csv", "text/csv"), ("standings-comma.csv", "text/csv"),
+                               ("rounds-comma.csv", "text/csv"), ("results-site.zip", "application/zip")):
         response = organiser_client.get(reverse("organiser:export_file", args=[tournament.slug, name]))
         assert response.status_code == 200 and response["Content-Type"].startswith(content_type)
         assert response["Content-Disposition"] == f'attachment; filename="{tournament.slug}-{name}"'
         answers[name] = response.content
     assert read_csv(answers["standings.csv"])[1][1] == "'" + HOSTILE_NAMES[0]
+    assert read_csv(answers["standings-comma.csv"], ",") == read_csv(answers["standings.csv"])
     assert formula_cells(answers["results.xlsx"]) == []
     assert organiser_client.get(reverse("organiser:export_file", args=[tournament.slug, "x.exe"])).status_code == 404
     page = organiser_client.get(reverse("organiser:exports", args=[tournament.slug])).content.decode()
     assert "2 score sheets are not verified yet" in page  # round 2: one submitted, one empty
+    for name in ("standings.csv", "rounds.csv", "standings-comma.csv", "rounds-comma.csv"):  # both kinds of CSV offered
+        assert reverse("organiser:export_file", args=[tournament.slug, name]) in page
+    assert "Standings (CSV for Excel)" in page and "Standings (CSV with commas)" in page
     dashboard = organiser_client.get(reverse("organiser:dashboard", args=[tournament.slug])).content.decode()
     assert reverse("organiser:exports", args=[tournament.slug]) in dashboard

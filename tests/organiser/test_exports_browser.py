@@ -13,8 +13,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 
 BUTTONS = {
     "Spreadsheet (XLSX): standings, every round, the final, cards": "test-results.xlsx",
-    "Standings (CSV)": "test-standings.csv",
-    "Every round's results (CSV)": "test-rounds.csv",
+    "Standings (CSV for Excel)": "test-standings.csv",
+    "Every round's results (CSV for Excel)": "test-rounds.csv",
+    "Standings (CSV with commas)": "test-standings-comma.csv",
+    "Every round's results (CSV with commas)": "test-rounds-comma.csv",
     "Results website (ZIP)": "test-results-site.zip",
 }
 
@@ -38,6 +40,7 @@ def test_the_export_buttons_download_the_files(new_page, live_server, client, or
     assert read_workbook(workbook)["Standings"][1][1][:6] == [1, HOSTILE_NAMES[0], "=1+1 Klub <b>Seniora</b>", 1, 158, 1]
     assert read_csv(saved["test-standings.csv"].read_bytes())[1][1] == "'" + HOSTILE_NAMES[0]
     assert read_csv(saved["test-rounds.csv"].read_bytes())[1][:2] == ["Round 1", "1"]
+    assert read_csv(saved["test-standings-comma.csv"].read_bytes(), ",") == read_csv(saved["test-standings.csv"].read_bytes())
 
     site = tmp_path / "site"
     with zipfile.ZipFile(saved["test-results-site.zip"]) as archive:

@@ -54,23 +54,24 @@ def test_standings_with_medal_places(organiser_client):
     assert page_sizes(response.content) == [A4_PORTRAIT]
     text = flat(pdf_text(response.content))
     assert "Final standings" in text and "Verified score sheets only." in text
-    assert re.search(rf"1 {GOLD} .*? 2 64 2 2 {SILVER} .*? 1 26 1 3 {BRONZE} .*? 1 -4 1 4–8 ", text)
+    assert re.search(rf"1 {GOLD} .*? 2 \+64 2 2 {SILVER} .*? 1 \+26 1 3 {BRONZE} .*? 1 −4 1 4–8 ", text)
     assert text.count(" 4–8 ") == 5
-    assert re.search(rf"9 {FOURTH} .*? 0 -86 0", text)
+    assert " 64 " not in text and "-86" not in text  # signed as on the screens: "+64", "−86" (a true minus sign)
+    assert re.search(rf"9 {FOURTH} .*? 0 −86 0", text)
 
 
 def test_current_standings_count_only_verified_sheets(organiser_client):
     finished_tournament(round_state="started", sheet_state="submitted")
     text = flat(pdf_text(organiser_client.get("/print/senioriada/standings.pdf").content))
     assert "Current standings" in text
-    assert "1–9 " in text and " 2 64 2" not in text
+    assert "1–9 " in text and " 2 +64 2" not in text
 
 
 def test_disqualified_players_are_listed_last_without_a_medal(organiser_client):
     tournament = finished_tournament()
     Player.objects.filter(tournament=tournament, name=GOLD).update(status=Player.Status.DISQUALIFIED)
     text = flat(pdf_text(organiser_client.get("/print/senioriada/standings.pdf").content))
-    assert re.search(rf"1 {SILVER} .* 2 {BRONZE} .* 3–7 .* 8 {FOURTH} .* DQ {GOLD} .* disqualified 2 64 2", text)
+    assert re.search(rf"1 {SILVER} .* 2 {BRONZE} .* 3–7 .* 8 {FOURTH} .* DQ {GOLD} .* disqualified 2 \+64 2", text)
 
 
 def test_public_standings_obey_visibility(client):
@@ -89,7 +90,7 @@ def test_public_standings_obey_visibility(client):
     Tournament.objects.filter(pk=tournament.pk).update(visibility=Tournament.Visibility.FROZEN, frozen_round=0)
     frozen = flat(pdf_text(client.get("/print/senioriada/public/standings.pdf").content))
     assert "Standings before the first round" in frozen
-    assert " 64 " not in frozen and "1–9 " in frozen
+    assert " +64 " not in frozen and "1–9 " in frozen
 
 
 def test_frozen_public_standings_stop_at_the_frozen_round(client, organiser_client):
@@ -104,9 +105,9 @@ def test_frozen_public_standings_stop_at_the_frozen_round(client, organiser_clie
         "rounds_planned": 2, "visibility": "frozen", "frozen_round": 1}))
     frozen = flat(pdf_text(client.get("/print/senioriada/public/standings.pdf").content))
     assert "Standings after round 1" in frozen
-    assert re.search(rf"1 {GOLD} .*? 1 30 1 ", frozen)
+    assert re.search(rf"1 {GOLD} .*? 1 \+30 1 ", frozen)
     staff = flat(pdf_text(organiser_client.get("/print/senioriada/standings.pdf").content))
-    assert re.search(rf"1 {BRONZE} .*? 1 42 1 2 {GOLD} .*? 1 -20 1 ", staff)
+    assert re.search(rf"1 {BRONZE} .*? 1 \+42 1 2 {GOLD} .*? 1 −20 1 ", staff)
 
 
 def test_staff_standings_stay_available_while_hidden(head_referee_client):

@@ -8,10 +8,13 @@ organiser gets it (the phones' page, the projector, the static results site, CSV
 PDFs) and read back: its caption, then its rows against the caption's rule and the numbers by hand.
 """
 
+import io
+import json
 import re
 from html.parser import HTMLParser
 
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 
 from organiser.exports.downloads import EXPORT_FILES
@@ -128,11 +131,49 @@ def test_the_phones_standings_page(client):
     assert_follows_its_caption(captions[0], rows)
 
 
-def test_a_finalists_own_page_shows_the_points_of_the_final(client):
+def text_between(html, start, end):
+    """The text of `html` from `start` to `end`, tags left out and spaces joined ("" without `start`)."""
+    if start not in html:
+        return ""
+    return " ".join(re.sub(r"<[^>]+>", " ", html.split(start)[1].split(end)[0]).split())
+
+
+LOT = "“lot drawn by the head referee”"
+
+
+def test_a_finalists_own_page_shows_the_final_the_qualifying_rounds_and_the_lot(client):
+    # p6: qualifying 1 big point, +10, 1 game won, tied with p2 at 4–5 and put 4th (into the
+    # final) by the lot; the final: 1 big point, +15, 1 game won: silver
     after_the_final()
     html = client.get("/t/test/player/p6/").content.decode()
-    summary = " ".join(re.sub(r"<[^>]+>", " ", html.split('class="summary">')[1].split("</dl>")[0]).split())
-    assert summary == "Place silver medal, place 2 final Big points 1 Small points +15 Games won 1"
+    assert text_between(html, 'class="summary">', "</dl>") == (
+        "Place silver medal, place 2 final Big points 1 Small points +15 Games won 1")
+    assert text_between(html, 'class="data placing__table">', "</table>") == (
+        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1")
+    assert text_between(html, 'class="placing__decision">', "</p>") == (
+        f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}.")
+    # p2, left out of the final by that lot: the qualifying figures, the places the lot settled
+    html = client.get("/t/test/player/p2/").content.decode()
+    assert text_between(html, 'class="summary">', "</dl>") == "Place 5 Big points 1 Small points +10 Games won 1"
+    assert "placing__table" not in html
+    assert text_between(html, 'class="placing__decision">', "</p>") == f"Places 4–5 were settled by the head referee: {LOT}."
+    # p7, who reached the final without a tie: both parts, no decision
+    html = client.get("/t/test/player/p7/").content.decode()
+    assert text_between(html, 'class="data placing__table">', "</table>") == (
+        "Final Qualifying rounds Place 1 3 Big points 2 1 Small points +20 +25 Games won 2 1")
+    assert "placing__decision" not in html
+    with translation.override("pl"):
+        html = client.get("/t/test/player/p6/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Finał i eliminacje" in html and "Miejsca 4–5 w eliminacjach rozstrzygnął sędzia główny" in html
+
+
+def test_the_results_sites_finalist_page_is_the_public_one():
+    tournament = after_the_final()
+    html = site_files(tournament)["players/6.html"].decode()
+    assert text_between(html, 'class="data placing__table">', "</table>") == (
+        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1")
+    assert text_between(html, 'class="placing__decision">', "</p>") == (
+        f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}.")
 
 
 def test_the_projector(client):
@@ -182,14 +223,14 @@ def tournament_files():
     return {name: make(tournament) for name, (_type, make) in EXPORT_FILES.items() if name.endswith(("csv", "xlsx"))}
 
 
-PDF_ROW = re.compile(r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (-?\d+) (-?\d+) (\d+)")
+PDF_ROW = re.compile(r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (\d+) ([+−]?\d+) (\d+)")
 
 
 def pdf_standings(content):
     """(caption, rows) of a standings PDF, read from its text in reading order."""
     text = flat(pdf_text(content))
     found = CAPTION_RULE.search(text)
-    rows = [(place, name, int(big), int(small), int(won), bool(final), note or "")
+    rows = [(place, name, int(big), number(small), int(won), bool(final), note or "")
             for place, name, final, note, big, small, won in PDF_ROW.findall(text)]
     return found[0] if found else None, rows
 
@@ -205,3 +246,70 @@ def test_the_pdf(client, organiser, path, who):
     assert found_caption == FINAL_CAPTION
     assert rows == FINAL_STANDINGS
     assert_follows_its_caption(found_caption, rows)
+
+
+# Each finalist's parts, worked out by hand from `tests.factories.after_the_final`:
+# qualifying (big, small, won, place) and final (big, small, won).
+FINALIST_PARTS = {
+    "p7": ({"big_points": 1, "small_points": 25, "games_won": 1, "rank": 3}, {"big_points": 2, "small_points": 20, "games_won": 2}),
+    "p6": ({"big_points": 1, "small_points": 10, "games_won": 1, "rank": 4}, {"big_points": 1, "small_points": 15, "games_won": 1}),
+    "p1": ({"big_points": 2, "small_points": 60, "games_won": 2, "rank": 1}, {"big_points": 1, "small_points": 5, "games_won": 1}),
+    "p5": ({"big_points": 2, "small_points": 50, "games_won": 2, "rank": 2}, {"big_points": 0, "small_points": -40, "games_won": 0}),
+}
+COMMAND_ROW = re.compile(r"^\s*(\S+)\s+(Gracz \d)\s+(\d+)\s+(-?\d+)\s+(\d+)\s", re.M)
+
+
+def figures(rows):
+    """{player: (place, big points, small points, games won)} of rows as in FINAL_STANDINGS."""
+    return {row[1]: (row[0], row[2], row[3], row[4]) for row in rows}
+
+
+def json_figures(rows):
+    return {row["player"]: (str(row["rank"]), row["big_points"], row["small_points"], row["games_won"]) for row in rows}
+
+
+def command_output(*args):
+    out = io.StringIO()
+    call_command("standings", "test", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_every_output_shows_each_rows_figures_as_the_json_does(client, organiser):
+    tournament = after_the_final()
+    public_json = client.get("/t/test/standings.json").json()
+    assert json.loads(command_output("--json")) == public_json  # every sheet verified: staff and public agree
+    expected = json_figures(public_json)
+    assert expected == figures(FINAL_STANDINGS)  # the final's own figures for its players (1 / +20 / 2 for the winner)
+    parts = {row["player_id"]: (row["qualifying"], row["final"]) for row in public_json if "final" in row}
+    assert parts == FINALIST_PARTS
+    assert not any("qualifying" in row for row in public_json[4:])  # the others carry no parts
+
+    files = {name: make(tournament) for name, (_type, make) in EXPORT_FILES.items() if name.endswith(("csv", "xlsx"))}
+    outputs = {
+        "standings page": html_standings(client.get("/t/test/standings/").content.decode())[1],
+        "projector": html_standings(client.get("/t/test/projector/").content.decode(), notes=False)[1],
+        "results site": html_standings(site_files(tournament)["standings.html"].decode())[1],
+        "CSV for Excel": spreadsheet_rows(read_csv(files["standings.csv"])[1:]),
+        "CSV with commas": spreadsheet_rows(read_csv(files["standings-comma.csv"], ",")[1:]),
+        "XLSX": spreadsheet_rows(read_workbook(files["results.xlsx"])["Standings"][1][1:]),
+        "public PDF": pdf_standings(client.get("/print/test/public/standings.pdf").content)[1],
+        "manage.py standings": [(place, name, int(big), int(small), int(won))
+                                for place, name, big, small, won in COMMAND_ROW.findall(command_output())],
+    }
+    client.force_login(organiser)
+    outputs["staff PDF"] = pdf_standings(client.get("/print/test/standings.pdf").content)[1]
+    for output, rows in outputs.items():
+        assert figures(rows) == expected, output
+    for ext_id, (qualifying, final) in FINALIST_PARTS.items():  # each finalist's own page: both parts
+        html = client.get(f"/t/test/player/{ext_id}/").content.decode()
+        shown = text_between(html, 'class="data placing__table">', "</table>")
+        assert shown == (
+            f"Final Qualifying rounds Place {expected[f'Gracz {ext_id[1:]}'][0]} {qualifying['rank']} "
+            f"Big points {final['big_points']} {qualifying['big_points']} "
+            f"Small points {signed(final['small_points'])} {signed(qualifying['small_points'])} "
+            f"Games won {final['games_won']} {qualifying['games_won']}"
+        )
+
+
+def signed(value):
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"

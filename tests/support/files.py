@@ -42,9 +42,10 @@ def formula_cells(data):
             if cell.data_type == "f"]
 
 
-def read_csv(data):
+def read_csv(data, separator=";"):
+    """The rows of a CSV file the app wrote: semicolons by default (the file for Excel)."""
     assert data.startswith(b"\xef\xbb\xbf"), "a BOM, so that Excel reads UTF-8"
-    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=separator))
 
 
 def zip_texts(data):

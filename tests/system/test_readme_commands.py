@@ -73,5 +73,5 @@ def test_every_readme_command_runs_as_printed_in_a_fresh_shell(project, tmp_path
         else:
             result = shell(command)
         assert result.returncode == 0, f"{command}\n{result.stdout}\n{result.stderr}"
-    for made in ("backup-1130.json", "results.xlsx", "standings.csv", "rounds.csv", "results-site.zip"):
+    for made in ("backup-1130.json", "results.xlsx", "standings.csv", "rounds.csv", "standings-comma.csv", "results-site.zip"):
         assert (project / made).stat().st_size > 0, made
