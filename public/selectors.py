@@ -1,5 +1,5 @@
 """What the public pages read themselves: "find my table", players by a part of their name or
-of their club.
+of their club; for the projector, the rounds its standings count and the seating it shows.
 
 The round results, standings and visibility the public pages show are read by scoring
 (`scoring.results`, `scoring.visibility`, `scoring.selectors`).
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tournament.models import Player, Round, Seat, Tournament
-from tournament.names import surname_key
+from tournament.names import sorted_by_surname, surname_key
 
 from public.text import name_matches, search_terms
 
@@ -49,3 +49,42 @@ def find_players(tournament: Tournament, *, query: str, round_: Round | None) ->
         }
     matches = [Match(p, *seats.get(p.pk, (None, None))) for p in players[:MAX_SEARCH_MATCHES]]
     return matches, max(len(players) - MAX_SEARCH_MATCHES, 0)
+
+
+def public_rounds_in_order(tournament: Tournament) -> list[Round]:
+    """Every round past its draft (published, started or completed), in order: one query."""
+    return list(Round.objects.filter(tournament=tournament).exclude(state=Round.State.DRAFT).order_by("number"))
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Which rounds the public standings count, as the projector's heading says it."""
+    after: int  # the last qualifying round completed and counted (0: none yet)
+    of: int  # the qualifying rounds planned
+    finished: bool  # the final standings: the final (or, without one, the last round) is completed
+    playing: Round | None  # a round in play whose verified tables already count (live results only)
+
+
+def standings_progress(tournament: Tournament, rounds: list[Round], up_to_round: int | None) -> Progress:
+    """`rounds` from `public_rounds_in_order`; `up_to_round` the frozen round (None: live results)."""
+    counted = [r for r in rounds if up_to_round is None or r.number <= up_to_round]
+    completed = [r for r in counted if r.state == Round.State.COMPLETED]
+    after = max((r.number for r in completed if not r.is_final), default=0)
+    finished = any(r.is_final for r in completed) or (not tournament.final and after >= tournament.rounds_planned)
+    playing = [r for r in rounds if r.state == Round.State.STARTED] if up_to_round is None else []
+    return Progress(after, tournament.rounds_planned, finished, None if finished or not playing else playing[-1])
+
+
+def round_being_seated(rounds: list[Round]) -> Round | None:
+    """The round whose seating the hall needs now: the latest published round while no round is
+    in play (from its publication until it starts); None otherwise."""
+    if any(r.state == Round.State.STARTED for r in rounds):
+        return None
+    return next((r for r in reversed(rounds) if r.state == Round.State.PUBLISHED), None)
+
+
+def seating_by_surname(round_: Round) -> list[Match]:
+    """Every player seated in `round_` with table and seat, in surname order (Polish alphabetical)."""
+    seats = Seat.objects.filter(round=round_).select_related("player__organisation", "table").order_by("player__start_number")
+    return [Match(seat.player, seat.table.number, seat.letter)
+            for seat in sorted_by_surname(seats, lambda seat: seat.player)]

@@ -39,7 +39,13 @@ from tournament.selectors import all_tournaments, last_completed_round, player_o
 
 from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
-from public.selectors import find_players
+from public.selectors import (
+    find_players,
+    public_rounds_in_order,
+    round_being_seated,
+    seating_by_surname,
+    standings_progress,
+)
 
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
 
@@ -187,15 +193,20 @@ def page_number(value):
 @public_page
 @in_the_halls_language
 def projector_page(request, tournament):
-    """Full-screen leaderboard; the board fetches the next page (`?page=k`) when its time is up,
-    so that every row is back on screen within 30 s (`public.projector`)."""
+    """Full-screen board for the hall: a published round's seating by surname until the round
+    starts, else the leaderboard. The board fetches the next page (`?page=k`) when its time is
+    up, so that every row is back on screen within 30 s (`public.projector`)."""
 
     def context():
-        rows = visible_standings(tournament) or []
+        found = results_context(tournament)
+        rounds = public_rounds_in_order(tournament)
+        seated = round_being_seated(rounds)
+        rows = seating_by_surname(seated) if seated else visible_standings(tournament) or []
         layout = projector_layout(len(rows))
         page = (page_number(request.GET.get("page")) - 1) % layout.pages + 1  # past the last page: wrap around
         return {
-            **results_context(tournament), "has_results": counts_any_game(rows), "page": page, "layout": layout,
+            **found, "seated_round": seated, "progress": standings_progress(tournament, rounds, found["frozen_round"]),
+            "has_results": not seated and counts_any_game(rows), "page": page, "layout": layout,
             "rows": rows, "columns": layout.page_columns(rows, page),
             "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % layout.pages + 1}",
         }
