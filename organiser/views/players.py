@@ -118,7 +118,7 @@ def player_action(request, tournament, pk, action):
         raise PermissionDenied
     player = player_or_404(tournament, pk=pk)
     if action in ASKED_FIRST and not confirmed(request, action):
-        return redirect_after_post(request, f"{staff_url('player', tournament, player.pk)}?confirm={action}")
+        return redirect_after_post(request, f"{staff_url('player', tournament, player.pk)}?confirm={action}#player-question")
     refusal = None
     try:
         PLAYER_ACTIONS[action](player, request.user)

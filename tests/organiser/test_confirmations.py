@@ -51,9 +51,9 @@ def test_withdrawing_a_player_asks_first_and_can_be_undone(organiser_client):
     build(5)
     player = Player.objects.get(ext_id="p2")
     page = organiser_client.get(f"/staff/test/players/{player.pk}/").content.decode()
-    assert 'href="?confirm=withdraw"' in page
+    assert 'href="?confirm=withdraw#player-question"' in page
     response = organiser_client.post(f"/staff/test/players/{player.pk}/withdraw/")
-    assert response["Location"] == f"/staff/test/players/{player.pk}/?confirm=withdraw"
+    assert response["Location"] == f"/staff/test/players/{player.pk}/?confirm=withdraw#player-question"
     assert Player.objects.get(pk=player.pk).status == "active"
     html = organiser_client.get(response["Location"]).content.decode()
     assert "Withdraw Gracz 2 from the tournament?" in html and "A withdrawal can be undone on this page." in html
@@ -69,7 +69,7 @@ def test_removing_a_player_asks_first(organiser_client):
     build(5)
     player = Player.objects.get(ext_id="p5")
     response = organiser_client.post(f"/staff/test/players/{player.pk}/remove/", headers={"HX-Request": "true"})
-    assert response["HX-Redirect"] == f"/staff/test/players/{player.pk}/?confirm=remove"
+    assert response["HX-Redirect"] == f"/staff/test/players/{player.pk}/?confirm=remove#player-question"
     assert Player.objects.filter(pk=player.pk).exists()
     html = organiser_client.get(f"/staff/test/players/{player.pk}/?confirm=remove").content.decode()
     assert "Remove Gracz 5 from the list of players?" in html and "This cannot be undone." in html

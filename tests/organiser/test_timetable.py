@@ -91,7 +91,7 @@ def test_before_the_time_is_up_no_table_is_called_still_playing(organiser, organ
     line = selectors.day_timetable(tournament)[0]
     assert not line.clock.is_up and line.still_playing == []
     html = organiser_client.get("/staff/test/timetable/", headers={"HX-Request": "true"}).content.decode()
-    assert 'id="timetable"' in html and "Time is up" not in html and "data-seconds-left" in html
+    assert 'id="timetable"' in html and "Time is up." not in html and "data-seconds-left" in html
 
 
 def test_a_completed_round_shows_when_it_was_played(organiser):

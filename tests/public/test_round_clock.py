@@ -51,8 +51,8 @@ def test_the_clock_runs_by_the_timetables_length_of_that_round(organiser):
     assert playing_clock(tournament).length_minutes == 60  # no timetable line: the default
     RoundTime.objects.create(tournament=tournament, number=1, length_minutes=75)
     clock = playing_clock(tournament)
-    # 75 − 10 = 65 minutes left, less the second or so the test takes.
-    assert clock.length_minutes == 75 and 65 * 60 - 5 <= clock.seconds_left <= 65 * 60
+    # 75 − 10 = 65 minutes left, less the time the test takes.
+    assert clock.length_minutes == 75 and 65 * 60 - 60 <= clock.seconds_left <= 65 * 60
 
 
 def test_the_clock_fragment_sends_the_seconds_left_and_is_never_cached(client, organiser):
@@ -62,7 +62,7 @@ def test_the_clock_fragment_sends_the_seconds_left_and_is_never_cached(client, o
     html = response.content.decode()
     assert "no-cache" in response["Cache-Control"] and "max-age=0" in response["Cache-Control"]
     seconds = int(html.split('data-seconds-left="')[1].split('"')[0])
-    assert 15 * 60 - 5 <= seconds <= 15 * 60
+    assert 15 * 60 - 60 <= seconds <= 15 * 60  # less the time the test takes on a busy machine
     assert "Round 1" in html and "Time left" in html and 'hx-trigger="every 30s"' in html
 
 
@@ -76,7 +76,7 @@ def test_when_the_time_is_up_the_clock_says_so(client, organiser):
     tournament = checked_in(8)
     started(tournament, organiser, minutes_ago=61)
     html = client.get("/t/test/clock/").content.decode()
-    assert 'data-seconds-left="0"' in html and "time is up" in html
+    assert 'data-seconds-left="0"' in html and ">Time is up<" in html
 
 
 def test_the_projector_asks_for_the_clock_in_the_halls_language(client, organiser):
@@ -94,7 +94,7 @@ def test_the_referees_tables_show_the_time_left(referee_client, organiser):
     started(tournament, organiser, minutes_ago=20)
     html = referee_client.get("/referee/test/").content.decode()
     seconds = int(html.split('data-seconds-left="')[1].split('"')[0])
-    assert 40 * 60 - 5 <= seconds <= 40 * 60
+    assert 40 * 60 - 60 <= seconds <= 40 * 60
 
 
 def test_a_score_sheet_asks_for_the_clock_without_reading_it_itself(referee_client, organiser):
