@@ -109,7 +109,10 @@ def round_clock(request, slug):
     tournament = tournament_or_404(slug)
     language = tournament.public_language if request.GET.get("hall") else translation.get_language()
     with translation.override(language):
-        context = {"tournament": tournament, "clock": playing_clock(tournament), "hall": bool(request.GET.get("hall"))}
+        context = {
+            "tournament": tournament, "clock": playing_clock(tournament), "hall": bool(request.GET.get("hall")),
+            "refreshed": True,
+        }
         return render(request, "public/_round_clock.html", context)
 
 

@@ -66,10 +66,13 @@ def test_the_clock_fragment_sends_the_seconds_left_and_is_never_cached(client, o
     assert "Round 1" in html and "Time left" in html and 'hx-trigger="every 30s"' in html
 
 
-def test_between_rounds_the_clock_is_empty_and_asks_again(client, organiser):
+def test_between_rounds_the_clock_is_empty_and_asks_again_in_30_seconds(client, organiser):
     checked_in(8)
     html = client.get("/t/test/clock/").content.decode()
-    assert "data-seconds-left" not in html and "load, every 30s" in html
+    # Never "load": the answer would ask again as soon as it is on the page, for ever.
+    assert "data-seconds-left" not in html and 'hx-trigger="every 30s"' in html
+    # A page without the clock (the projector's, cached for every visitor) asks at once.
+    assert 'hx-trigger="load, every 30s"' in client.get("/t/test/projector/").content.decode()
 
 
 def test_when_the_time_is_up_the_clock_says_so(client, organiser):
