@@ -223,13 +223,6 @@ class TimetableLine:
     clock: clock.RoundClock | None
     still_playing: list[Table] = field(default_factory=list)
 
-    @property
-    def ended_at(self) -> datetime.datetime | None:
-        """When play ended (completed) or ends (started) by the clock."""
-        if self.clock is not None:
-            return self.clock.ends_at
-        return self.round.completed_at if self.round is not None else None
-
 
 def day_timetable(
     tournament: Tournament, rounds: list[Round] | None = None, now: datetime.datetime | None = None,

@@ -39,7 +39,6 @@ def staff_url(name, tournament, *args):
     return reverse(f"organiser:{name}", args=[tournament.slug, *args])
 
 
-
 def confirmed(request, action):
     """Whether a POST that asks first carries its answer (`confirm` naming the action): the page
     asks on itself, never in a browser dialog, and the server changes nothing without the answer."""

@@ -94,10 +94,12 @@ def test_before_the_time_is_up_no_table_is_called_still_playing(organiser, organ
     assert 'id="timetable"' in html and "Time is up." not in html and "data-seconds-left" in html
 
 
-def test_a_completed_round_shows_when_it_was_played(organiser):
+def test_a_completed_round_shows_when_it_was_played(organiser, organiser_client):
     tournament = checked_in(8)
     round_ = started_minutes_ago(tournament, organiser, 50)
     ScoreSheet.objects.filter(table__round=round_).update(state=ScoreSheet.State.VERIFIED)
     services.complete_round(round_, user=organiser)
-    line = selectors.day_timetable(tournament)[0]
-    assert line.clock is None and line.ended_at == Round.objects.get(pk=round_.pk).completed_at
+    round_.refresh_from_db()
+    assert selectors.day_timetable(tournament)[0].clock is None
+    played = f"played {timezone.localtime(round_.started_at):%H:%M}–{timezone.localtime(round_.completed_at):%H:%M}"
+    assert played in organiser_client.get("/staff/test/timetable/").content.decode()
