@@ -26,5 +26,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:load", tick);  // a fresh value counts from the moment it arrives
   setInterval(tick, 1000);
 })();
