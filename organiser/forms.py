@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from organiser import selectors, services
 from organiser.backups import restore
 from tournament import validation
-from tournament.models import Tournament
+from tournament.models import ROUND_MINUTES_RANGE, Tournament
 from tournament.names import sorted_by_surname
 from tournament.selectors import free_slug
 
@@ -283,3 +283,30 @@ class RestoreConfirmForm(forms.Form):
             self.fields["replace"].required = True
             self.fields["replace"].label = _("Yes, replace the tournament “%(name)s” with this backup.") % {"name": replaces.name}
             self.fields["replace"].error_messages["required"] = _("Tick the box to confirm the replacement.")
+
+
+class TimetableForm(forms.Form):
+    """Each round's planned start (a time of day, optional) and length in minutes."""
+
+    def __init__(self, *args, lines, **kwargs):
+        """`lines`: the day's timetable (`selectors.day_timetable`), one pair of fields per round."""
+        super().__init__(*args, **kwargs)
+        low, high = ROUND_MINUTES_RANGE
+        self.rows = []
+        for line in lines:
+            self.fields[f"start_{line.number}"] = forms.TimeField(
+                label=_("planned start"), required=False, initial=line.planned_start,
+                widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            )
+            self.fields[f"minutes_{line.number}"] = forms.IntegerField(
+                label=_("length in minutes"), min_value=low, max_value=high, initial=line.length_minutes,
+                widget=forms.NumberInput(attrs={"min": low, "max": high, "inputmode": "numeric"}),
+            )
+            self.rows.append((line, self[f"start_{line.number}"], self[f"minutes_{line.number}"]))
+
+    def lines(self):
+        """number: (planned start, minutes) of every round in the form."""
+        return {
+            line.number: (self.cleaned_data[f"start_{line.number}"], self.cleaned_data[f"minutes_{line.number}"])
+            for line, _start, _minutes in self.rows
+        }

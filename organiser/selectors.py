@@ -13,7 +13,8 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from engine import seating
 from scoring.models import AuditEntry, ScoreSheet
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
-from tournament.selectors import qualifying_over
+from tournament import clock
+from tournament.selectors import qualifying_over, round_times
 from tournament.names import sorted_by_surname
 
 # Changes a backup snapshot should follow (see organiser.backups.snapshots).
@@ -207,3 +208,46 @@ def last_result_change(tournament: Tournament) -> datetime.datetime | None:
     """When a result last changed (a sheet verified or corrected, a round completed), or None."""
     changes = AuditEntry.objects.filter(tournament=tournament, action__in=RESULT_CHANGES).order_by("-created_at")
     return changes.values_list("created_at", flat=True).first()
+
+
+@dataclass
+class TimetableLine:
+    """One round in the day's timetable, as planned and as played."""
+
+    number: int
+    label: str
+    planned_start: datetime.time | None
+    planned_end: datetime.time | None
+    length_minutes: int
+    round: Round | None
+    clock: clock.RoundClock | None
+    still_playing: list[Table] = field(default_factory=list)
+
+
+def day_timetable(
+    tournament: Tournament, rounds: list[Round] | None = None, now: datetime.datetime | None = None,
+) -> list[TimetableLine]:
+    """Every round of the day with its planned start and length, its actual start and end, and,
+    once a started round's time is up, the tables still playing (no sheet submitted yet).
+    `rounds`: the tournament's rounds when the caller has read them already."""
+    if rounds is None:
+        rounds = Round.objects.filter(tournament=tournament)
+    rounds = {round_.number: round_ for round_ in rounds}
+    times = round_times(tournament)
+    lines = []
+    for number in clock.timetable_numbers(tournament, list(rounds.values())):
+        round_, line = rounds.get(number), times.get(number)
+        length = clock.length_of(number, times)
+        running = clock.clock_of(round_, length, now) if round_ is not None else None
+        lines.append(TimetableLine(
+            number, clock.round_label(tournament, number, round_), line.planned_start if line else None,
+            clock.planned_end(tournament, line, length), length, round_, running,
+            tables_still_playing(round_) if running is not None and running.is_up else [],
+        ))
+    return lines
+
+
+def tables_still_playing(round_: Round) -> list[Table]:
+    """The round's tables whose score sheet is neither submitted nor verified, by number."""
+    done = [ScoreSheet.State.SUBMITTED, ScoreSheet.State.VERIFIED]
+    return list(Table.objects.filter(round=round_).exclude(sheet__state__in=done).order_by("number"))

@@ -3,7 +3,7 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import backups, dashboard, exports, players, rounds, tournaments
+from organiser.views import backups, dashboard, exports, players, rounds, timetable, tournaments
 
 app_name = "organiser"
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
     path("<slug:slug>/final/", rounds.seat_final, name="final"),
     path("<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),
     path("<slug:slug>/rounds/<int:number>/<slug:action>/", rounds.round_action, name="round_action"),
+    path("<slug:slug>/timetable/", timetable.timetable, name="timetable"),
     path("<slug:slug>/exports/", exports.exports_page, name="exports"),
     path("<slug:slug>/exports/<str:name>", exports.export_file, name="export_file"),
     path("new/restore/", backups.restore_new, name="restore_new"),

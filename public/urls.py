@@ -19,4 +19,5 @@ urlpatterns = [
     path("t/<slug:slug>/ceremony/", views.ceremony_page, name="ceremony"),
     path("t/<slug:slug>/results-control/", views.results_control, name="results_control"),
     path("t/<slug:slug>/timer", views.move_timer, name="timer"),
+    path("t/<slug:slug>/clock/", views.round_clock, name="round_clock"),
 ]

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.help import BY_SLUG, HELP_PAGES
@@ -35,7 +36,13 @@ from scoring.visibility import (
 )
 from tournament.models import Tournament
 from tournament.navigation import return_path
-from tournament.selectors import all_tournaments, last_completed_round, player_or_404, tournament_or_404
+from tournament.selectors import (
+    all_tournaments,
+    last_completed_round,
+    player_or_404,
+    playing_clock,
+    tournament_or_404,
+)
 
 from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
@@ -98,6 +105,21 @@ def move_timer(request, slug):
     staff = role_for(request.user, tournament) is not None
     back = reverse("scoring:home", args=[slug]) if staff else reverse("public:tournament", args=[slug])
     return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds, "back": back})
+
+
+@require_safe
+@never_cache
+def round_clock(request, slug):
+    """The clock of the round being played, by the server's time: the block the projector and the
+    referees' pages refresh (`?hall=1`: in the hall's language, as on the projector). Never cached."""
+    tournament = tournament_or_404(slug)
+    language = tournament.public_language if request.GET.get("hall") else translation.get_language()
+    with translation.override(language):
+        context = {
+            "tournament": tournament, "clock": playing_clock(tournament), "hall": bool(request.GET.get("hall")),
+            "refreshed": True,
+        }
+        return render(request, "public/_round_clock.html", context)
 
 
 @require_safe

@@ -309,6 +309,43 @@ FINAL_STATE_LABELS = {
 }
 
 
+DEFAULT_ROUND_MINUTES = 60
+ROUND_MINUTES_RANGE = (10, 300)
+
+
+class RoundTime(models.Model):
+    """A round's line in the day's timetable: when it is planned to start and how long it lasts.
+
+    Kept by round number rather than on the round itself: a round exists only once drawn, and a
+    discarded draw is deleted, while the timetable is planned before the day and outlives both.
+    The clock runs from the round's `started_at` for `length_minutes`.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_times")
+    number = models.PositiveSmallIntegerField(_("round"))
+    planned_start = models.TimeField(_("planned start"), null=True, blank=True)
+    length_minutes = models.PositiveSmallIntegerField(
+        _("length in minutes"), default=DEFAULT_ROUND_MINUTES,
+        validators=[MinValueValidator(ROUND_MINUTES_RANGE[0]), MaxValueValidator(ROUND_MINUTES_RANGE[1])],
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round time")
+        verbose_name_plural = _("round times")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_time_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_time_number_positive"),
+            models.CheckConstraint(
+                condition=Q(length_minutes__gte=ROUND_MINUTES_RANGE[0], length_minutes__lte=ROUND_MINUTES_RANGE[1]),
+                name="round_time_length_in_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.number}: {self.planned_start or '–'} {self.length_minutes}′"
+
+
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))

@@ -7,10 +7,13 @@ it was looked up in, so reading `.tournament` costs no query.
 
 from __future__ import annotations
 
+import datetime
+
 from django.db.models import Max
 from django.http import Http404
 
-from tournament.models import Player, Round, Tournament
+from tournament.clock import RoundClock, clock_of
+from tournament.models import DEFAULT_ROUND_MINUTES, Player, Round, RoundTime, Tournament
 from tournament.text import slug_from
 from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
@@ -116,3 +119,17 @@ def qualifying_over(tournament: Tournament, latest: Round) -> bool:
     """Whether `latest` (the tournament's latest round) is its last planned qualifying round or
     later (the final comes after it)."""
     return latest.number >= tournament.rounds_planned
+
+
+def round_times(tournament: Tournament) -> dict[int, RoundTime]:
+    """The tournament's timetable lines by round number (a round without one has the defaults)."""
+    return {line.number: line for line in RoundTime.objects.filter(tournament=tournament)}
+
+
+def playing_clock(tournament: Tournament, now: datetime.datetime | None = None) -> RoundClock | None:
+    """The clock of the round being played (the latest started one), or None between rounds."""
+    round_ = Round.objects.filter(tournament=tournament, state=Round.State.STARTED).order_by("-number").first()
+    if round_ is None:
+        return None
+    line = RoundTime.objects.filter(tournament=tournament, number=round_.number).first()
+    return clock_of(round_, line.length_minutes if line else DEFAULT_ROUND_MINUTES, now)

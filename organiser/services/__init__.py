@@ -1,6 +1,7 @@
 """State changes the organiser makes, each in one transaction: the tournament's settings
 (`tournaments`), players (`players`), the draw and the final (`draw`), the round lifecycle and
-seat swaps (`rounds`). A refusal raises `tournament.refusals.Refused` and writes nothing.
+seat swaps (`rounds`), the day's timetable (`timetable`). A refusal raises
+`tournament.refusals.Refused` and writes nothing.
 
 The names below are the organiser's whole set of services, imported from their modules.
 """
@@ -25,12 +26,13 @@ from organiser.services.players import (
     withdraw_player,
 )
 from organiser.services.rounds import complete_round, discard_round, publish_round, start_round, swap_players
+from organiser.services.timetable import save_timetable
 from organiser.services.tournaments import Confirmation, ResultsWouldChange, create_tournament, save_tournament
 
 __all__ = [
     "FINAL_METHOD", "RANDOM", "Confirmation", "ResultsWouldChange", "add_player", "check_field_size", "check_in_everyone",
     "complete_round", "create_tournament",
     "discard_round", "draw_round", "edit_player", "import_players", "next_round_number",
-    "publish_round", "reinstate_player", "remove_player", "save_tournament", "seat_final",
+    "publish_round", "reinstate_player", "remove_player", "save_timetable", "save_tournament", "seat_final",
     "set_present", "start_round", "swap_players", "table_counts", "withdraw_player",
 ]

@@ -38,3 +38,14 @@ def posted_data(request):
 def staff_url(name, tournament, *args):
     return reverse(f"organiser:{name}", args=[tournament.slug, *args])
 
+
+def confirmed(request, action):
+    """Whether a POST that asks first carries its answer (`confirm` naming the action): the page
+    asks on itself, never in a browser dialog, and the server changes nothing without the answer."""
+    return request.POST.get("confirm") == action
+
+
+def question(request, actions):
+    """The action the page asks about now (`?confirm=<action>`), else None."""
+    asked = request.GET.get("confirm")
+    return asked if asked in actions else None

@@ -72,6 +72,7 @@ def dashboard(request, tournament):
     context["ties_to_review"] = len(decisions_to_review(tournament))
     context["device_sheet_form"] = DeviceSheetForm()
     context["logged_error"] = last_logged_error() if outranks(request.role, Role.ORGANISER) else None
+    context["timetable"] = selectors.day_timetable(tournament, rounds=context["rounds"])
     return render(request, "organiser/dashboard.html", context)
 
 

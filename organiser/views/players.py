@@ -13,7 +13,7 @@ from accounts.models import Role
 from accounts.roles import staff_required
 from organiser import importers, selectors, services
 from organiser.forms import ImportForm, PlayerForm
-from organiser.views.common import posted_data, redirect_after_post, staff_url
+from organiser.views.common import confirmed, posted_data, question, redirect_after_post, staff_url
 from tournament.models import Player
 from tournament.navigation import return_path
 from tournament.refusals import Refused
@@ -84,6 +84,7 @@ def player_detail(request, tournament, pk):
     context = {
         "tournament": tournament, "player": player, "form": form, "started": last_started_number(tournament),
         "organisations": selectors.organisation_names(tournament),
+        "confirm": question(request, ASKED_FIRST) if request.method == "GET" else None,
     }
     if request.htmx and request.method == "POST":
         return render(request, "organiser/player_detail.html#player-form", context)
@@ -97,6 +98,8 @@ PLAYER_ACTIONS = {
     "reinstate": lambda player, user: services.reinstate_player(player, user=user),
     "remove": lambda player, user: services.remove_player(player, user=user),
 }
+# Withdrawing (undone by reinstating) and removing (for good) ask first on the player's page.
+ASKED_FIRST = ("withdraw", "remove")
 PLAYER_ACTION_DONE = {
     "check-in": gettext_lazy("%(name)s is checked in."),
     "check-out": gettext_lazy("%(name)s is no longer checked in."),
@@ -109,10 +112,13 @@ PLAYER_ACTION_DONE = {
 @require_POST
 @staff_required(Role.ORGANISER)
 def player_action(request, tournament, pk, action):
-    """One click on a player: from the list (htmx swaps the row) or from the player's page."""
+    """One click on a player: from the list (htmx swaps the row) or from the player's page.
+    Withdrawing or removing asks first, on the player's page."""
     if action not in PLAYER_ACTIONS:
         raise PermissionDenied
     player = player_or_404(tournament, pk=pk)
+    if action in ASKED_FIRST and not confirmed(request, action):
+        return redirect_after_post(request, f"{staff_url('player', tournament, player.pk)}?confirm={action}#player-question")
     refusal = None
     try:
         PLAYER_ACTIONS[action](player, request.user)

@@ -12,7 +12,14 @@ from accounts.models import Role
 from accounts.roles import outranks, staff_required
 from organiser import selectors, services
 from organiser.forms import DrawForm, SwapForm
-from organiser.views.common import posted_data, redirect_after_post, staff_url, with_method_labels
+from organiser.views.common import (
+    confirmed,
+    posted_data,
+    question,
+    redirect_after_post,
+    staff_url,
+    with_method_labels,
+)
 from tournament.models import Round
 from tournament.navigation import return_path
 from tournament.refusals import Refused
@@ -71,6 +78,7 @@ def _round_context(request, tournament, round_, form=None):
         "left_out": left_out, "inactive": inactive, "may_swap": may_swap,
         "form": form or SwapForm(seated=seated), "show_organisation": tournament.players_per_organisation > 1,
         "is_latest": not has_round_after(round_),
+        "confirm": question(request, ASKED_FIRST) if request.method == "GET" else None,
     }
 
 
@@ -99,6 +107,8 @@ def round_detail(request, tournament, number):
     return render(request, "organiser/round.html", context)
 
 
+# Completing or discarding a round asks first on the round's page (`?confirm=…`).
+ASKED_FIRST = ("complete", "discard")
 ROUND_ACTIONS = {
     "publish": (services.publish_round, gettext_lazy("%(round)s is published: the seating is public.")),
     "start": (services.start_round, gettext_lazy("%(round)s has started: the seating is locked.")),
@@ -113,6 +123,8 @@ def round_action(request, tournament, number, action):
     if action not in ROUND_ACTIONS:
         raise PermissionDenied
     round_ = round_or_404(tournament, number)
+    if action in ASKED_FIRST and not confirmed(request, action):
+        return redirect_after_post(request, f"{staff_url('round', tournament, number)}?confirm={action}")
     change, done = ROUND_ACTIONS[action]
     try:
         change(round_, user=request.user)

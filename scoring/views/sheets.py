@@ -18,7 +18,7 @@ from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
 from scoring.views.sheet_page import game_number_or_404, posted_game, render_game, render_sheet, sheet_page
 from tournament.models import Round
-from tournament.selectors import current_round
+from tournament.selectors import current_round, playing_clock
 from tournament.refusals import Refused
 
 
@@ -38,6 +38,7 @@ def referee_home(request, tournament, round_number=None):
         "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
         "last_completed": completed[-1] if completed else None,
         "finished": round_ is None and bool(completed) and selectors.results_are_final(tournament),
+        "clock": playing_clock(tournament),
     }
     return render(request, "scoring/home.html", context)
 

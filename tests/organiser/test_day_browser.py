@@ -99,6 +99,7 @@ def test_a_new_organisers_day_with_paper_only_printing(new_page, live_server, or
     # Round 1 completed, round 2 drawn but not published: the referee's page says what is true.
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/1/complete/")
+    post_button(staff, "/rounds/1/complete/")  # the round's page asks first: "Yes, complete it"
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
     staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/")

@@ -124,7 +124,7 @@ def test_editing_moves_a_player_to_another_organisation_and_cleans_up(organiser_
 def test_a_player_registered_by_mistake_is_removed_before_round_1(organiser_client):
     build(5)
     p5 = Player.objects.get(ext_id="p5")
-    assert organiser_client.post(f"/staff/test/players/{p5.pk}/remove/").status_code == 302
+    assert organiser_client.post(f"/staff/test/players/{p5.pk}/remove/", {"confirm": "remove"}).status_code == 302
     assert not Player.objects.filter(ext_id="p5").exists()
     assert not Organisation.objects.filter(name="Klub 5").exists()
 
@@ -144,14 +144,14 @@ def test_a_player_in_a_draft_cannot_be_removed_until_the_draw_is_discarded(organ
 def test_after_round_1_has_started_players_are_withdrawn_not_removed(organiser_client):
     started_round_1()
     p1 = Player.objects.get(ext_id="p1")
-    response = organiser_client.post(f"/staff/test/players/{p1.pk}/remove/", follow=True)
+    response = organiser_client.post(f"/staff/test/players/{p1.pk}/remove/", {"confirm": "remove"}, follow=True)
     assert "withdraw the player instead" in response.content.decode()
     assert Player.objects.filter(pk=p1.pk).exists()
-    organiser_client.post(f"/staff/test/players/{p1.pk}/withdraw/")
+    organiser_client.post(f"/staff/test/players/{p1.pk}/withdraw/", {"confirm": "withdraw"})
     p1.refresh_from_db()
     assert p1.status == "withdrawn"
     assert AuditEntry.objects.filter(action="player_withdraw").count() == 1
-    response = organiser_client.post(f"/staff/test/players/{p1.pk}/withdraw/", follow=True)
+    response = organiser_client.post(f"/staff/test/players/{p1.pk}/withdraw/", {"confirm": "withdraw"}, follow=True)
     assert "Gracz 1 is not active." in response.content.decode()
     organiser_client.post(f"/staff/test/players/{p1.pk}/reinstate/")
     p1.refresh_from_db()

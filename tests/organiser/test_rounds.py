@@ -199,12 +199,12 @@ def test_a_round_is_completed_only_when_every_sheet_is_verified(organiser_client
     sheets = ScoreSheet.objects.filter(table__round=round_).order_by("table__number")
     sheets.filter(table__number=1).update(state="verified")
     sheets.filter(table__number=2).update(state="submitted")
-    response = organiser_client.post("/staff/test/rounds/1/complete/", follow=True)
+    response = organiser_client.post("/staff/test/rounds/1/complete/", {"confirm": "complete"}, follow=True)
     assert "the sheets of tables 2, 3 are not verified yet" in response.content.decode()
     round_.refresh_from_db()
     assert round_.state == "started"
     verify_sheets(round_)
-    organiser_client.post("/staff/test/rounds/1/complete/")
+    organiser_client.post("/staff/test/rounds/1/complete/", {"confirm": "complete"})
     round_.refresh_from_db()
     assert round_.state == "completed" and round_.completed_at is not None
     with pytest.raises(Refused, match="^round_not_completable$") as refused:

@@ -198,6 +198,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     # The organiser completes round 1.
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/1/complete/")
+    post_button(staff, "/rounds/1/complete/")  # the round's page asks first: "Yes, complete it"
     assert Round.objects.get(tournament=tournament, number=1).state == Round.State.COMPLETED
     screenshot(staff, "e2e-09-round-1-complete")
 
@@ -225,6 +226,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     assert public_names(phone) == []
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/2/complete/")
+    post_button(staff, "/rounds/2/complete/")  # the round's page asks first: "Yes, complete it"
     screenshot(staff, "e2e-12-round-2-complete")
 
     # A tie across the last seat of the final (the random draw may make one): the head referee
@@ -258,6 +260,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     post_button(head, "/verify/")
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, f"/rounds/{final.number}/complete/")
+    post_button(staff, f"/rounds/{final.number}/complete/")  # the round's page asks first: "Yes, complete it"
     screenshot(staff, "e2e-15-final-complete")
     podium = {row.medal: row.player for row in compute_standings(tournament) if row.medal}
     assert podium == {"gold": seats["A"], "silver": seats["B"], "bronze": seats["C"]}

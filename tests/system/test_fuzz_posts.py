@@ -310,7 +310,7 @@ def targets(patterns, forms, max_urls=1):
 FORM_PATTERNS = {
     "organiser:create", "organiser:settings", "organiser:players", "organiser:player", "organiser:player_action",
     "organiser:player_import", "organiser:check_in_everyone", "organiser:draw", "organiser:round",
-    "organiser:round_action", "organiser:backups", "organiser:snapshot_restore", "organiser:restore_new", "set_language",
+    "organiser:round_action", "organiser:timetable", "organiser:backups", "organiser:snapshot_restore", "organiser:restore_new", "set_language",
     "scoring:game_save", "scoring:game_preview", "scoring:score_override", "scoring:sheet_submit",
     "scoring:sheet_verify", "scoring:give_card", "public:results_control",
     "accounts:login", "accounts:logout", "accounts:device_links", "accounts:device_link_revoke",

@@ -89,6 +89,7 @@ EXPECTED = {
     "organiser:final": post_only(ORG, 302),
     "organiser:round": staff(HEAD, post=200),
     "organiser:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
+    "organiser:timetable": staff(HEAD),  # read by the head referee too; its POST: tests/organiser/test_timetable.py
     "organiser:exports": staff(ORG),
     "organiser:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
     "organiser:backups": staff(ORG, post=200),  # no file: the form says so
@@ -143,6 +144,7 @@ EXPECTED = {
     "public:ceremony": Expect(),
     "public:results_control": staff(HEAD, post=302),
     "public:timer": Expect(),
+    "public:round_clock": Expect(),
     # The staff help: readable without signing in (nothing secret in it).
     "public:help": Expect(),
     "public:help_organiser": Expect(),
