@@ -5,7 +5,7 @@ import pytest
 from organiser.interchange import import_tournament
 from scoring.models import AuditEntry
 from scoring.visibility import advance_ceremony, ceremony_podium, reset_ceremony
-from tests.factories import NAMES, build_hall, hall_data
+from tests.factories import NAMES, after_the_final, build_hall, hall_data
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +162,40 @@ def test_the_public_cannot_ask_the_ceremonys_question(client):
     build_hall()
     html = client.get("/t/test/ceremony/?confirm=next").content.decode()
     assert "on the screen" not in html and "<form" not in html
+
+
+# ---------------------------------------------------------------- the final's results released by the ceremony
+
+def final_hidden_by_the_plan(release="ceremony"):
+    """After the final (every sheet verified), its results hidden as its start hid them."""
+    tournament = after_the_final()
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="hidden", final_release=release)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_revealing_first_place_makes_the_hidden_results_public(head_referee):
+    tournament = final_hidden_by_the_plan()
+    for step in (1, 2):
+        assert advance_ceremony(tournament, user=head_referee) == step
+        tournament.refresh_from_db()
+        assert tournament.visibility == "hidden", f"still hidden after place {4 - step}"
+    assert advance_ceremony(tournament, user=head_referee) == 3
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live"
+    entry = AuditEntry.objects.filter(tournament=tournament, action="visibility").get()
+    assert (entry.user, entry.before["visibility"], entry.after["visibility"]) == (head_referee, "hidden", "live")
+    assert entry.reason == "the medal ceremony revealed 1st place"
+    reset_ceremony(tournament)
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live", "a ceremony started again does not hide what was public"
+
+
+@pytest.mark.parametrize("tournament_with", ["the live plan", "no final started"])
+def test_the_last_reveal_changes_nothing_else(db, tournament_with):
+    tournament = final_hidden_by_the_plan("live") if tournament_with == "the live plan" else build_hall("hidden")
+    for _ in range(3):
+        advance_ceremony(tournament)
+    tournament.refresh_from_db()
+    assert (tournament.ceremony_step, tournament.visibility) == (3, "hidden")
+    assert not AuditEntry.objects.filter(tournament=tournament, action="visibility").exists()
