@@ -72,6 +72,7 @@ def dashboard(request, tournament):
     context["ties_to_review"] = len(decisions_to_review(tournament))
     context["device_sheet_form"] = DeviceSheetForm()
     context["logged_error"] = last_logged_error() if outranks(request.role, Role.ORGANISER) else None
+    context["final_release"] = selectors.final_release_plan(tournament, context["rounds"])
     return render(request, "organiser/dashboard.html", context)
 
 

@@ -199,3 +199,39 @@ def test_the_last_reveal_changes_nothing_else(db, tournament_with):
     tournament.refresh_from_db()
     assert (tournament.ceremony_step, tournament.visibility) == (3, "hidden")
     assert not AuditEntry.objects.filter(tournament=tournament, action="visibility").exists()
+
+
+WARNING = "The order is already public:"
+
+
+def test_the_ceremony_warns_the_head_referee_when_the_finals_order_is_already_public(head_referee_client):
+    tournament = after_the_final()  # live results: the final's order is on every phone
+    for page in ("/t/test/ceremony/", CONTROL):
+        assert WARNING in head_referee_client.get(page).content.decode(), page
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="hidden")
+    for page in ("/t/test/ceremony/", CONTROL):
+        assert WARNING not in head_referee_client.get(page).content.decode(), page
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="live", ceremony_step=3)
+    assert WARNING not in head_referee_client.get("/t/test/ceremony/").content.decode(), "the ceremony is over"
+
+
+def test_the_public_screen_never_shows_the_warning(client):
+    after_the_final()
+    assert WARNING not in client.get("/t/test/ceremony/").content.decode()
+
+
+def test_no_warning_before_the_final(head_referee_client):
+    build_hall()  # live results, no final
+    assert WARNING not in head_referee_client.get("/t/test/ceremony/").content.decode()
+
+
+@pytest.mark.parametrize("after_the_final_too, label", [
+    (False, "Freeze as of round 2"), (True, "Freeze as of the final"),
+])
+def test_the_freeze_button_names_the_final_when_it_is_the_last_completed_round(head_referee_client, after_the_final_too, label):
+    after_the_final() if after_the_final_too else build_hall()
+    html = head_referee_client.get(CONTROL).content.decode()
+    assert label in html and ("Freeze as of round" in html) != after_the_final_too
+    head_referee_client.post(CONTROL, {"visibility": "frozen"})
+    now = head_referee_client.get(CONTROL).content.decode()
+    assert ("public results as of the final" if after_the_final_too else "public results as of round 2") in now
