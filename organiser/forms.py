@@ -13,12 +13,12 @@ from organiser.backups import restore
 from tournament import validation
 from tournament.models import ROUND_MINUTES_RANGE, Tournament
 from tournament.names import sorted_by_surname
-from tournament.selectors import free_slug
+from tournament.selectors import final_round, free_slug
 
 FIELDSETS = [
     (_("The event"), ["name", "slug", "date"]),
     (_("Rounds and seating"), ["rounds_planned", "seating_method", "players_per_organisation", "move_seconds"]),
-    (_("Final"), ["final", "final_games"]),
+    (_("Final"), ["final", "final_games", "final_release"]),
     (_("Scoring"), [
         "joker_penalty", "initial_meld", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
         "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit", "big_point_places",
@@ -52,6 +52,7 @@ class TournamentForm(forms.ModelForm):
             "big_point_unit": forms.RadioSelect,
             "seating_method": forms.RadioSelect,
             "visibility": forms.RadioSelect,
+            "final_release": forms.RadioSelect,
             "public_language": forms.RadioSelect,
         }
         error_messages = {"slug": {"unique": validation.SLUG_TAKEN}}
@@ -85,6 +86,13 @@ class TournamentForm(forms.ModelForm):
         if self.editing:
             self.fields["slug"].disabled = True
             self.fields["slug"].help_text = _("The address cannot change once the tournament exists (printed links use it).")
+            final = final_round(self.instance)
+            if final is not None and final.is_locked:
+                self.fields["final_release"].disabled = True
+                self.fields["final_release"].help_text = _(
+                    "The final has started: its start applied this plan. The head referee shows or hides the "
+                    "results on the results visibility page."
+                )
         else:
             self.fields["slug"].required = False
             self.initial.setdefault("date", timezone.localdate())
@@ -122,6 +130,13 @@ class TournamentForm(forms.ModelForm):
         for name, message in problems.items():
             self.add_error(name, message)
         return cleaned
+
+
+class FinalReleaseForm(forms.Form):
+    """The dashboard's change of how the final's results reach the public, with an optional reason for the log."""
+
+    final_release = forms.ChoiceField(choices=Tournament.FinalRelease.choices)
+    reason = forms.CharField(label=_("Reason (optional, kept in the log)"), required=False, max_length=500)
 
 
 class RescoreForm(forms.Form):

@@ -161,6 +161,30 @@ def next_step(tournament: Tournament, *, latest: Round | None, waiting_tables: i
     return "final" if tournament.final else "finished"
 
 
+@dataclass(frozen=True)
+class FinalReleasePlan:
+    """The dashboard's block on the final's results: the plan (`Tournament.final_release`), the
+    other choice its button offers, whether the final has started and the public results are hidden."""
+
+    until_ceremony: bool
+    other: str
+    started: bool
+    hidden: bool
+
+
+def final_release_plan(tournament: Tournament, rounds: list[Round]) -> FinalReleasePlan | None:
+    """The plan for the final's results of a tournament with a final (`rounds`: its rounds, read already), else None."""
+    if not tournament.final:
+        return None
+    until_ceremony = tournament.final_release == Tournament.FinalRelease.CEREMONY
+    return FinalReleasePlan(
+        until_ceremony=until_ceremony,
+        other=Tournament.FinalRelease.LIVE if until_ceremony else Tournament.FinalRelease.CEREMONY,
+        started=any(round_.is_final and round_.is_locked for round_ in rounds),
+        hidden=tournament.visibility == Tournament.Visibility.HIDDEN,
+    )
+
+
 def player_counts(tournament: Tournament) -> tuple[Counter, int]:
     """(players by status, active players checked in), in one query."""
     rows = Player.objects.filter(tournament=tournament).values_list("status", "present")

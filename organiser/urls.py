@@ -19,6 +19,7 @@ urlpatterns = [
     path("<slug:slug>/players/<int:pk>/<slug:action>/", players.player_action, name="player_action"),
     path("<slug:slug>/draw/", rounds.draw, name="draw"),
     path("<slug:slug>/final/", rounds.seat_final, name="final"),
+    path("<slug:slug>/final/release/", tournaments.final_release, name="final_release"),
     path("<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),
     path("<slug:slug>/rounds/<int:number>/<slug:action>/", rounds.round_action, name="round_action"),
     path("<slug:slug>/timetable/", timetable.timetable, name="timetable"),

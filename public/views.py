@@ -29,6 +29,7 @@ from scoring.visibility import (
     advance_ceremony,
     ceremony_podium,
     counts_any_game,
+    final_order_public,
     public_scope,
     public_standings,
     reset_ceremony,
@@ -38,6 +39,7 @@ from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (
     all_tournaments,
+    final_round,
     last_completed_round,
     player_or_404,
     playing_clock,
@@ -258,6 +260,8 @@ def ceremony_context(request, tournament):
         # Only for the head referee, before a place is revealed: what is not final yet.
         "not_final": unfinished_results(tournament, compute_standings(tournament, verified_only=True))
         if can_control and next_place else [],
+        # Only for the head referee, before 1st place is revealed: the hall may know the order already.
+        "order_public": can_control and next_place is not None and final_order_public(tournament),
     }
 
 
@@ -277,15 +281,25 @@ VISIBILITY_MESSAGES = {
 }
 
 
+def freeze_label(last_completed, final):
+    """The freeze button names what the public results would stay as of: a round, or the final."""
+    if final is not None and final.number == last_completed:
+        return _("Freeze as of the final")
+    return _("Freeze as of round %(round)s") % {"round": last_completed}
+
+
 def control_context(tournament, outcome=None, confirm=None):
     rows = compute_standings(tournament, verified_only=True)
     step = tournament.ceremony_step
+    final = final_round(tournament)
     choices = [
         (Tournament.Visibility.LIVE, _("Show all results (live)")),
-        (Tournament.Visibility.FROZEN, _("Freeze as of round %(round)s") % {"round": last_completed_round(tournament)}),
+        (Tournament.Visibility.FROZEN, freeze_label(last_completed_round(tournament), final)),
         (Tournament.Visibility.HIDDEN, _("Hide the results")),
     ]
     return {
+        "frozen_after_final": final is not None and tournament.frozen_round == final.number,
+        "order_public": step < len(CEREMONY_PLACES) and final_order_public(tournament),
         "tournament": tournament, "choices": choices, "podium": [row for row in rows if row.medal],
         "not_final": unfinished_results(tournament, rows),
         "unverified": sheets_in_play_count(tournament), "revealed": CEREMONY_PLACES[:step],

@@ -2,16 +2,22 @@
 
 Every public route (pages, htmx fragments, JSON, PDFs) asks `public_scope` and shows
 nothing more than it allows; staff always see everything.
+
+The final's results follow the tournament's plan (`Tournament.final_release`): under
+"hidden until the ceremony" the final's start hides the public results (`hide_for_the_final`)
+and the ceremony's last reveal, 1st place, makes them live again; under "live" nothing
+changes by itself (auto-freeze, when ticked, still freezes them at the final's start).
 """
 
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournament.audit import log_change
 from scoring.standings import compute_standings
 from tournament.models import Tournament
-from tournament.selectors import last_completed_round
+from tournament.selectors import final_round, last_completed_round
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,39 @@ def set_visibility(tournament, visibility, *, user=None, reason=""):
     )
 
 
+def hide_for_the_final(tournament, *, user=None):
+    """The final has started: under the plan "hidden until the ceremony" the public results are
+    hidden (regulations §12.3). True when the plan applies (the results are hidden now)."""
+    if tournament.final_release != Tournament.FinalRelease.CEREMONY:
+        return False
+    if tournament.visibility != Tournament.Visibility.HIDDEN:
+        set_visibility(
+            tournament, Tournament.Visibility.HIDDEN, user=user,
+            reason=_("the final started: results hidden until the medal ceremony"),
+        )
+    return True
+
+
+def final_order_public(tournament):
+    """True when the public may see the final's results: it has started and the visibility shows its round."""
+    final = final_round(tournament)
+    return final is not None and final.is_locked and public_scope(tournament).shows_round(final.number)
+
+
+def _release_after_the_ceremony(tournament, *, user):
+    """The ceremony revealed 1st place: under the plan "hidden until the ceremony" the results go live."""
+    tournament.refresh_from_db(fields=["visibility", "frozen_round", "final_release"])
+    final = final_round(tournament)
+    if (
+        tournament.final_release == Tournament.FinalRelease.CEREMONY
+        and tournament.visibility == Tournament.Visibility.HIDDEN
+        and final is not None and final.is_locked
+    ):
+        set_visibility(
+            tournament, Tournament.Visibility.LIVE, user=user, reason=_("the medal ceremony revealed 1st place"),
+        )
+
+
 CEREMONY_PLACES = (3, 2, 1)  # the order in which the ceremony reveals the medal places
 
 
@@ -76,15 +115,21 @@ def _move_ceremony(tournament, expected, step, *, user, action):
     return tournament.ceremony_step
 
 
+@transaction.atomic
 def advance_ceremony(tournament, *, user=None, seen_step=None):
     """Reveal the next medal place (3rd, then 2nd, then 1st); returns the step now stored.
 
     `seen_step` is the step the clicker's screen showed: when another screen has moved on
     meanwhile, the click changes nothing, so a double click never reveals two places.
+    Revealing 1st place after the final has started ends the hiding of the plan "hidden until
+    the ceremony" (the same transaction).
     """
     expected = tournament.ceremony_step if seen_step is None else seen_step
     step = min(expected + 1, len(CEREMONY_PLACES))
-    return _move_ceremony(tournament, expected, step, user=user, action="ceremony_advance")
+    stored = _move_ceremony(tournament, expected, step, user=user, action="ceremony_advance")
+    if stored == step == len(CEREMONY_PLACES) and step != expected:
+        _release_after_the_ceremony(tournament, user=user)
+    return stored
 
 
 def reset_ceremony(tournament, *, user=None):

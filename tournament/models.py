@@ -53,6 +53,12 @@ class Tournament(models.Model):
         FROZEN = "frozen", _("frozen: public standings stay as they were")
         HIDDEN = "hidden", _("hidden: no standings or scores in public")
 
+    class FinalRelease(models.TextChoices):
+        """How the final's results reach the public (SPEC §8, regulations §12.3)."""
+
+        CEREMONY = "ceremony", _("hidden from the start of the final until the medal ceremony reveals them")
+        LIVE = "live", _("live: public as soon as the final's score sheet is verified")
+
     name = models.CharField(_("tournament name"), max_length=200)
     slug = models.SlugField(_("short address"), max_length=80, unique=True)
     date = models.DateField(_("date"))
@@ -112,6 +118,12 @@ class Tournament(models.Model):
     auto_freeze = models.BooleanField(
         _("freeze results when the last round starts"), default=False,
         help_text=_("When the last qualifying round (or the final) starts, public results freeze."),
+    )
+    final_release = models.CharField(
+        _("the final's results in public"), max_length=10, choices=FinalRelease.choices, default=FinalRelease.CEREMONY,
+        help_text=_("Hidden: when the final starts, the public results are hidden (regulations §12.3); the ceremony's "
+                    "last click, 1st place, makes them public. Live: phones and the projector show the final's order "
+                    "as soon as its sheet is verified, before the ceremony."),
     )
     frozen_round = models.PositiveSmallIntegerField(
         _("public results as of round"), null=True, blank=True,

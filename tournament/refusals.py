@@ -174,6 +174,11 @@ MESSAGES = {
     "no_final": _("This tournament has no final (see the settings)."),
     "final_seated": _("The final has already been seated."),
     "final_too_early": _("The final is seated after the last qualifying round (round %(number)s) is completed."),
+    "final_release_unknown": _("Choose hidden until the ceremony or live."),
+    "final_release_started": _(
+        "The final has started, so the plan for its results no longer changes. The head referee shows or hides "
+        "the results on the results visibility page."
+    ),
     # the round lifecycle and swaps (organiser.services.rounds)
     "round_not_publishable": _("%(round)s cannot be published: it is %(state)s."),
     "round_not_startable": _("%(round)s cannot be started: it is %(state)s."),

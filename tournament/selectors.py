@@ -94,6 +94,11 @@ def latest_round(tournament: Tournament) -> Round | None:
     return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
+def final_round(tournament: Tournament) -> Round | None:
+    """The final, once it is seated; else None."""
+    return Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).first()
+
+
 def last_started_number(tournament: Tournament) -> int:
     """The number of the latest round that has started (0 before round 1 starts)."""
     started = Round.objects.filter(tournament=tournament, state__in=[Round.State.STARTED, Round.State.COMPLETED])

@@ -42,6 +42,7 @@ CHOICES = {
     "big_point_unit": [c for c, _ in Tournament.BigPointUnit.choices],
     "seating_method": [c for c, _ in Tournament.SeatingMethod.choices],
     "visibility": [c for c, _ in Tournament.Visibility.choices],
+    "final_release": [c for c, _ in Tournament.FinalRelease.choices],
     "public_language": [c for c, _ in Tournament._meta.get_field("public_language").choices],
 }
 BOOL_SETTINGS = ("final", "auto_freeze")
@@ -50,6 +51,7 @@ SETTING_KEYS = (
     "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit",
     "big_point_places", "players_per_organisation", "rounds_planned", "final", "final_games", "move_seconds",
     "initial_meld", "seating_method", "visibility", "auto_freeze", "frozen_round", "public_language",
+    "final_release",
 )
 ROUND_STATES = [c for c, _ in Round.State.choices]
 SHEET_STATES = [c for c, _ in ScoreSheet.State.choices]

@@ -27,12 +27,18 @@ from organiser.services.players import (
 )
 from organiser.services.rounds import complete_round, discard_round, publish_round, start_round, swap_players
 from organiser.services.timetable import save_timetable
-from organiser.services.tournaments import Confirmation, ResultsWouldChange, create_tournament, save_tournament
+from organiser.services.tournaments import (
+    Confirmation,
+    ResultsWouldChange,
+    create_tournament,
+    save_tournament,
+    set_final_release,
+)
 
 __all__ = [
     "FINAL_METHOD", "RANDOM", "Confirmation", "ResultsWouldChange", "add_player", "check_field_size", "check_in_everyone",
     "complete_round", "create_tournament",
     "discard_round", "draw_round", "edit_player", "import_players", "next_round_number",
     "publish_round", "reinstate_player", "remove_player", "save_timetable", "save_tournament", "seat_final",
-    "set_present", "start_round", "swap_players", "table_counts", "withdraw_player",
+    "set_final_release", "set_present", "start_round", "swap_players", "table_counts", "withdraw_player",
 ]

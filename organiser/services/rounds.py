@@ -16,7 +16,7 @@ from accounts.roles import has_role
 from organiser.backups.snapshots import snapshot_after_commit
 from organiser.selectors import unverified_tables
 from scoring.models import Game
-from scoring.visibility import set_visibility
+from scoring.visibility import hide_for_the_final, set_visibility
 from tournament.audit import log_change
 from tournament.models import Player, Round, Seat, Tournament
 from tournament.refusals import Refused
@@ -44,13 +44,16 @@ def publish_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
 
 @transaction.atomic
 def start_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
-    """Lock the seating and let play begin; freeze public results for the last round if set."""
+    """Lock the seating and let play begin. The final hides the public results under the plan
+    "hidden until the ceremony"; otherwise auto-freeze, when set, freezes them for the last round."""
     _move_state(
         round_, [Round.State.DRAFT, Round.State.PUBLISHED], Round.State.STARTED,
         "round_not_startable", started_at=timezone.now(),
     )
     tournament = round_.tournament
     log_change(tournament, user, "round_start", after={"round": round_.number})
+    if round_.is_final and hide_for_the_final(tournament, user=user):
+        return round_
     last = round_.is_final or round_.number == tournament.rounds_planned
     if tournament.auto_freeze and last and tournament.visibility == Tournament.Visibility.LIVE:
         set_visibility(tournament, Tournament.Visibility.FROZEN, user=user, reason=_("the last round started"))

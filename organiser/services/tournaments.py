@@ -24,7 +24,7 @@ from scoring.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import free_slug, slug_taken
+from tournament.selectors import final_round, free_slug, slug_taken
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -110,6 +110,8 @@ def save_tournament(
         name for name in SCORING_FIELDS if name in form.changed_data and getattr(stored, name) != form.cleaned_data[name]
     ]
     before = read_results(stored) if changed else None
+    if stored.final_release != tournament.final_release:
+        _log_final_release(stored, tournament.final_release, user=user, reason=_("changed in the tournament settings"))
     tournament = form.save()
     saved = SettingsSaved()
     if before is not None:
@@ -126,6 +128,34 @@ def save_tournament(
     if new_visibility != stored.visibility:
         set_visibility(tournament, new_visibility, user=user, reason=_("changed in the tournament settings"))
     return tournament, saved
+
+
+@transaction.atomic
+def set_final_release(tournament: Tournament, release: str, *, user: AbstractBaseUser | None, reason: str = "") -> bool:
+    """Choose how the final's results reach the public, before the final starts; audited.
+    True when the plan changed (choosing the plan it has changes nothing and logs nothing)."""
+    stored = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if release not in Tournament.FinalRelease.values:
+        raise Refused("final_release_unknown", field="final_release")
+    if not stored.final:
+        raise Refused("no_final")
+    if stored.final_release == release:
+        return False
+    _log_final_release(stored, release, user=user, reason=reason)
+    Tournament.objects.filter(pk=stored.pk).update(final_release=release)
+    tournament.final_release = release
+    return True
+
+
+def _log_final_release(stored: Tournament, release: str, *, user, reason: str) -> None:
+    """Refuse a change of the plan once the final has started (its start applied the plan); else log it."""
+    final = final_round(stored)
+    if final is not None and final.is_locked:
+        raise Refused("final_release_started", field="final_release")
+    log_change(
+        stored, user, "final_release", before={"final_release": stored.final_release},
+        after={"final_release": release}, reason=reason,
+    )
 
 
 def _check(confirmation: Confirmation | None, plan: RescorePlan, tournament: Tournament, user) -> None:

@@ -73,6 +73,7 @@ def dashboard(request, tournament):
     context["device_sheet_form"] = DeviceSheetForm()
     context["logged_error"] = last_logged_error() if outranks(request.role, Role.ORGANISER) else None
     context["timetable"] = selectors.day_timetable(tournament, rounds=context["rounds"])
+    context["final_release"] = selectors.final_release_plan(tournament, context["rounds"])
     return render(request, "organiser/dashboard.html", context)
 
 

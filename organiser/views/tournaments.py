@@ -1,4 +1,4 @@
-"""The organisers' list of tournaments, creating one and its settings."""
+"""The organisers' list of tournaments, creating one, its settings and the plan for the final's results."""
 
 
 from django.contrib import messages
@@ -6,13 +6,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from accounts.roles import global_role, staff_required
 from organiser import services
-from organiser.forms import RescoreForm, TournamentForm
+from organiser.forms import FinalReleaseForm, RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
+from tournament.models import Tournament
 from tournament.refusals import Refused
 from tournament.selectors import all_tournaments
 
@@ -56,10 +59,41 @@ def tournament_edit(request, tournament):
         except services.ResultsWouldChange as refusal:
             tournament.refresh_from_db()  # the form holds what was posted; the page shows what is stored
             context.update(plan=refusal.plan, refusal=refusal, rescore_form=RescoreForm.for_plan(refusal, data))
+        except Refused as refusal:  # the final started meanwhile: its plan no longer changes
+            tournament.refresh_from_db()
+            form.add_error(refusal.field, refusal.message)
         else:
             settings_saved_messages(request, saved)
             return redirect_after_post(request, staff_url("dashboard", tournament))
     return render(request, "organiser/tournament_form.html", context)
+
+
+FINAL_RELEASE_MESSAGES = {
+    Tournament.FinalRelease.CEREMONY: gettext_lazy(
+        "Planned: the final's results are hidden from the final's start until the medal ceremony reveals them."
+    ),
+    Tournament.FinalRelease.LIVE: gettext_lazy(
+        "Planned: the final's results are live, public as soon as its score sheet is verified."
+    ),
+}
+
+
+@require_POST
+@staff_required(Role.HEAD_REFEREE)
+def final_release(request, tournament):
+    """The dashboard's button: change the plan for the final's results before the final starts (audited)."""
+    form = FinalReleaseForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, Refused("final_release_unknown").message)
+        return redirect_after_post(request, staff_url("dashboard", tournament))
+    release = form.cleaned_data["final_release"]
+    try:
+        services.set_final_release(tournament, release, user=request.user, reason=form.cleaned_data["reason"].strip())
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, FINAL_RELEASE_MESSAGES[release])
+    return redirect_after_post(request, staff_url("dashboard", tournament))
 
 
 def settings_saved_messages(request, saved):

@@ -387,7 +387,7 @@ def test_a_tie_for_the_last_final_place_must_be_decided_first(organiser):
 
 
 def test_starting_the_final_freezes_when_set_and_completing_it_ends_the_tournament(organiser_client, organiser):
-    tournament = qualified(auto_freeze=True)
+    tournament = qualified(auto_freeze=True, final_release="live")
     final = services.seat_final(tournament, user=organiser)
     services.start_round(final, user=organiser)
     tournament.refresh_from_db()
@@ -395,6 +395,30 @@ def test_starting_the_final_freezes_when_set_and_completing_it_ends_the_tourname
     verify_sheets(final)
     services.complete_round(final, user=organiser)
     assert organiser_client.get("/staff/test/").context["step"] == "finished"
+
+
+@pytest.mark.parametrize("auto_freeze", [False, True])
+def test_the_final_hides_the_results_until_the_ceremony_by_default(organiser, auto_freeze):
+    tournament = qualified(auto_freeze=auto_freeze)
+    assert tournament.final_release == "ceremony"
+    final = services.seat_final(tournament, user=organiser)
+    services.publish_round(final, user=organiser)
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live", "the final's seating is public; its start hides the results"
+    services.start_round(final, user=organiser)
+    tournament.refresh_from_db()
+    assert (tournament.visibility, tournament.frozen_round) == ("hidden", None)
+    entry = AuditEntry.objects.filter(tournament=tournament, action="visibility").get()
+    assert (entry.user, entry.before["visibility"], entry.after["visibility"]) == (organiser, "live", "hidden")
+    assert entry.reason == "the final started: results hidden until the medal ceremony"
+
+
+def test_the_live_plan_leaves_the_results_live_when_the_final_starts(organiser):
+    tournament = qualified(final_release="live")
+    services.start_round(services.seat_final(tournament, user=organiser), user=organiser)
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live"
+    assert not AuditEntry.objects.filter(tournament=tournament, action="visibility").exists()
 
 
 # ------------------------------------------------------------------ the dashboard

@@ -22,6 +22,7 @@ def test_the_new_tournament_form_shows_every_setting_with_the_defaults(organiser
         "pool_exhausted_scoring": "sum", "big_point_unit": "game", "big_point_places": "1, 0, 0, 0",
         "players_per_organisation": 1, "rounds_planned": 5, "final": True, "final_games": 4, "move_seconds": 40,
         "initial_meld": 30, "seating_method": "mixed", "visibility": "live", "auto_freeze": False,
+        "final_release": "ceremony",
     }
     assert {name: form[name].value() for name in expected} == expected
     assert [name for name in expected if not form.fields[name].help_text] == []

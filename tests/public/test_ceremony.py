@@ -5,7 +5,7 @@ import pytest
 from organiser.interchange import import_tournament
 from scoring.models import AuditEntry
 from scoring.visibility import advance_ceremony, ceremony_podium, reset_ceremony
-from tests.factories import NAMES, build_hall, hall_data
+from tests.factories import NAMES, after_the_final, build_hall, hall_data
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +162,76 @@ def test_the_public_cannot_ask_the_ceremonys_question(client):
     build_hall()
     html = client.get("/t/test/ceremony/?confirm=next").content.decode()
     assert "on the screen" not in html and "<form" not in html
+
+
+# ---------------------------------------------------------------- the final's results released by the ceremony
+
+def final_hidden_by_the_plan(release="ceremony"):
+    """After the final (every sheet verified), its results hidden as its start hid them."""
+    tournament = after_the_final()
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="hidden", final_release=release)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_revealing_first_place_makes_the_hidden_results_public(head_referee):
+    tournament = final_hidden_by_the_plan()
+    for step in (1, 2):
+        assert advance_ceremony(tournament, user=head_referee) == step
+        tournament.refresh_from_db()
+        assert tournament.visibility == "hidden", f"still hidden after place {4 - step}"
+    assert advance_ceremony(tournament, user=head_referee) == 3
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live"
+    entry = AuditEntry.objects.filter(tournament=tournament, action="visibility").get()
+    assert (entry.user, entry.before["visibility"], entry.after["visibility"]) == (head_referee, "hidden", "live")
+    assert entry.reason == "the medal ceremony revealed 1st place"
+    reset_ceremony(tournament)
+    tournament.refresh_from_db()
+    assert tournament.visibility == "live", "a ceremony started again does not hide what was public"
+
+
+@pytest.mark.parametrize("tournament_with", ["the live plan", "no final started"])
+def test_the_last_reveal_changes_nothing_else(db, tournament_with):
+    tournament = final_hidden_by_the_plan("live") if tournament_with == "the live plan" else build_hall("hidden")
+    for _ in range(3):
+        advance_ceremony(tournament)
+    tournament.refresh_from_db()
+    assert (tournament.ceremony_step, tournament.visibility) == (3, "hidden")
+    assert not AuditEntry.objects.filter(tournament=tournament, action="visibility").exists()
+
+
+WARNING = "The order is already public:"
+
+
+def test_the_ceremony_warns_the_head_referee_when_the_finals_order_is_already_public(head_referee_client):
+    tournament = after_the_final()  # live results: the final's order is on every phone
+    for page in ("/t/test/ceremony/", CONTROL):
+        assert WARNING in head_referee_client.get(page).content.decode(), page
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="hidden")
+    for page in ("/t/test/ceremony/", CONTROL):
+        assert WARNING not in head_referee_client.get(page).content.decode(), page
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="live", ceremony_step=3)
+    assert WARNING not in head_referee_client.get("/t/test/ceremony/").content.decode(), "the ceremony is over"
+
+
+def test_the_public_screen_never_shows_the_warning(client):
+    after_the_final()
+    assert WARNING not in client.get("/t/test/ceremony/").content.decode()
+
+
+def test_no_warning_before_the_final(head_referee_client):
+    build_hall()  # live results, no final
+    assert WARNING not in head_referee_client.get("/t/test/ceremony/").content.decode()
+
+
+@pytest.mark.parametrize("after_the_final_too, label", [
+    (False, "Freeze as of round 2"), (True, "Freeze as of the final"),
+])
+def test_the_freeze_button_names_the_final_when_it_is_the_last_completed_round(head_referee_client, after_the_final_too, label):
+    after_the_final() if after_the_final_too else build_hall()
+    html = head_referee_client.get(CONTROL).content.decode()
+    assert label in html and ("Freeze as of round" in html) != after_the_final_too
+    head_referee_client.post(CONTROL, {"visibility": "frozen"})
+    now = head_referee_client.get(CONTROL).content.decode()
+    assert ("public results as of the final" if after_the_final_too else "public results as of round 2") in now

@@ -1,12 +1,17 @@
 """Nothing hidden reaches the public (SPEC §8): crawl every public URL as an anonymous visitor.
 
-The crawler starts at the home page, the tournament page and the public print folder, and
+The crawler starts at the home page, the tournament page, the public print folder and the
+public standings PDF, and
 follows every same-site link (href, src, hx-get, GET forms with sample searches) under
 `/t/<slug>/` and `/print/<slug>/`. Each URL is fetched as a page and as an htmx fragment;
 HTML, JSON and text are searched as they are, PDFs by their extracted text. Distinctive
 scores are planted in the tournament: one verified in round 1, one verified in round 3 (after
 the freeze at round 2) and one on a sheet that is not verified. The same crawl in live mode
 must find the first two, so the test fails if the crawler stops seeing the pages.
+
+A tournament with a final, under the default plan for the final's results, is crawled as well:
+nothing of its results reaches the public from the final's start until the medal ceremony
+reveals 1st place, and then the final's results are public everywhere.
 """
 
 import io
@@ -19,8 +24,13 @@ import pytest
 from django.http import HttpResponse
 from pypdf import PdfReader
 
-from scoring.visibility import set_visibility
-from tests.factories import LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall
+from organiser import services
+from organiser.exports.site import site_files
+from organiser.interchange import import_tournament
+from scoring.visibility import advance_ceremony, set_visibility
+from tests.factories import (
+    LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, games, table, tournament_data,
+)
 from tests.support.files import number_pattern
 from tournament.models import Tournament
 
@@ -66,7 +76,7 @@ def body_text(response):
 def crawl(client, slug):
     """{url: text} of every public URL reachable from the public entry points."""
     prefixes = (f"/t/{slug}/", f"/print/{slug}/")
-    queue = deque(["/", f"/t/{slug}/", f"/print/{slug}/public/"])
+    queue = deque(["/", f"/t/{slug}/", f"/print/{slug}/public/", f"/print/{slug}/public/standings.pdf"])
     seen, texts = set(queue), {}
 
     def enqueue(base, link):
@@ -154,6 +164,60 @@ def test_hidden_mode_shows_no_score_at_all(client, tournament):
     for value in (ROUND1_SCORE, LATE_SCORE, UNVERIFIED_SCORE, *LIVE_ONLY_TOTALS, "3788"):
         assert found(texts, value) == [], f"{value} leaked"
     assert "Jan Łęcki" in texts[f"/t/{tournament.slug}/"], "the seating stays public"
+
+
+# ---------------------------------------------------------------- the final, hidden until the ceremony
+
+FINAL_SCORE = 6173  # the final's first game, overridden: public only once the ceremony has revealed 1st place
+# p1 wins that game and loses 12, 5 and 8 in the others: the final's small points 6148; with
+# the qualifying round's (3917 − 25 = 3892) added up, as the JSON keeps them, 10040.
+FINAL_POINTS, FINAL_AND_QUALIFYING = 6148, 10040
+
+
+def final_to_start():
+    """`test`, 8 players: round 1 completed; the final seated and published, its sheet already
+    entered and verified (only so that its numbers would show at once, were they ever public)."""
+    ids = [f"p{i}" for i in range(1, 9)]
+    rounds = [
+        {"number": 1, "state": "completed", "tables": [table(1, ids[:4], games(ROUND1_SCORE)), table(2, ids[4:], games())]},
+        {"number": 2, "kind": "final", "state": "published", "tables": [
+            table(1, ["p1", "p5", "p2", "p6"], games(FINAL_SCORE), state="verified")]},
+    ]
+    return import_tournament(tournament_data(8, rounds, {"final": True, "rounds_planned": 1}))
+
+
+def site_found(tournament, value):
+    pattern = number_pattern(value)
+    return sorted(path for path, data in site_files(tournament).items() if pattern.search(data.decode()))
+
+
+def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony(client, organiser, head_referee):
+    tournament = final_to_start()
+    assert tournament.final_release == Tournament.FinalRelease.CEREMONY  # nobody ticked anything
+    texts = crawl(client, tournament.slug)  # before the start: live, and every cache filled
+    assert found(texts, ROUND1_SCORE) and found(texts, FINAL_SCORE) == [], "a final not started shows no result"
+    assert any(url.endswith("standings.pdf") for url in texts)
+
+    services.start_round(tournament.rounds.get(number=2), user=organiser)
+    for revealed in (0, 1, 2):
+        texts = crawl(client, tournament.slug)
+        assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(texts, tournament.slug)
+        assert f"/t/{tournament.slug}/round/2/" in texts and f"/t/{tournament.slug}/player/p1/" in texts
+        for value in (FINAL_SCORE, FINAL_POINTS, FINAL_AND_QUALIFYING, ROUND1_SCORE):
+            assert found(texts, value) == [], f"{value} leaked with {revealed} places revealed"
+        tournament.refresh_from_db()
+        assert site_found(tournament, FINAL_SCORE) == [], "the results website"
+        assert "Gracz 1" in texts[f"/t/{tournament.slug}/round/2/"], "the final's seating stays public"
+        advance_ceremony(tournament, user=head_referee)
+
+    texts = crawl(client, tournament.slug)  # 1st place revealed: everything is public
+    tournament.refresh_from_db()
+    assert tournament.visibility == Tournament.Visibility.LIVE
+    for value, kinds in ((FINAL_SCORE, ("/round/2/", "/player/p1/")), (FINAL_POINTS, ("/standings/", "/projector/", ".pdf"))):
+        for kind in kinds:
+            assert any(kind in url for url in found(texts, value)), (value, kind)
+    assert found(texts, FINAL_AND_QUALIFYING) == ["/t/test/standings.json", "/t/test/standings.json (htmx)"]
+    assert site_found(tournament, FINAL_SCORE) and site_found(tournament, FINAL_POINTS)
 
 
 def test_the_crawler_reads_pdf_text():

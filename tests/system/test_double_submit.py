@@ -81,7 +81,7 @@ def token_on(client, path):
 def settings_form(**values):
     data = {
         "name": "Puchar", "date": "2026-03-14", "rounds_planned": "5", "seating_method": "mixed",
-        "players_per_organisation": "1", "move_seconds": "40", "final": "on", "final_games": "4",
+        "players_per_organisation": "1", "move_seconds": "40", "final": "on", "final_games": "4", "final_release": "ceremony",
         "joker_penalty": "50", "initial_meld": "30", "opening_penalty_mode": "replace", "penalty_not_possible": "100",
         "penalty_possible_not_done": "200", "penalty_drawn_last_round": "100", "penalty_first_move": "100",
         "pool_exhausted_scoring": "sum", "big_point_unit": "game", "big_point_places": "1, 0, 0, 0", "visibility": "live", "public_language": "pl",

@@ -62,11 +62,14 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
         # That release exported no audit log, nor when and by whom a card was given; today's
         # export adds them (the optional `audit` list, each card's `given_at` and `given_by`),
         # each player's name in two parts (`given_names`, `surname`: the last word of the
-        # name) and the language of the hall's screens (Polish, the default), and leaves every
-        # other byte as it was. No card of that release is withdrawn.
+        # name), the language of the hall's screens (Polish, the default) and how the final's
+        # results are released (neither tournament has started a final: hidden until the
+        # ceremony, as for a new one), and leaves every other byte as it was. No card of that
+        # release is withdrawn.
         audit = exported.pop("audit")
         given = [(card.pop("given_at"), card.pop("given_by")) for card in exported["cards"]]
         assert exported["tournament"]["settings"].pop("public_language") == "pl", slug
+        assert exported["tournament"]["settings"].pop("final_release") == "ceremony", slug
         parts = [(player.pop("given_names"), player.pop("surname")) for player in exported["players"]]
         assert parts == [tuple(player["name"].rsplit(" ", 1)) for player in export["players"]], slug
         assert exported == export, slug

@@ -87,6 +87,7 @@ EXPECTED = {
     "organiser:player_action": post_only(ORG, 302, kwargs={"action": "check-in"}),
     "organiser:draw": staff(ORG, post=200),
     "organiser:final": post_only(ORG, 302),
+    "organiser:final_release": post_only(HEAD, 302, data={"final_release": "live"}),
     "organiser:round": staff(HEAD, post=200),
     "organiser:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
     "organiser:timetable": staff(HEAD),  # read by the head referee too; its POST: tests/organiser/test_timetable.py
