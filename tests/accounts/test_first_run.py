@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts import first_run, services
 from accounts.models import Role, SetupCodeTries, TournamentRole
 from scoring.models import AuditEntry
-from tests.support.browser import screenshot
+from tests.support.browser import assert_no_horizontal_scroll, screenshot
 from tests.factories import build
 from tournament.refusals import Refused
 
@@ -197,3 +197,14 @@ def test_a_user_name_taken_between_the_check_and_the_save_is_refused_next_to_the
         services.add_staff_member(tournament, username="jan.kowalski", role=Role.REFEREE, password=PASSWORD, added_by=organiser)
     assert (refused.value.code, refused.value.field) == ("staff_name_unavailable", "username")
     assert not TournamentRole.objects.filter(tournament=tournament).exists()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.parametrize("viewport", [{"width": 768, "height": 1024}, {"width": 390, "height": 844}])
+def test_the_setup_page_without_a_code_on_a_tablet_and_a_phone(new_page, live_server, var_dir, viewport):
+    page = new_page(viewport)
+    page.goto(f"{live_server.url}/accounts/setup/")
+    page.get_by_text("There is no setup code at the moment.").wait_for()
+    assert_no_horizontal_scroll(page)
+    screenshot(page, f"setup-no-code-{viewport['width']}")

@@ -12,8 +12,10 @@ from django.contrib.messages import get_messages
 from accounts import services
 from accounts.models import Role, TournamentRole
 from scoring.models import AuditEntry
-from tests.factories import build, tournament_data
 from organiser.interchange import import_tournament
+from tests.factories import build, tournament_data
+from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +138,24 @@ def test_an_undo_note_that_is_forged_or_of_another_tournament_restores_nothing(o
     assert not TournamentRole.objects.filter(user=referee).exists()
     assert TournamentRole.objects.get(user=co_organiser).role == Role.ORGANISER
     assert "was removed" not in organiser_client.get("/accounts/staff/test/", {"removed": undo}).content.decode()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.parametrize("viewport", [{"width": 768, "height": 1024}, {"width": 390, "height": 844}])
+def test_the_removal_question_and_the_undo_on_a_tablet_and_a_phone(new_page, live_server, client, organiser, viewport):
+    build(4)
+    services.add_staff_member(Tournament.objects.get(), username="jan.kowalski", role=Role.REFEREE,
+                              password=PASSWORD, added_by=organiser)
+    page = signed_in_page(new_page, live_server, client, organiser, viewport)
+    page.goto(f"{live_server.url}/accounts/staff/test/")
+    page.get_by_role("link", name="Remove jan.kowalski").click()
+    page.get_by_text("Remove jan.kowalski (referee) from this tournament?").wait_for()
+    assert_no_horizontal_scroll(page)
+    screenshot(page, f"staff-remove-question-{viewport['width']}")
+    page.get_by_role("button", name="Yes, remove jan.kowalski").click()
+    page.get_by_text("jan.kowalski (referee) was removed from this tournament.").wait_for()
+    screenshot(page, f"staff-removed-undo-{viewport['width']}")
+    page.get_by_role("button", name="Undo: give jan.kowalski the role back").click()
+    page.get_by_text("jan.kowalski has their role in this tournament back.").wait_for()
+    assert TournamentRole.objects.get(user__username="jan.kowalski").role == Role.REFEREE
