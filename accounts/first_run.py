@@ -99,7 +99,10 @@ def take_try(address: str) -> int | None:
 def check_code(code: str) -> bool:
     """Whether `code` is the setup code kept."""
     kept = _read()
-    return kept is not None and secrets.compare_digest(normalised(code), normalised(kept["code"]))
+    if kept is None:
+        return False
+    # As bytes: compare_digest refuses non-ASCII strings (a typed "Ż" was a server error).
+    return secrets.compare_digest(normalised(code).encode(), normalised(kept["code"]).encode())
 
 
 def code_used() -> None:

@@ -44,8 +44,9 @@ def test_the_setup_code_is_kept_private_until_an_organiser_exists(var_dir):
 def test_the_first_organiser_is_made_with_the_code_once(client, var_dir):
     code = first_run.setup_code()
     assert "Create the first organiser account" in client.get("/accounts/login/").content.decode()
-    wrong = client.post("/accounts/setup/", account("AAAA-BBBB-CCCC"))
-    assert "This is not the setup code" in wrong.content.decode() and not User.objects.exists()
+    for typed in ("AAAA-BBBB-CCCC", "ŻÓŁW-١٢٣٤-ĄĘŚĆ"):
+        wrong = client.post("/accounts/setup/", account(typed))
+        assert "This is not the setup code" in wrong.content.decode() and not User.objects.exists()
     mismatched = client.post("/accounts/setup/", account(code, again="something-else-1"))
     assert "The two passwords differ." in mismatched.content.decode()
     done = client.post("/accounts/setup/", account(code.lower().replace("-", " ")))
