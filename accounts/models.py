@@ -83,3 +83,15 @@ class VenueSetting(models.Model):
 
     def __str__(self):
         return self.address or "—"
+
+
+class SetupCodeTries(models.Model):
+    """How many times one client address typed a setup code in its current window
+    (accounts.first_run): counted in the database, each try one atomic update."""
+
+    address = models.CharField(max_length=64, unique=True)
+    tries = models.PositiveIntegerField(default=0)
+    since = models.DateTimeField()  # the window's first try
+
+    def __str__(self):
+        return f"{self.address}: {self.tries}"

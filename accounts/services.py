@@ -1,5 +1,6 @@
 """State changes of the staff accounts: the first organiser of a fresh install, a tournament's
-referees and head referees, tablet sign-in links made, used and revoked; the venue address saved.
+referees and head referees (added, removed, restored), tablet sign-in links made, used and
+revoked; the venue address saved.
 
 Each runs in one transaction. Changes to a tournament's staff and links write the audit log (who
 made or revoked which link; a token or a password is never stored or logged).
@@ -13,12 +14,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import first_run
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, token_hash
 from accounts.models import DeviceLink, Role, TournamentRole, VenueSetting
+from accounts.roles import is_organiser_anywhere
 from accounts.selectors import active_links, usable_link
 from tournament.audit import log_change
 from tournament.refusals import Refused
@@ -114,14 +117,26 @@ def save_venue_address(address: str, *, user: Any) -> VenueSetting:
     return setting
 
 
-@transaction.atomic
-def create_first_organiser(*, code: str, username: str, password: str) -> Any:
-    """The first organiser account of a fresh install (accounts.first_run); Refused when an
-    organiser exists already or the setup code is wrong."""
+def create_first_organiser(*, code: str, username: str, password: str, address: str) -> Any:
+    """The first organiser account of a fresh install (accounts.first_run), typed from the client
+    `address`; Refused when an organiser exists already, no code is kept, that address must wait,
+    or the code is wrong. The try is counted before the check and stays counted."""
     if not first_run.needs_setup():
         raise Refused("setup_done")
+    if not first_run.code_kept():
+        raise Refused("setup_code_gone", field="code")
+    wait = first_run.take_try(address)
+    if wait is not None:
+        raise Refused("setup_wait", field="code", minutes=wait)
     if not first_run.check_code(code):
         raise Refused("setup_code_wrong", field="code")
+    return _first_organiser(username=username, password=password)
+
+
+@transaction.atomic
+def _first_organiser(*, username: str, password: str) -> Any:
+    if not first_run.needs_setup():
+        raise Refused("setup_done")
     if get_user_model().objects.filter(username__iexact=username).exists():
         raise Refused("username_taken", field="username")
     user = _new_account(username=username, password=password, is_staff=True)
@@ -130,45 +145,77 @@ def create_first_organiser(*, code: str, username: str, password: str) -> Any:
     return user
 
 
-def _new_account(**fields: Any) -> Any:
-    """A new user account; Refused (`username_taken`) when another request made one of that name
-    after it was checked."""
+def _new_account(*, taken: str = "username_taken", **fields: Any) -> Any:
+    """A new user account; Refused (`taken`) when another request made one of that name after it
+    was checked."""
     try:
         with transaction.atomic():
             return get_user_model().objects.create_user(**fields)
     except IntegrityError:
-        raise Refused("username_taken", field="username") from None
+        raise Refused(taken, field="username") from None
+
+
+STAFF_ROLES = (Role.REFEREE.value, Role.HEAD_REFEREE.value)  # the roles the staff page gives and takes
+UNDO_SALT = "accounts.staff_undo"
+UNDO_HOURS = 12  # a removal can be undone until the end of the day's play
 
 
 @transaction.atomic
-def add_staff_member(tournament: Any, *, username: str, role: str, password: str, added_by: Any) -> tuple[Any, bool]:
-    """Give `username` a referee or head referee role for `tournament`, making the account with
-    `password` when there is none; returns (user, whether the account is new). Audited."""
-    user = get_user_model().objects.filter(username__iexact=username).first()
-    created = user is None
-    if created:
-        user = _new_account(username=username, password=password)
-    elif hasattr(user, "device_link"):
-        raise Refused("staff_name_taken", field="username")
-    before = TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True).first()
-    try:
-        with transaction.atomic():
-            TournamentRole.objects.update_or_create(user=user, tournament=tournament, defaults={"role": role})
-    except IntegrityError:  # the same grant made by another request meanwhile
-        TournamentRole.objects.filter(user=user, tournament=tournament).update(role=role)
-    log_change(tournament, added_by, "staff_added", before={"user": user.get_username(), "role": before} if before else None,
-               after={"user": user.get_username(), "role": role, "new_account": created})
-    return user, created
+def add_staff_member(tournament: Any, *, username: str, role: str, password: str, added_by: Any) -> Any:
+    """A new account with `password` and a referee or head referee role for `tournament`; returns
+    the user. The staff page only makes accounts: a name in use (any account's, a tablet's) is
+    refused with one neutral message, and no role is ever attached to an existing account."""
+    if role not in STAFF_ROLES:
+        raise Refused("staff_role_not_given", field="role")
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise Refused("staff_name_unavailable", field="username")
+    user = _new_account(username=username, password=password, taken="staff_name_unavailable")
+    TournamentRole.objects.create(user=user, tournament=tournament, role=role)
+    log_change(tournament, added_by, "staff_added", after={"user": user.get_username(), "role": role, "new_account": True})
+    return user
 
 
 @transaction.atomic
-def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any) -> str | None:
-    """Take a tournament role away (the account stays, without it); returns the user name, or
-    None when the grant is gone already (a second tap). Audited."""
+def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any) -> tuple[str, str] | None:
+    """Take a referee's or head referee's role away (the account stays, without it); returns the
+    user name and a signed note that undoes it (`restore_staff_member`), or None when the grant
+    is gone already (a second tap). An organiser's grant and one's own are refused. Audited."""
     grant = TournamentRole.objects.select_related("user").filter(
         pk=grant_id, tournament=tournament, user__device_link__isnull=True).first()
     if grant is None:
         return None
+    if grant.role not in STAFF_ROLES or grant.user_id == removed_by.pk or is_organiser_anywhere(grant.user):
+        raise Refused("staff_not_removable")
     grant.delete()
-    log_change(tournament, removed_by, "staff_removed", before={"user": grant.user.get_username(), "role": grant.role})
-    return grant.user.get_username()
+    name = grant.user.get_username()
+    log_change(tournament, removed_by, "staff_removed", before={"user": name, "role": grant.role})
+    undo = signing.dumps({"tournament": tournament.pk, "user": grant.user_id, "name": name, "role": grant.role},
+                         salt=UNDO_SALT)
+    return name, undo
+
+
+def removed_grant(tournament: Any, undo: str) -> dict[str, Any] | None:
+    """What a removal's signed note says (user, name, role), while it can still be undone."""
+    try:
+        removed = signing.loads(undo, salt=UNDO_SALT, max_age=datetime.timedelta(hours=UNDO_HOURS))
+    except signing.BadSignature:  # forged, or older than UNDO_HOURS (SignatureExpired)
+        return None
+    if not isinstance(removed, dict) or removed.get("tournament") != tournament.pk or removed.get("role") not in STAFF_ROLES:
+        return None
+    return removed
+
+
+@transaction.atomic
+def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str | None:
+    """Undo a removal: the same account gets the same role back; returns its name, or None when
+    it holds a role for this tournament again already (a second tap). Audited."""
+    removed = removed_grant(tournament, undo)
+    user = None if removed is None else get_user_model().objects.filter(
+        pk=removed["user"], is_active=True, device_link__isnull=True).first()
+    if user is None:
+        raise Refused("staff_undo_expired")
+    _grant, created = TournamentRole.objects.get_or_create(user=user, tournament=tournament, defaults={"role": removed["role"]})
+    if not created:
+        return None
+    log_change(tournament, restored_by, "staff_restored", after={"user": user.get_username(), "role": removed["role"]})
+    return user.get_username()

@@ -12,6 +12,7 @@ urlpatterns = [
     path("setup/", first_run.setup, name="setup"),
     path("staff/<slug:slug>/", staff_members.staff_members, name="staff_members"),
     path("staff/<slug:slug>/<int:grant_id>/remove/", staff_members.staff_member_remove, name="staff_member_remove"),
+    path("staff/<slug:slug>/restore/", staff_members.staff_member_restore, name="staff_member_restore"),
     path("device/sign-in/<str:token>/", devices.device_sign_in, name="device_sign_in"),
     path("device/<slug:slug>/", devices.device_links, name="device_links"),
     path("device/<slug:slug>/<int:link_id>/revoke/", devices.device_link_revoke, name="device_link_revoke"),

@@ -76,7 +76,13 @@ MESSAGES = {
     # staff accounts (accounts.services)
     "setup_done": _("An organiser account exists already: sign in with it."),
     "setup_code_wrong": _("This is not the setup code. Copy it from the window where the server was started (or the container's log)."),
-    "staff_name_taken": _("This name belongs to a tablet's sign-in link: choose another name."),
+    "setup_code_gone": _("There is no setup code at the moment. Restart the server (make run, or restart the container): "
+                         "it prints a new code."),
+    "setup_wait": _("Too many codes were typed from this device. Wait %(minutes)s min and try again."),
+    "staff_name_unavailable": _("Choose another user name, for example with the surname or a digit added."),
+    "staff_role_not_given": _("Choose the role: referee or head referee."),
+    "staff_not_removable": _("An organiser's role, and your own, cannot be taken away on this page."),
+    "staff_undo_expired": _("This removal can no longer be undone. Add the person again with a new user name."),
     "username_taken": _("This user name is taken: choose another."),
     # ties (scoring.ties)
     "final_too_few": _("At least 3 active players are needed for the final."),

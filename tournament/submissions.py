@@ -15,14 +15,22 @@ redirected. The change the view makes and the token commit together or not at al
   above; if the first failed (an exception, a 5xx) nothing of it stays, the token included,
   and the second runs as if it were the first.
 
-A POST without a token (a test's, a script's, the sheet's saves guarded by the sheet's version
-compare-and-swap, the sign-in forms) runs as before; so does one from a signed-out visitor or
-to a view that checks its own CSRF token after reading the request's size (`csrf_exempt`: its
-body is not read here). Tokens are kept a day (`KEEP`), pruned at most every `PRUNE_EVERY`.
+A token is issued to one user: it carries a signature of its random part and the user's id
+(`new_token`). Sent by another user (a shared tablet's browser history), it is refused before
+the view runs and written nowhere, so it neither runs that user's form nor uses up the owner's.
+An answer that changed nothing in the database and redirected nowhere (a form shown again with
+its errors, a refusal) gives its token back: the same form, corrected, may be sent with it.
+
+A POST without a well-formed token (a test's, a script's, the sheet's saves guarded by the
+sheet's version compare-and-swap, the sign-in forms) runs as before; so does one from a
+signed-out visitor or to a view that checks its own CSRF token after reading the request's size
+(`csrf_exempt`: its body is not read here). Tokens are kept a day (`KEEP`), pruned at most every
+`PRUNE_EVERY`.
 """
 
 from __future__ import annotations
 
+import base64
 import datetime
 import logging
 import re
@@ -31,10 +39,11 @@ import time
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -42,7 +51,9 @@ from tournament.models import SubmissionToken
 from tournament.navigation import return_path
 
 FIELD = "submission"  # the hidden field's name; no form of the app has a field of that name
-TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")  # whole value only (fullmatch): "$" would let a final newline in
+NONCE_LENGTH = 32  # characters of the random part (24 bytes, URL-safe base64); the signature follows
+SIGNATURE_LENGTH = 22  # characters (16 bytes of the HMAC, URL-safe base64 without padding)
 KEEP = datetime.timedelta(days=1)
 PRUNE_EVERY = 600  # seconds, per process
 REDIRECTS = {301, 302, 303, 307, 308}
@@ -51,8 +62,21 @@ logger = logging.getLogger(__name__)
 _last_prune: float | None = None  # time.monotonic() of this process's last prune
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
+def _signature(nonce: str, user) -> str:
+    digest = salted_hmac("tournament.submissions", f"{user.pk}:{nonce}", algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
+def new_token(user) -> str:
+    """A new token for a form rendered for `user`: a random part and its signature for that user."""
+    nonce = secrets.token_urlsafe(24)
+    return nonce + _signature(nonce, user)
+
+
+def issued_to(token: str, user) -> bool:
+    """Whether `token` was made for `user` (by `new_token`)."""
+    nonce, signature = token[:NONCE_LENGTH], token[NONCE_LENGTH:]
+    return len(signature) == SIGNATURE_LENGTH and constant_time_compare(signature, _signature(nonce, user))
 
 
 def posted_token(request: HttpRequest) -> str | None:
@@ -60,7 +84,7 @@ def posted_token(request: HttpRequest) -> str | None:
     if request.method != "POST" or not request.user.is_authenticated:
         return None
     value = request.POST.get(FIELD, "")
-    return value if TOKEN_RE.match(value) else None
+    return value if TOKEN_RE.fullmatch(value) else None
 
 
 def redirect_location(response: HttpResponse) -> str:
@@ -73,10 +97,16 @@ def redirect_location(response: HttpResponse) -> str:
 def page_of_the_form(request: HttpRequest) -> str:
     """The page the form was sent from (htmx says so; else the Referer on this site), else the staff home."""
     home = reverse("accounts:home")
-    current = request.htmx.current_url_abs_path if getattr(request, "htmx", None) else None
+    try:
+        current = request.htmx.current_url_abs_path if getattr(request, "htmx", None) else None
+    except ValueError:  # an HX-Current-URL that is no address
+        current = None
     if current:
         return return_path(request, current, home)
-    referer = urlsplit(request.META.get("HTTP_REFERER", ""))
+    try:
+        referer = urlsplit(request.META.get("HTTP_REFERER", ""))
+    except ValueError:  # not an address ("http://[x")
+        return home
     if referer.netloc != request.get_host():
         return home
     path = referer.path + (f"?{referer.query}" if referer.query else "")
@@ -90,10 +120,34 @@ def already_done(request: HttpRequest, first: SubmissionToken | None) -> HttpRes
         messages.warning(request, _("This form had already been sent: it was done once. Here is the result."))
     else:
         messages.warning(request, _("This form had already been sent and was not done again. Here is the page as it is now."))
-    target = location or page_of_the_form(request)
+    return back_to(request, location or page_of_the_form(request))
+
+
+def not_yours(request: HttpRequest) -> HttpResponse:
+    """The answer to a token made for another user: nothing done, nothing written, and why."""
+    messages.warning(request, _("This form was opened by another signed-in person and was not sent. "
+                                "Here is the page: fill the form in again."))
+    return back_to(request, page_of_the_form(request))
+
+
+def back_to(request: HttpRequest, target: str) -> HttpResponse:
     if getattr(request, "htmx", None):
         return HttpResponseClientRedirect(target)
     return HttpResponseRedirect(target)
+
+
+class WriteWatch:
+    """A database execute wrapper noting whether a statement that changes data ran."""
+
+    CHANGES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "MERGE")
+
+    def __init__(self):
+        self.changed = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if not self.changed and str(sql).lstrip()[:7].upper().startswith(self.CHANGES):
+            self.changed = True
+        return execute(sql, params, many, context)
 
 
 def run_once(request: HttpRequest, token: str, view, args, kwargs) -> HttpResponse:
@@ -104,13 +158,17 @@ def run_once(request: HttpRequest, token: str, view, args, kwargs) -> HttpRespon
                 SubmissionToken.objects.create(token=token, user=request.user)
         except IntegrityError:
             return already_done(request, SubmissionToken.objects.filter(token=token).first())
-        response = view(request, *args, **kwargs)
+        watch = WriteWatch()
+        with connection.execute_wrapper(watch):
+            response = view(request, *args, **kwargs)
         if response.status_code >= 500:
             transaction.set_rollback(True)  # nothing of a failed answer stays, the token included
             return response
         location = redirect_location(response)
         if location:
             SubmissionToken.objects.filter(token=token).update(location=location)
+        elif not watch.changed:  # refused or shown again with errors: the token stays usable
+            SubmissionToken.objects.filter(token=token).delete()
         return response
 
 
@@ -151,6 +209,8 @@ class SubmissionMiddleware:
         token = posted_token(request)
         if token is None:
             return None
+        if not issued_to(token, request.user):
+            return not_yours(request)
         try:
             return run_once(request, token, view, args, kwargs)
         finally:

@@ -23,7 +23,8 @@ def setup(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            user = create_first_organiser(code=data["code"], username=data["username"], password=data["password"])
+            user = create_first_organiser(code=data["code"], username=data["username"], password=data["password"],
+                                          address=request.META.get("REMOTE_ADDR", ""))
         except Refused as refusal:
             if refusal.code == "setup_done":
                 return redirect("accounts:login")
@@ -32,4 +33,4 @@ def setup(request):
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Your organiser account is ready. Create your first tournament."))
             return redirect("organiser:home")
-    return render(request, "accounts/setup.html", {"form": form})
+    return render(request, "accounts/setup.html", {"form": form, "code_gone": not first_run.code_kept()})

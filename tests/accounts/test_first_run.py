@@ -1,16 +1,22 @@
 """A fresh install leads somewhere: the first organiser account with the setup code the server
 printed, then the tournament's referees and head referees on a Staff page, without the admin."""
 
+import datetime
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.utils import timezone
 
-from accounts import first_run
-from accounts.models import Role, TournamentRole
+from accounts import first_run, services
+from accounts.models import Role, SetupCodeTries, TournamentRole
 from scoring.models import AuditEntry
-from tests.support.browser import screenshot
+from tests.support.browser import assert_no_horizontal_scroll, screenshot
 from tests.factories import build
+from tournament.refusals import Refused
 
 PASSWORD = "long-enough-password-1"
 
@@ -38,8 +44,9 @@ def test_the_setup_code_is_kept_private_until_an_organiser_exists(var_dir):
 def test_the_first_organiser_is_made_with_the_code_once(client, var_dir):
     code = first_run.setup_code()
     assert "Create the first organiser account" in client.get("/accounts/login/").content.decode()
-    wrong = client.post("/accounts/setup/", account("AAAA-BBBB-CCCC"))
-    assert "This is not the setup code" in wrong.content.decode() and not User.objects.exists()
+    for typed in ("AAAA-BBBB-CCCC", "ŻÓŁW-١٢٣٤-ĄĘŚĆ"):
+        wrong = client.post("/accounts/setup/", account(typed))
+        assert "This is not the setup code" in wrong.content.decode() and not User.objects.exists()
     mismatched = client.post("/accounts/setup/", account(code, again="something-else-1"))
     assert "The two passwords differ." in mismatched.content.decode()
     done = client.post("/accounts/setup/", account(code.lower().replace("-", " ")))
@@ -52,11 +59,71 @@ def test_the_first_organiser_is_made_with_the_code_once(client, var_dir):
 
 
 @pytest.mark.django_db
-def test_too_many_wrong_codes_drop_it_until_the_next_start(client, var_dir):
+def test_wrong_codes_make_that_address_wait_and_never_drop_the_code(client, var_dir):
+    code = first_run.setup_code()
+    stranger = {"REMOTE_ADDR": "192.168.1.66"}
+    for _ in range(first_run.MAX_TRIES):
+        answer = client.post("/accounts/setup/", account("AAAA-BBBB-CCCC"), **stranger)
+        assert "This is not the setup code" in answer.content.decode()
+    blocked = client.post("/accounts/setup/", account(code), **stranger)  # even the right code waits there
+    assert "Wait 15 min and try again." in blocked.content.decode() and not User.objects.exists()
+    assert (var_dir / "setup-code").exists()  # the code was not dropped
+    done = client.post("/accounts/setup/", account(code), REMOTE_ADDR="192.168.1.10")  # the organiser's laptop
+    assert done.status_code == 302 and User.objects.filter(username="anna.nowak").exists()
+    assert not SetupCodeTries.objects.exists()  # the counts go with the code
+
+
+@pytest.mark.django_db
+def test_an_address_may_try_again_after_the_wait(client, var_dir):
+    code = first_run.setup_code()
+    SetupCodeTries.objects.create(address="10.0.0.5", tries=first_run.MAX_TRIES,
+                                  since=timezone.now() - first_run.WAIT + datetime.timedelta(minutes=4, seconds=10))
+    assert "Wait 5 min and try again." in client.post("/accounts/setup/", account(code), REMOTE_ADDR="10.0.0.5").content.decode()
+    SetupCodeTries.objects.update(since=timezone.now() - first_run.WAIT)
+    assert client.post("/accounts/setup/", account(code), REMOTE_ADDR="10.0.0.5").status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_page_says_plainly_when_there_is_no_code_and_how_to_get_one(client, var_dir):
+    assert not (var_dir / "setup-code").exists()  # never printed, or deleted
+    page = client.get("/accounts/setup/").content.decode()
+    assert "There is no setup code at the moment." in page and "make run" in page
+    answer = client.post("/accounts/setup/", account("AAAA-BBBB-CCCC")).content.decode()
+    assert "There is no setup code at the moment. Restart the server" in answer
+    assert not SetupCodeTries.objects.exists()  # nothing to guess: no try counted
+    code = first_run.setup_code()  # the restart
+    assert "There is no setup code" not in client.get("/accounts/setup/").content.decode()
+    assert client.post("/accounts/setup/", account(code)).status_code == 302
+
+
+def tries_at_once(address, count):
+    """`count` wrong codes from one address at the same moment, each in its own thread and connection."""
+    start = threading.Barrier(count)
+
+    def one(_):
+        start.wait()
+        try:
+            return services.create_first_organiser(code="AAAA-BBBB-CCCC", username="x", password=PASSWORD, address=address)
+        except Refused as refusal:
+            return refusal.code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(one, range(count)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tries_are_counted_atomically_on_either_database(var_dir):
+    """One wrong try, then 8 at once: 9 counted (the file's count read 8); 12 more at once: the
+    address reaches its 10 and the other 11 wait."""
     first_run.setup_code()
-    for _ in range(first_run.MAX_WRONG):
-        client.post("/accounts/setup/", account("AAAA-BBBB-CCCC"))
-    assert not (var_dir / "setup-code").exists()
+    assert tries_at_once("10.0.0.7", 1) == ["setup_code_wrong"]
+    assert tries_at_once("10.0.0.7", 8) == ["setup_code_wrong"] * 8
+    assert SetupCodeTries.objects.get(address="10.0.0.7").tries == 9
+    answers = tries_at_once("10.0.0.7", 12)
+    assert sorted(answers) == ["setup_code_wrong"] + ["setup_wait"] * 11
+    assert SetupCodeTries.objects.get(address="10.0.0.7").tries == first_run.MAX_TRIES
 
 
 @pytest.mark.django_db
@@ -122,8 +189,6 @@ def test_a_fresh_install_reaches_a_tournament_with_its_staff_without_admin_or_te
 @pytest.mark.django_db
 def test_a_user_name_taken_between_the_check_and_the_save_is_refused_next_to_the_field(organiser, monkeypatch):
     """Two organisers adding the same new referee at once: the second gets the form's message."""
-    from accounts import services
-    from tournament.refusals import Refused
 
     tournament = build(4)
     real_filter = User.objects.filter
@@ -131,5 +196,16 @@ def test_a_user_name_taken_between_the_check_and_the_save_is_refused_next_to_the
     User.objects.create_user("jan.kowalski")  # made by the other request after this one's check
     with pytest.raises(Refused) as refused:
         services.add_staff_member(tournament, username="jan.kowalski", role=Role.REFEREE, password=PASSWORD, added_by=organiser)
-    assert (refused.value.code, refused.value.field) == ("username_taken", "username")
+    assert (refused.value.code, refused.value.field) == ("staff_name_unavailable", "username")
     assert not TournamentRole.objects.filter(tournament=tournament).exists()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.parametrize("viewport", [{"width": 768, "height": 1024}, {"width": 390, "height": 844}])
+def test_the_setup_page_without_a_code_on_a_tablet_and_a_phone(new_page, live_server, var_dir, viewport):
+    page = new_page(viewport)
+    page.goto(f"{live_server.url}/accounts/setup/")
+    page.get_by_text("There is no setup code at the moment.").wait_for()
+    assert_no_horizontal_scroll(page)
+    screenshot(page, f"setup-no-code-{viewport['width']}")

@@ -14,18 +14,26 @@ these, of wrong choices, of missing and unknown fields and of hostile uploads. T
 post one mix. A pattern no page posts to gets hostile fields anyway. Half the requests are
 htmx's; some are urlencoded rather than multipart.
 
+A second walk sends the staff forms as their pages send them (CSRF checked, over http and
+https) with one hostile header each (Referer, Origin, Host, htmx's HX-Current-URL) and with
+hostile submission tokens (long, with a final newline, non-ASCII, empty, another user's, one sent
+twice).
+
 Any 5xx fails the test, with the traceback. Each request runs in a transaction that is rolled
 back, so every request sees the same tournament, and the random choices have a fixed seed, so a
-failure comes back on the next run. About 800 requests, a minute of CPU.
+failure comes back on the next run. About 800 requests, a minute of CPU, and a few hundred more
+for the headers and tokens.
 """
 
 import json
 import random
+import re
 import traceback
 import zlib
 from urllib.parse import urlencode
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.signals import got_request_exception
 from django.db import transaction
@@ -33,13 +41,14 @@ from django.test import Client
 from django.urls import Resolver404, resolve, reverse
 
 from accounts.models import TournamentRole
-from accounts.services import create_device_link
+from accounts.services import create_device_link, remove_staff_member
 from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import import_tournament
 from scoring.models import Card
 from tests.factories import hall_data, tournament_data
 from tests.support.html_forms import page_forms
 from tests.support.urls import pattern_defaults, url_patterns
+from tournament import submissions
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +179,8 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     tablet_link, tablet_token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     link, token = create_device_link(tournament, label="Tablet 2", created_by=organiser)
     grant = TournamentRole.objects.create(user=referee, tournament=tournament, role="referee")
+    gone = TournamentRole.objects.create(user=User.objects.create_user("removed.referee"), tournament=tournament, role="referee")
+    _name, undo = remove_staff_member(tournament, grant_id=gone.pk, removed_by=organiser)
     player = Player.objects.filter(tournament=tournament).order_by("pk").first()
     cookies = {"anonymous": Client().cookies}
     for role, user in (("referee", referee), ("head referee", head_referee), ("organiser", organiser)):
@@ -195,7 +206,10 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         "more_pages": [reverse("scoring:sheet", args=[tournament.slug, 3, n]) for n in (1, 2, 3)]
         + [reverse("organiser:round", args=[tournament.slug, n]) for n in (2, 4, 5)]
         + [reverse("scoring:sheet", args=[tournament.slug, 2, 1])]
-        + [reverse(f"organiser:{name}", args=[fresh.slug]) for name in ("dashboard", "players", "draw")],
+        + [reverse(f"organiser:{name}", args=[fresh.slug]) for name in ("dashboard", "players", "draw")]
+        # the staff page asking whether to remove a referee, and offering to undo a removal
+        + [reverse("accounts:staff_members", args=[tournament.slug]) + f"?{query}"
+           for query in (f"remove={grant.pk}", urlencode({"removed": undo}))],
     }
 
 
@@ -314,7 +328,8 @@ FORM_PATTERNS = {
     "scoring:game_save", "scoring:game_preview", "scoring:score_override", "scoring:sheet_submit",
     "scoring:sheet_verify", "scoring:give_card", "public:results_control",
     "accounts:login", "accounts:logout", "accounts:device_links", "accounts:device_link_revoke",
-    "accounts:device_sign_in", "accounts:staff_members", "accounts:staff_member_remove", "accounts:venue",
+    "accounts:device_sign_in", "accounts:staff_members", "accounts:staff_member_remove", "accounts:staff_member_restore",
+    "accounts:venue",
     "printing:device_sheet",
 }
 
@@ -378,3 +393,80 @@ def where(trace):
     own = [line for line in lines if line.lstrip().startswith("File ") and "site-packages" not in line
            and "/lib/python" not in line]
     return own[-8:] + lines[-6:]
+
+
+# ---------------------------------------------------------------- headers and submission tokens
+
+NOT_AN_ADDRESS = ["http://[x", "http://[::1", "ftp://[", "http://testserver:99999999/", "http://testserver:port/",
+                  "\x00", "💥", "//", "http://", "x" * 10_000, "javascript:alert(1)", "http://evil.example/staff/"]
+HOSTILE_HEADERS = (
+    [("HTTP_REFERER", value) for value in NOT_AN_ADDRESS + ["https://testserver/accounts/", "null"]]
+    + [("HTTP_ORIGIN", value) for value in NOT_AN_ADDRESS + ["null", "https://testserver"]]
+    + [("HTTP_HOST", value) for value in ["[x", "[::1", "evil.example", "testserver:port", "", "💥", "a" * 300,
+                                          "testserver\x00", "[::1]:80", "..", "testserver:99999999"]]
+    + [("HTTP_HX_CURRENT_URL", value) for value in NOT_AN_ADDRESS]
+)
+# The staff pages whose forms get the hostile headers and tokens, and the role that opens them.
+HEADER_PAGES = [
+    ("organiser", "accounts:staff_members"), ("organiser", "accounts:device_links"), ("organiser", "organiser:players"),
+    ("organiser", "organiser:settings"), ("referee", "scoring:sheet"),
+]
+
+
+def hostile_tokens(own, other):
+    """(description, submission token) the token field is sent with."""
+    return [
+        ("long", "a" * 65), ("very long", own * 200), ("a final newline", own + "\n"), ("64 and a newline", "a" * 64 + "\n"),
+        ("non-ASCII", "ż" * 40), ("empty", ""), ("a NUL byte", own[:30] + "\x00" + own[31:]),
+        ("another user's", other), ("another user's with a newline", other + "\n"),
+        ("its own, the first time, every other field empty", own), ("its own, the second time", own),
+    ]
+
+
+def staff_forms(world, role, name):
+    """(client, form) for the POST forms of a staff page, fetched by one client that keeps its
+    CSRF cookie, so the forms pass the CSRF check."""
+    client = client_for(world, role)
+    client.handler.enforce_csrf_checks = True
+    args = {"scoring:sheet": [world["arguments"]["slug"], 3, 3]}.get(name, [world["arguments"]["slug"]])
+    url = reverse(name, args=args)
+    response = client.get(url)
+    assert response.status_code == 200, url
+    html = response.content.decode()
+    forms = [form for form in page_forms(url, html) if submissions.FIELD in form.fields]
+    assert forms, f"no form with a submission token on {url}"
+    return client, forms, {"csrfmiddlewaretoken": [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]]}
+
+
+def test_hostile_headers_and_submission_tokens_give_no_server_error(world, organiser):
+    errors = ServerErrors()
+    got_request_exception.connect(errors)
+    failures, sent = [], 0
+    other = submissions.new_token(organiser)
+    try:
+        for role, name in HEADER_PAGES:
+            client, forms, csrf = staff_forms(world, role, name)
+            for form in forms[:3]:
+                own = form.sent()[submissions.FIELD][0]
+                cases = [(f"{header} {value[:40]!r}", {header: value}, {}) for header, value in HOSTILE_HEADERS]
+                cases += [(f"a token: {label}", {"HTTP_REFERER": "http://[x"}, {submissions.FIELD: [token]})
+                          for label, token in hostile_tokens(own, other)]
+                for number, (description, headers, fields) in enumerate(cases):
+                    data = {**form.sent(), **csrf, **fields}
+                    if "every other field empty" in description:  # a form refused, then sent again
+                        data = {name: values if name in (submissions.FIELD, "csrfmiddlewaretoken") else [""]
+                                for name, values in data.items()}
+                    secure = number % 2 == 1 and not fields  # https: the CSRF check reads the Referer too
+                    htmx = {"HTTP_HX_REQUEST": "true"} if number % 3 == 0 else {}
+                    errors.last = None
+                    with transaction.atomic():
+                        response = client.post(form.action, data, secure=secure, **htmx, **headers)
+                        if "the first time" not in description:  # kept: the second time finds it
+                            transaction.set_rollback(True)
+                    sent += 1
+                    if response.status_code >= 500:
+                        failures.append((response.status_code, role, form.action, description, bool(htmx), errors.last or ""))
+    finally:
+        got_request_exception.disconnect(errors)
+    assert not failures, report(failures, sent)
+    assert sent >= 300

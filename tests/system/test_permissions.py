@@ -74,6 +74,7 @@ EXPECTED = {
     "accounts:staff_members": staff(ORG, post=302, data={
         "username": "new.referee", "role": "referee", "password": "long-enough-9", "password_again": "long-enough-9"}),
     "accounts:staff_member_remove": post_only(ORG, 302),
+    "accounts:staff_member_restore": post_only(ORG, 302),  # an undo note that is missing: refused with a message
     # Organiser screens.
     "organiser:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
     "organiser:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),

@@ -12,10 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, Group, User
 from django.contrib.messages import get_messages
 from django.template import Context, Template
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from organiser import services
@@ -34,6 +34,7 @@ POSTS = re.compile(r"""method=["']?(post|\{\{)""", re.I)
 TOKEN = re.compile(r'name="submission" value="([^"]+)"')
 DONE = "This form had already been sent: it was done once. Here is the result."
 NOT_AGAIN = "This form had already been sent and was not done again. Here is the page as it is now."
+NOT_YOURS = "This form was opened by another signed-in person and was not sent. Here is the page: fill the form in again."
 
 # POST forms without a submission token, each with its reason.
 WITHOUT_TOKEN = {
@@ -78,7 +79,7 @@ def test_the_tag_makes_a_new_token_each_time_for_a_signed_in_user_only(organiser
     request = RequestFactory().get("/")
     request.user = organiser
     first, second = (TOKEN.search(part).group(1) for part in template.render(Context({"request": request})).split("|"))
-    assert first != second and submissions.TOKEN_RE.match(first)
+    assert first != second and submissions.TOKEN_RE.fullmatch(first) and submissions.issued_to(first, organiser)
     request.user = AnonymousUser()
     assert template.render(Context({"request": request})) == "|"
     assert Template("{% submission_token %}").render(Context({})) == ""
@@ -183,26 +184,28 @@ def test_a_restore_confirmed_twice_restores_once_and_saves_one_snapshot_before_i
     assert [s.trigger for s in files.snapshots(restored)].count("before-restore") == 1
 
 
-def test_a_form_with_errors_keeps_its_token_used_and_the_page_gives_a_new_one(organiser_client):
+def test_a_form_with_errors_gives_its_token_back_and_the_corrected_form_is_done_once(organiser_client):
     page = organiser_client.get("/staff/new/").content.decode()
     token = TOKEN.search(page).group(1)
     refused = organiser_client.post("/staff/new/", settings_data(rounds_planned="0", submission=token))
     assert refused.status_code == 200 and "rounds_planned" in refused.context["form"].errors
-    fresh = TOKEN.search(refused.content.decode()).group(1)
-    assert fresh != token
-    assert organiser_client.post("/staff/new/", settings_data(submission=fresh)).status_code == 302
-    assert organiser_client.post("/staff/new/", settings_data(submission=token), HTTP_REFERER="http://testserver/staff/new/")["Location"] == "/staff/new/"
+    assert not SubmissionToken.objects.exists()  # nothing was done: the token is usable again
+    assert TOKEN.search(refused.content.decode()).group(1) != token  # the page gives a new one too
+    corrected = organiser_client.post("/staff/new/", settings_data(submission=token))
+    assert corrected.status_code == 302 and DONE not in messages_of(corrected)
+    again = organiser_client.post("/staff/new/", settings_data(submission=token))
+    assert again["Location"] == corrected["Location"] and DONE in messages_of(again)
     assert Tournament.objects.count() == 1
 
 
-def test_a_failed_answer_keeps_nothing_and_the_same_token_runs_again(organiser_client, monkeypatch):
+def test_a_failed_answer_keeps_nothing_and_the_same_token_runs_again(organiser_client, organiser, monkeypatch):
     draft = Round.objects.create(tournament=build(4), number=1)
 
     def fail(*args, **kwargs):
         raise RuntimeError("the server failed after the change")
 
     monkeypatch.setattr("organiser.services.rounds.log_change", fail)  # after the round's state moved
-    data = {"submission": "a" * 32}
+    data = {"submission": submissions.new_token(organiser)}
     with pytest.raises(RuntimeError):
         organiser_client.post("/staff/test/rounds/1/publish/", data)
     assert not SubmissionToken.objects.exists()  # the change and the token are rolled back together
@@ -213,12 +216,51 @@ def test_a_failed_answer_keeps_nothing_and_the_same_token_runs_again(organiser_c
     assert Round.objects.get(pk=draft.pk).state == Round.State.PUBLISHED
 
 
-def test_another_users_token_shows_nothing_of_the_first_answer(organiser_client, organiser, head_referee, client):
+def test_another_users_token_neither_runs_nor_uses_up_the_owners_form(organiser_client, organiser):
     build(4)
-    SubmissionToken.objects.create(token="b" * 32, user=head_referee, location="/staff/test/rounds/1/")
-    answer = organiser_client.post("/staff/test/players/check-in-everyone/", {"submission": "b" * 32})
-    assert answer["Location"] == "/accounts/" and messages_of(answer) == [NOT_AGAIN]
-    assert not Player.objects.filter(present=True).exists()
+    token = submissions.new_token(organiser)  # rendered for the organiser; the tablet is then signed in as another
+    co_organiser = User.objects.create_user("ewa.co")
+    co_organiser.groups.add(Group.objects.get(name="organiser"))
+    other = Client()
+    other.force_login(co_organiser)
+    answer = other.post("/staff/test/players/check-in-everyone/", {"submission": token},
+                         HTTP_REFERER="http://testserver/staff/test/players/")
+    assert answer.status_code == 302 and answer["Location"] == "/staff/test/players/"
+    assert messages_of(answer) == [NOT_YOURS]
+    assert not Player.objects.filter(present=True).exists() and not SubmissionToken.objects.exists()
+    own = organiser_client.post("/staff/test/players/check-in-everyone/", {"submission": token})
+    assert own.status_code == 302 and DONE not in messages_of(own) and NOT_YOURS not in messages_of(own)
+    assert not Player.objects.filter(present=False).exists()
+    assert SubmissionToken.objects.get().user == organiser
+
+
+def test_a_token_is_issued_to_one_user(organiser, head_referee):
+    token = submissions.new_token(organiser)
+    assert len(token) == 54 and submissions.TOKEN_RE.fullmatch(token)
+    assert submissions.issued_to(token, organiser) and not submissions.issued_to(token, head_referee)
+    assert not submissions.issued_to(token[:-1] + ("A" if token[-1] != "A" else "B"), organiser)
+    assert not submissions.issued_to("a" * 32, organiser)
+
+
+def test_a_referer_that_is_no_address_sends_the_second_arrival_home(organiser_client, organiser):
+    build(4)
+    data = {"submission": submissions.new_token(organiser)}
+    SubmissionToken.objects.create(token=data["submission"], user=organiser)  # its first answer was no redirect
+    for referer in ("http://[x", "http://[::1", "\x00", "ftp://[", "http://testserver:notaport/x"):
+        second = organiser_client.post("/staff/test/players/check-in-everyone/", data, HTTP_REFERER=referer)
+        assert second.status_code == 302 and second["Location"] == "/accounts/"  # the staff home
+    for current in ("http://[x", "http://testserver:99999999/"):
+        second = organiser_client.post("/staff/test/players/check-in-everyone/", data,
+                                       headers={"HX-Request": "true", "HX-Current-URL": current})
+        assert second.status_code == 200 and second["HX-Redirect"].startswith("/")
+
+
+def test_a_token_with_a_final_newline_is_no_token(organiser_client, organiser):
+    build(4)
+    for value in ("a" * 64 + "\n", submissions.new_token(organiser) + "\n", "a" * 20 + "\n"):
+        answer = organiser_client.post("/staff/test/players/check-in-everyone/", {"submission": value})
+        assert answer.status_code == 302
+    assert not SubmissionToken.objects.exists()
 
 
 def test_without_a_valid_token_or_signed_out_a_post_runs_as_before(organiser_client, client):

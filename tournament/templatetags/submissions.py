@@ -1,8 +1,9 @@
 """`{% submission_token %}`: the one-time token of a staff form, beside `{% csrf_token %}`.
 
 A built-in tag (settings.TEMPLATES), so no template needs to load it. It renders a hidden field
-with a new random token each time the form is rendered, for a signed-in user only (a visitor's
-pages post nothing, and the public pages shared between visitors carry no token).
+with a new token, signed for the signed-in user, each time the form is rendered; for a signed-in
+user only (a visitor's pages post nothing, and the public pages shared between visitors carry no
+token).
 `tournament.submissions` runs a POST carrying it once.
 """
 
@@ -20,4 +21,4 @@ def submission_token(context):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return ""
-    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token(user))

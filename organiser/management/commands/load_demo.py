@@ -1,4 +1,6 @@
+import os
 import secrets
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
@@ -11,6 +13,15 @@ from organiser.interchange import import_tournament
 from tournament.models import Tournament
 
 DEMO_USERS = [("organizator", Role.ORGANISER), ("sedzia-glowny", Role.HEAD_REFEREE), ("sedzia", Role.REFEREE)]
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `text` readable by the server's user only (mode 0600, as the key and the setup code),
+    making a file kept from an earlier run private too."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)  # an existing file keeps its mode on open
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
 
 
 class Command(BaseCommand):
@@ -36,7 +47,8 @@ class Command(BaseCommand):
                     user.save()
                     user.groups.add(Group.objects.get_or_create(name=role.value)[0])
                     lines.append(f"{str(role.label):<14} {username:<14} {password}")
-                logins_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                write_private(logins_file, "\n".join(lines) + "\n")
         if logins_file.exists():
+            os.chmod(logins_file, 0o600)  # written by an earlier version with the default mode
             self.stdout.write(f"Demo logins (sign in at /accounts/login/; kept in {logins_file}):")
             self.stdout.write(logins_file.read_text(encoding="utf-8"))
