@@ -18,3 +18,13 @@ def return_path(request: HttpRequest, value: object, default: str) -> str:
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return default
     return target
+
+
+def htmx_page(request: HttpRequest, default: str) -> str:
+    """The path of the page an htmx request came from (its HX-Current-URL) when that is a page
+    of this site, else `default`; a header that is no address ("http://[x") is no page."""
+    try:
+        current = request.htmx.current_url_abs_path if getattr(request, "htmx", None) else None
+    except ValueError:
+        current = None
+    return return_path(request, current, default)

@@ -48,7 +48,7 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.models import SubmissionToken
-from tournament.navigation import return_path
+from tournament.navigation import htmx_page, return_path
 
 FIELD = "submission"  # the hidden field's name; no form of the app has a field of that name
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")  # whole value only (fullmatch): "$" would let a final newline in
@@ -97,12 +97,9 @@ def redirect_location(response: HttpResponse) -> str:
 def page_of_the_form(request: HttpRequest) -> str:
     """The page the form was sent from (htmx says so; else the Referer on this site), else the staff home."""
     home = reverse("accounts:home")
-    try:
-        current = request.htmx.current_url_abs_path if getattr(request, "htmx", None) else None
-    except ValueError:  # an HX-Current-URL that is no address
-        current = None
+    current = htmx_page(request, "")
     if current:
-        return return_path(request, current, home)
+        return current
     try:
         referer = urlsplit(request.META.get("HTTP_REFERER", ""))
     except ValueError:  # not an address ("http://[x")

@@ -17,6 +17,7 @@ from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
 from scoring.selectors import cards_given
 from scoring.ties import decisions_to_review
+from tournament.navigation import htmx_page
 from tournament.selectors import rounds_in_order
 
 
@@ -55,7 +56,7 @@ def _htmx_login(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.htmx and not request.user.is_authenticated:
-            return HttpResponseClientRedirect(redirect_to_login(request.htmx.current_url_abs_path or "/staff/").url)
+            return HttpResponseClientRedirect(redirect_to_login(htmx_page(request, "/staff/")).url)
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -2,13 +2,14 @@
 
 from functools import wraps
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
-from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Role
 from accounts.roles import RANK, staff_required
 from scoring import selectors, services
+from tournament.navigation import htmx_page
 
 
 def referee_view(minimum=Role.REFEREE):
@@ -23,8 +24,7 @@ def referee_view(minimum=Role.REFEREE):
         @wraps(view)
         def wrapper(request, slug, *args, **kwargs):
             if request.htmx and not request.user.is_authenticated:
-                back = request.htmx.current_url_abs_path or request.path
-                return HttpResponseClientRedirect(f"{reverse('accounts:login')}?next={back}")
+                return HttpResponseClientRedirect(redirect_to_login(htmx_page(request, request.path)).url)
             return guarded(request, slug, *args, **kwargs)
 
         return wrapper

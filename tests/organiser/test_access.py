@@ -90,3 +90,9 @@ def test_a_get_on_an_action_url_is_refused_without_a_change(organiser_client, to
     assert organiser_client.get("/staff/test/rounds/1/start/").status_code == 405
     tournament.rounds.get(number=1).refresh_from_db()
     assert tournament.rounds.get(number=1).state == "draft"
+
+
+def test_an_expired_session_with_a_current_url_that_is_no_address_goes_to_log_in(client, tournament):
+    response = client.get("/staff/test/status/", headers={"HX-Request": "true", "HX-Current-URL": "http://[x"})
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/accounts/login/?next=/staff/"

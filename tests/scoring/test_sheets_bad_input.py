@@ -201,6 +201,13 @@ def test_signed_out_tablet_is_sent_to_the_login_page(client, tournament):
     assert client.post(sheet_url("game_save", game_number=1), example_one()).status_code == 302
 
 
+def test_signed_out_tablet_whose_current_url_is_no_address_is_sent_to_the_login_page(client, tournament):
+    response = client.post(sheet_url("game_save", game_number=1), example_one(), HTTP_HX_REQUEST="true",
+                           HTTP_HX_CURRENT_URL="http://[x")
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("accounts:login") + "?next=" + sheet_url("game_save", game_number=1)
+
+
 def test_every_rule_violation_code_has_a_translatable_message():
     import inspect
 
