@@ -9,7 +9,7 @@ holding this key answers it rightly: another server at that address does not cou
 stored to check a nonce, so several servers sharing the key answer for each other.
 
 The result is kept in the cache: used again for a minute without asking (a print menu opened
-twice asks once), and shown by the dashboard, which never asks, for a day.
+twice asks once), and shown by the dashboard for a day (it asks only when no result is known).
 """
 
 from __future__ import annotations
@@ -107,6 +107,9 @@ def check_venue(venue) -> VenueCheck | None:
     return check(venue.base) if venue.source == "saved" else None
 
 
-def last_venue_check(venue) -> VenueCheck | None:
-    """The last result for a saved venue address, without asking (the dashboard)."""
-    return last_check(venue.base) if venue.source == "saved" else None
+def known_venue_check(venue) -> VenueCheck | None:
+    """For the dashboard: the last result of the day for a saved venue address, asked only when
+    none is known (this server process just started), so that it rarely waits."""
+    if venue.source != "saved":
+        return None
+    return last_check(venue.base) or check(venue.base)

@@ -1,6 +1,7 @@
 """`{% venue_unanswered venue_check tournament %}`: the warning when a tournament's saved venue
 address does not answer (accounts.venue_check), with what to do; `{% dashboard_venue_warning
-tournament %}` shows the last known result, never asking (the dashboard must not wait)."""
+tournament %}` shows the last known result, asking only when none is known (the dashboard must
+not wait)."""
 
 from django import template
 from django.conf import settings
@@ -8,7 +9,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from accounts.venue import in_container, venue_address
-from accounts.venue_check import last_venue_check
+from accounts.venue_check import known_venue_check
 
 register = template.Library()
 TEMPLATE = "accounts/_venue_unanswered.html"
@@ -27,4 +28,4 @@ def venue_unanswered(context, checked, tournament):
 def dashboard_venue_warning(context, tournament):
     if not settings.VENUE_CHECK_TIMEOUT:
         return {}
-    return venue_unanswered(context, last_venue_check(venue_address(context["request"], tournament)), tournament)
+    return venue_unanswered(context, known_venue_check(venue_address(context["request"], tournament)), tournament)
