@@ -61,7 +61,7 @@ class VenueAddressForm(forms.Form):
     configured for) and the port, normalised (accounts.venue.normalise_venue_address)."""
 
     REASONS = {
-        "characters": _("Enter only letters, digits, dots, colons and the port, for example http://192.168.1.23:8000."),
+        "characters": _("Enter only letters, digits, dots, colons and slashes, for example http://192.168.1.23:8000."),
         "form": _("Enter only the start of an address: http://, this computer's address and the port, "
                   "for example http://192.168.1.23:8000."),
         "ambiguous": _("Write the address as four numbers from 0 to 255 separated by dots, "

@@ -27,8 +27,8 @@ FORGET = "forget"
 CHECK_AGAIN = "check"
 
 
-@login_required
 @require_safe
+@login_required
 def venue_chooser(request):
     """`/accounts/venue/`: the venue address is a tournament's; one tournament goes straight to
     its page, several are listed."""
