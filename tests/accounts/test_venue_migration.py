@@ -1,0 +1,49 @@
+"""The migration that gives each tournament its own venue address: the one address saved for the
+whole server is copied to every tournament, and the server-wide row is dropped."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = ("accounts", "0006_staff_labels")
+AFTER = ("accounts", "0007_tournament_venue")
+
+
+def migrate(*accounts):
+    """Migrate accounts to `accounts` (every app to its latest without it); the apps' models then."""
+    targets = [*accounts, *(leaf for leaf in leaves() if not accounts or leaf[0] != "accounts")]
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def leaves():
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_servers_one_address_is_copied_to_every_tournament():
+    old = migrate(BEFORE)
+    tournaments = old.get_model("tournament", "Tournament")
+    for slug in ("a", "b"):
+        tournaments.objects.create(name=slug.upper(), slug=slug, date="2026-02-10")
+    old.get_model("accounts", "VenueSetting").objects.create(pk=1, address="http://192.168.1.23:8000")
+    try:
+        new = migrate(AFTER)
+        venues = new.get_model("accounts", "TournamentVenue").objects.values_list("tournament__slug", "address")
+        assert sorted(venues) == [("a", "http://192.168.1.23:8000"), ("b", "http://192.168.1.23:8000")]
+        assert "accounts_venuesetting" not in connection.introspection.table_names()
+    finally:
+        migrate()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_without_a_saved_address_no_tournament_gets_one():
+    old = migrate(BEFORE)
+    old.get_model("tournament", "Tournament").objects.create(name="A", slug="a", date="2026-02-10")
+    old.get_model("accounts", "VenueSetting").objects.create(pk=1, address="")
+    try:
+        assert not migrate(AFTER).get_model("accounts", "TournamentVenue").objects.exists()
+    finally:
+        migrate()
