@@ -14,6 +14,7 @@ from accounts.models import TournamentVenue
 from printing.testing import seated_tournament
 from tests.support.http_client import Client
 from tests.support.server import MakeRun
+from tournament.models import Tournament
 
 SLUG = "senioriada-demo"
 UNANSWERED = "Nothing answers at"
@@ -53,6 +54,10 @@ def unanswered(settings, monkeypatch, organiser_client):
     return asked
 
 
+def saved_where_nothing_answers():
+    TournamentVenue.objects.create(tournament=Tournament.objects.get(slug="senioriada"), address="http://192.168.1.23:8411")
+
+
 class _MemoryCache(dict):
     """The cache, empty for each test."""
 
@@ -76,7 +81,7 @@ def test_saving_an_address_where_nothing_answers_says_so_and_what_to_do(organise
 
 
 def test_the_print_menu_and_the_tablets_page_warn_and_ask_at_most_once_a_minute(organiser_client, unanswered):
-    TournamentVenue.objects.create(tournament_id=1, address="http://192.168.1.23:8411")
+    saved_where_nothing_answers()
     for _ in range(2):
         assert UNANSWERED in organiser_client.get("/print/senioriada/").content.decode()
         assert UNANSWERED in organiser_client.get("/accounts/device/senioriada/").content.decode()
@@ -86,7 +91,7 @@ def test_the_print_menu_and_the_tablets_page_warn_and_ask_at_most_once_a_minute(
 
 def test_in_the_container_the_advice_is_the_published_port(organiser_client, unanswered, monkeypatch):
     monkeypatch.setenv("CONTAINER", "1")
-    TournamentVenue.objects.create(tournament_id=1, address="http://192.168.1.23:8411")
+    saved_where_nothing_answers()
     page = organiser_client.get("/print/senioriada/").content.decode()
     assert "the port the container publishes" in page and "make run HOST=0.0.0.0" not in page
 
@@ -99,7 +104,7 @@ def test_an_address_that_answers_gets_no_warning(organiser_client, unanswered, m
 
 
 def test_check_again_asks_again(organiser_client, unanswered):
-    TournamentVenue.objects.create(tournament_id=1, address="http://192.168.1.23:8411")
+    saved_where_nothing_answers()
     organiser_client.get("/accounts/venue/senioriada/")
     organiser_client.get("/accounts/venue/senioriada/?check=1")
     assert unanswered == ["http://192.168.1.23:8411"] * 2
