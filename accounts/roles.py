@@ -57,13 +57,6 @@ def is_staff_anywhere(user):
     )
 
 
-def is_organiser_anywhere(user):
-    """An organiser of the whole server or of at least one tournament."""
-    return global_role(user) == Role.ORGANISER or (
-        user.is_authenticated and TournamentRole.objects.filter(user=user, role=Role.ORGANISER).exists()
-    )
-
-
 def staff_required(minimum):
     """View decorator for `/<slug>/…` staff pages.
 

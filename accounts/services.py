@@ -105,21 +105,19 @@ def revoke_earlier_links(tournament: Any, *, unused_only: bool, revoked_by: Any 
 
 
 @transaction.atomic
-def save_venue_address(tournament: Any, address: str, *, user: Any) -> str:
+def save_venue_address(tournament: Any, address: str, *, user: Any) -> None:
     """Save (or with '' forget) the address tablets and phones use for `tournament`'s links;
-    `address` is already checked (accounts.venue.normalise_venue_address). Returns the address
-    saved before; a change is audited."""
+    `address` is already checked (accounts.venue.normalise_venue_address). A change is audited."""
     before = TournamentVenue.objects.select_for_update().filter(tournament=tournament).first()
     before_address = before.address if before else ""
     if address == before_address:
-        return before_address
+        return
     if address:
         TournamentVenue.objects.update_or_create(tournament=tournament, defaults={"address": address, "updated_by": user})
     else:
         TournamentVenue.objects.filter(tournament=tournament).delete()
     log_change(tournament, user, "venue_address", before={"address": before_address} if before_address else None,
                after={"address": address} if address else None)
-    return before_address
 
 
 @transaction.atomic

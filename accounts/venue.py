@@ -191,8 +191,8 @@ def machine_names():
 
 
 class VenueAddressError(ValueError):
-    """Why a typed venue address is refused: `reason` is one of the keys of VENUE_ADDRESS_REASONS
-    (accounts.forms words them)."""
+    """Why a typed venue address is refused: `reason` is a key of
+    accounts.forms.VenueAddressForm.REASONS, which words it."""
 
     def __init__(self, reason):
         super().__init__(reason)
