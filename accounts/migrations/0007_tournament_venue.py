@@ -1,15 +1,23 @@
 """The venue address belongs to each tournament: the one saved for the whole server is copied to
-every tournament, then the server-wide row is dropped."""
+every tournament, then the server-wide row is dropped. An address that may no longer be saved
+(a name the server does not serve, loopback in disguise…) is not copied: the organisers are
+asked for it again."""
 
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from accounts.venue import VenueAddressError, machine_names, normalise_venue_address
+
 
 def copy_to_every_tournament(apps, schema_editor):
     saved = apps.get_model("accounts", "VenueSetting").objects.filter(pk=1).values_list("address", "updated_by")
     address, updated_by = saved.first() or ("", None)
-    if not address:
+    try:
+        address = normalise_venue_address(
+            address, served_names=[*settings.SERVED_HOSTS, *machine_names()], secure=settings.HTTPS,
+        )
+    except VenueAddressError:
         return
     venues = apps.get_model("accounts", "TournamentVenue")
     venues.objects.bulk_create([
