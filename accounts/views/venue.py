@@ -19,7 +19,7 @@ from accounts.models import Role
 from accounts.roles import global_role, staff_required
 from accounts.selectors import organiser_grants
 from accounts.services import save_venue_address
-from accounts.venue import browser_address, in_container, saved_address, venue_address
+from accounts.venue import browser_address, saved_address, venue_address
 from tournament.navigation import return_path
 from tournament.selectors import all_tournaments
 
@@ -72,7 +72,7 @@ def venue_page(request, tournament):
     context = {
         "tournament": tournament, "form": form, "venue": venue, "saved": saved_address(tournament),
         "offer": browser_address(request), "public_url": settings.PUBLIC_URL, "next": back,
-        "port": request.get_port(), "venue_check": venue_check.check_venue(venue), "container": in_container(),
+        "port": request.get_port(), "venue_check": venue_check.check_venue(venue),
     }
     return render(request, "accounts/venue.html", context)
 
