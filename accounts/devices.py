@@ -26,6 +26,6 @@ def token_hash(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def sign_in_url(request, token):
-    """The link a tablet opens: at the venue address (see `accounts.venue`), never a loopback one."""
-    return absolute_url(request, reverse("accounts:device_sign_in", kwargs={"token": token}))
+def sign_in_url(request, tournament, token):
+    """The link a tablet opens: at `tournament`'s venue address (see `accounts.venue`)."""
+    return absolute_url(request, tournament, reverse("accounts:device_sign_in", kwargs={"token": token}))

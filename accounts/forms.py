@@ -1,9 +1,8 @@
 """Forms of the staff accounts: the first organiser, a tournament's staff, device links for
 tablets, the venue address."""
 
-from urllib.parse import urlsplit
-
 from django import forms
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
@@ -12,7 +11,7 @@ from django.utils.translation import ngettext_lazy
 from accounts.devices import DEFAULT_VALID_HOURS, VALID_HOURS_CHOICES
 from accounts.models import DeviceLink, Role
 from accounts.services import EARLIER_ALL, EARLIER_KEEP, EARLIER_UNUSED
-from accounts.venue import PublicUrlError, check_public_url, is_loopback
+from accounts.venue import VenueAddressError, machine_names, normalise_venue_address
 
 LABEL_LENGTH = DeviceLink._meta.get_field("label").max_length
 
@@ -58,28 +57,39 @@ class DeviceSheetForm(DeviceLinkForm):
 
 
 class VenueAddressForm(forms.Form):
-    """The address tablets and phones use: http(s), this computer's address or name, a port, no path."""
+    """The address tablets and phones use: this computer's IP address (or a name the server is
+    configured for) and the port, normalised (accounts.venue.normalise_venue_address)."""
+
+    REASONS = {
+        "characters": _("Enter only letters, digits, dots, colons and slashes, for example http://192.168.1.23:8000."),
+        "form": _("Enter only the start of an address: http://, this computer's address and the port, "
+                  "for example http://192.168.1.23:8000."),
+        "ambiguous": _("Write the address as four numbers from 0 to 255 separated by dots, "
+                       "for example 192.168.1.23."),
+        "loopback": _("This address means “this device” on every tablet and phone: enter this computer's "
+                      "address on the venue's network instead."),
+        "unusable": _("Tablets and phones cannot open this address: enter this computer's address on the "
+                      "venue's network, for example http://192.168.1.23:8000."),
+        "name": _("This server does not answer to this name: enter this computer's IP address on the "
+                  "venue's network, for example http://192.168.1.23:8000."),
+        "https": _("This server speaks plain HTTP: the address must start with http://."),
+    }
 
     address = forms.CharField(
         label=_("Venue address"), max_length=200,
         help_text=_("For example http://192.168.1.23:8000 — this computer's address on the venue's network and the port."),
     )
 
+    def __init__(self, *args, secure=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.secure = secure
+
     def clean_address(self):
-        value = self.cleaned_data["address"].strip()
-        if "://" not in value:
-            value = f"http://{value}"
+        served_names = [*settings.SERVED_HOSTS, *machine_names()]
         try:
-            address = check_public_url(value)
-        except PublicUrlError:
-            raise forms.ValidationError(
-                _("Enter only the start of an address: http://, this computer's address and the port, "
-                  "for example http://192.168.1.23:8000."))
-        if is_loopback(urlsplit(address).hostname):
-            raise forms.ValidationError(
-                _("%(address)s means “this device” on every tablet and phone: enter this computer's "
-                  "address on the venue's network instead.") % {"address": address})
-        return address
+            return normalise_venue_address(self.cleaned_data["address"], served_names=served_names, secure=self.secure)
+        except VenueAddressError as error:
+            raise forms.ValidationError(self.REASONS[error.reason], code=error.reason) from None
 
 
 class NewAccountForm(forms.Form):

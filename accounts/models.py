@@ -67,11 +67,16 @@ class DeviceLink(models.Model):
         return self.revoked_at is None and self.expires_at > now and self.used_at is None
 
 
-class VenueSetting(models.Model):
-    """The address tablets and phones use to reach this server, set by an organiser on its page
-    (one for the whole server: it is the laptop's address). PUBLIC_URL, when set, wins."""
+class TournamentVenue(models.Model):
+    """The address tablets and phones use to reach this server for one tournament's links, set by
+    its organisers on the venue address page (accounts/venue.py says what it may be). PUBLIC_URL,
+    when set, wins."""
 
-    address = models.CharField(_("venue address"), max_length=200, blank=True)
+    tournament = models.OneToOneField(
+        "tournament.Tournament", on_delete=models.CASCADE, primary_key=True, related_name="venue",
+        verbose_name=_("tournament"),
+    )
+    address = models.CharField(_("venue address"), max_length=200)
     updated_at = models.DateTimeField(auto_now=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -79,10 +84,11 @@ class VenueSetting(models.Model):
 
     class Meta:
         verbose_name = _("venue address")
-        verbose_name_plural = _("venue address")
+        verbose_name_plural = _("venue addresses")
+        constraints = [models.CheckConstraint(condition=~models.Q(address=""), name="venue_address_not_empty")]
 
     def __str__(self):
-        return self.address or "—"
+        return self.address
 
 
 class SetupCodeTries(models.Model):

@@ -10,7 +10,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.devices import token_hash
-from accounts.models import DeviceLink, TournamentRole
+from accounts.models import DeviceLink, Role, TournamentRole
 from tournament.models import Tournament
 
 if TYPE_CHECKING:
@@ -61,6 +61,12 @@ def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
 def granted_tournaments(user: AbstractBaseUser) -> list[Tournament]:
     """The tournaments a user holds a role in (for users without a role everywhere)."""
     return [grant.tournament for grant in TournamentRole.objects.filter(user=user).select_related("tournament")]
+
+
+def organiser_grants(user: AbstractBaseUser) -> list[Tournament]:
+    """The tournaments a user was made an organiser of, one by one (by date, newest first)."""
+    grants = TournamentRole.objects.filter(user=user, role=Role.ORGANISER).select_related("tournament")
+    return [grant.tournament for grant in grants.order_by("-tournament__date", "tournament__name")]
 
 
 def staff_grants(tournament: Any) -> list[TournamentRole]:

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts import first_run
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, token_hash
-from accounts.models import DeviceLink, Role, TournamentRole, VenueSetting
+from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
 from accounts.roles import is_organiser_anywhere
 from accounts.selectors import active_links, usable_link
 from tournament.audit import log_change
@@ -108,13 +108,19 @@ def revoke_earlier_links(tournament: Any, *, unused_only: bool, revoked_by: Any 
 
 
 @transaction.atomic
-def save_venue_address(address: str, *, user: Any) -> VenueSetting:
-    """Save (or with '' forget) the address tablets and phones use; `address` is already checked."""
-    setting, _created = VenueSetting.objects.select_for_update().get_or_create(pk=1)
-    setting.address = address
-    setting.updated_by = user
-    setting.save()
-    return setting
+def save_venue_address(tournament: Any, address: str, *, user: Any) -> None:
+    """Save (or with '' forget) the address tablets and phones use for `tournament`'s links;
+    `address` is already checked (accounts.venue.normalise_venue_address). A change is audited."""
+    before = TournamentVenue.objects.select_for_update().filter(tournament=tournament).first()
+    before_address = before.address if before else ""
+    if address == before_address:
+        return
+    if address:
+        TournamentVenue.objects.update_or_create(tournament=tournament, defaults={"address": address, "updated_by": user})
+    else:
+        TournamentVenue.objects.filter(tournament=tournament).delete()
+    log_change(tournament, user, "venue_address", before={"address": before_address} if before_address else None,
+               after={"address": address} if address else None)
 
 
 def create_first_organiser(*, code: str, username: str, password: str, address: str) -> Any:

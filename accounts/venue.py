@@ -5,8 +5,9 @@ carry a loopback address (127.0.0.1, localhost, ::1), which on a tablet means th
 The address comes, in this order, from:
 
 1. the PUBLIC_URL setting (e.g. ``http://192.168.1.10:8000``);
-2. the venue address an organiser saved on its page (``accounts.VenueSetting``): inside a
-   container or on a hosted server the app cannot see the laptop's address, so it asks;
+2. the venue address the tournament's organisers saved on its page (``accounts.TournamentVenue``,
+   checked by `normalise_venue_address`): inside a container or on a hosted server the app
+   cannot see the laptop's address, so it asks;
 3. the request, when the browser reached the server by a non-loopback address;
 4. this machine's address on the local network, when the browser used a loopback address and
    the server listens on the network (``make run HOST=0.0.0.0`` sets ``LISTEN_HOST``) outside
@@ -16,6 +17,9 @@ The address comes, in this order, from:
    before the organiser asks for it anyway; score sheets and table cards are printed on paper
    only (no QR codes or links; see printing.views.links_venue).
 
+A saved address never widens the names the server answers to (config/hosts.py): it is an IP
+address, or a name the server already serves by its configuration.
+
 The network address is found without sending anything: connect() on a UDP socket only asks
 the operating system which local address it would use (no internet is needed at the venue).
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -129,8 +134,9 @@ class VenueAddress:
         return self.base + path
 
 
-def venue_address(request):
-    """The VenueAddress for links made while answering `request` (see the module docstring)."""
+def venue_address(request, tournament=None):
+    """The VenueAddress for links made for `tournament` while answering `request` (see the module
+    docstring); without a tournament no saved address applies."""
     # Imported here: the settings module imports this module.
     from django.conf import settings
     from django.http.request import split_domain_port
@@ -138,7 +144,7 @@ def venue_address(request):
     if settings.PUBLIC_URL:
         source = "loopback" if is_loopback(urlsplit(settings.PUBLIC_URL).hostname) else "setting"
         return VenueAddress(settings.PUBLIC_URL, source)
-    saved = saved_address()
+    saved = saved_address(tournament) if tournament is not None else ""
     if saved:
         return VenueAddress(saved, "saved")
     base = browser_address(request)
@@ -154,11 +160,11 @@ def venue_address(request):
     return VenueAddress(f"{request.scheme}://{network}{':' + port if port else ''}", "network")
 
 
-def saved_address():
-    """The venue address an organiser saved, or ''."""
-    from accounts.models import VenueSetting  # this module is imported by the settings
+def saved_address(tournament):
+    """The venue address the tournament's organisers saved, or ''."""
+    from accounts.models import TournamentVenue  # this module is imported by the settings
 
-    return VenueSetting.objects.filter(pk=1).values_list("address", flat=True).first() or ""
+    return TournamentVenue.objects.filter(tournament=tournament).values_list("address", flat=True).first() or ""
 
 
 def browser_address(request):
@@ -170,9 +176,97 @@ def browser_address(request):
     return None if is_loopback(hostname) else f"{request.scheme}://{request.get_host()}"
 
 
-def absolute_url(request, path):
-    """`path` (from reverse()) as a link for another device."""
-    return venue_address(request).url(path)
+def absolute_url(request, tournament, path):
+    """`path` (from reverse()) as a link for another device, made for `tournament`."""
+    return venue_address(request, tournament).url(path)
+
+
+def machine_names():
+    """This machine's own name, as a browser on the local network may use it."""
+    name = socket.gethostname().lower()
+    return {name, f"{name}.local"} if name else set()
+
+
+# ---------------------------------------------------------------- a venue address typed in
+
+
+class VenueAddressError(ValueError):
+    """Why a typed venue address is refused: `reason` is a key of
+    accounts.forms.VenueAddressForm.REASONS, which words it."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+HOST_NAME = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*")
+IPV4_LIKE = re.compile(r"(0x[0-9a-f]*|[0-9]+)")  # a last label browsers read as a number: an IPv4 address
+DECIMAL_IPV4 = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3}){3}")
+ALLOWED_CHARACTERS = re.compile(r"[A-Za-z0-9.:/\[\]-]+")
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalise_venue_address(value, *, served_names, secure=False):
+    """The venue address `value` as links carry it ("http://192.168.1.23:8000"), or
+    VenueAddressError: loopback in any spelling, an address no other device can use, a
+    spelling browsers read differently (127.1, 0x7f.0.0.1, 0), a name this server does not
+    serve by its configuration (`served_names`, as ALLOWED_HOSTS), or https on a server that
+    speaks plain HTTP (`secure` False)."""
+    value = (value or "").strip()
+    if not ALLOWED_CHARACTERS.fullmatch(value):
+        raise VenueAddressError("characters")
+    if "://" not in value:
+        value = f"http://{value}"
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        raise VenueAddressError("form") from None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/") or parts.username:
+        raise VenueAddressError("form")
+    if parts.scheme == "https" and not secure:
+        raise VenueAddressError("https")
+    if port == 0:
+        raise VenueAddressError("form")
+    host = _normalised_host(parts.hostname, parts.netloc, served_names)
+    port_part = "" if port in (None, DEFAULT_PORTS[parts.scheme]) else f":{port}"
+    return f"{parts.scheme}://{host}{port_part}"
+
+
+def _normalised_host(hostname, netloc, served_names):
+    """The host part of a venue address as links carry it (an IPv6 address in brackets)."""
+    from django.http.request import validate_host
+
+    hostname = hostname.lower().rstrip(".") if not netloc.startswith("[") else hostname.lower()
+    if netloc.startswith("["):
+        try:
+            address = ipaddress.IPv6Address(hostname)
+        except ValueError:
+            raise VenueAddressError("form") from None
+        if address.ipv4_mapped is not None:
+            return _usable_address(address.ipv4_mapped).compressed
+        return f"[{_usable_address(address).compressed}]"
+    if IPV4_LIKE.fullmatch(hostname.rsplit(".", 1)[-1]):
+        if not DECIMAL_IPV4.fullmatch(hostname) or any(int(part) > 255 for part in hostname.split(".")):
+            raise VenueAddressError("ambiguous")
+        address = ipaddress.IPv4Address(".".join(str(int(part)) for part in hostname.split(".")))
+        return _usable_address(address).compressed
+    if is_loopback(hostname):
+        raise VenueAddressError("loopback")
+    if len(hostname) > 253 or not HOST_NAME.fullmatch(hostname):
+        raise VenueAddressError("form")
+    if not validate_host(hostname, list(served_names)):
+        raise VenueAddressError("name")
+    return hostname
+
+
+def _usable_address(address):
+    """`address` when another device on the network can open it, else VenueAddressError."""
+    if address.is_loopback or address.is_unspecified:
+        raise VenueAddressError("loopback")
+    if address.is_link_local or address.is_multicast or address.is_reserved:
+        raise VenueAddressError("unusable")
+    return address
 
 
 def startup_lines(listen_host, port, public_url):

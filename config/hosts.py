@@ -1,31 +1,24 @@
 """Which host names the server answers to (README, "Running at the venue").
 
 A request is served when its Host is a loopback name, an IP address (tablets type or scan the
-laptop's address, which a container does not know in advance), this machine's own name, the
-venue address, or a name in `settings.SERVED_HOSTS` (ALLOWED_HOSTS and PUBLIC_URL's). Any other
-name is answered 400 before anything reads the request: a web page that a player's phone
-opened cannot reach the laptop under a name of its own (DNS rebinding).
+laptop's address, which a container does not know in advance), this machine's own name, or a
+name in `settings.SERVED_HOSTS` (ALLOWED_HOSTS and PUBLIC_URL's). Any other name is answered 400
+before anything reads the request: a web page that a player's phone opened cannot reach the
+laptop under a name of its own (DNS rebinding). Nothing an organiser saves changes this list: a
+tournament's venue address is an IP address or one of these names (accounts.venue).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import socket
 from collections.abc import Callable
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port, validate_host
 
-from accounts.venue import is_loopback, saved_address
-
-
-def machine_names() -> set[str]:
-    """This machine's own name, as a browser on the local network may use it."""
-    name = socket.gethostname().lower()
-    return {name, f"{name}.local"} if name else set()
+from accounts.venue import is_loopback, machine_names
 
 
 def is_address(host: str) -> bool:
@@ -52,6 +45,4 @@ class HostCheckMiddleware:
     def served(self, host: str) -> bool:
         if not host:
             return False
-        if is_loopback(host) or is_address(host) or validate_host(host, self.names):
-            return True
-        return host == (urlsplit(saved_address()).hostname or "")  # a name saved as the venue address
+        return is_loopback(host) or is_address(host) or validate_host(host, self.names)

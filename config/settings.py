@@ -3,8 +3,8 @@
 DATABASE_URL   database (default: SQLite in var/db.sqlite3, WAL mode)
 SECRET_KEY     Django's signing key (default: made once and kept in VAR_DIR/secret_key, mode 0600)
 DEBUG          "1"/"true" for development only (`make dev`; default off)
-ALLOWED_HOSTS  comma-separated host names served besides loopback names, IP addresses and the
-               venue address (config/hosts.py); any other name gets 400
+ALLOWED_HOSTS  comma-separated host names served besides loopback names, IP addresses and this
+               machine's own name (config/hosts.py); any other name gets 400
 PUBLIC_URL     the address tablets and phones use, e.g. http://192.168.1.10:8000 (default: found
                from the request and the local network, see accounts/venue.py); an https address
                turns on secure cookies, the HTTPS redirect and HSTS
@@ -59,7 +59,7 @@ try:
     PUBLIC_URL = check_public_url(os.environ.get("PUBLIC_URL", ""))
 except PublicUrlError as error:
     raise ImproperlyConfigured(str(error)) from None
-# Host names served besides loopback names, IP addresses and the venue address: PUBLIC_URL's,
+# Host names served besides loopback names and IP addresses: PUBLIC_URL's,
 # ALLOWED_HOSTS' and this machine's own name. config.hosts.HostCheckMiddleware decides (400 else),
 # so Django's own check lets every host through to it.
 SERVED_HOSTS = [h.strip().lower() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
@@ -69,6 +69,8 @@ if TESTING:
     SERVED_HOSTS.append("testserver")
 ALLOWED_HOSTS = ["*"]
 LISTEN_HOST = os.environ.get("LISTEN_HOST", "")
+# Seconds the server waits for itself at a saved venue address (accounts/venue_check.py); 0: never asks.
+VENUE_CHECK_TIMEOUT = 2.0
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]

@@ -22,6 +22,7 @@ from accounts.models import Role
 from accounts.roles import staff_required
 from accounts.selectors import active_link_count
 from accounts.services import create_device_sheet
+from accounts import venue_check
 from accounts.venue import venue_address
 from printing import documents, selectors
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
@@ -63,11 +64,11 @@ def before_printing(request, tournament, *, venue, hidden=(), earlier_field=None
     return render(request, "printing/before_printing.html", context, status=status)
 
 
-def links_venue(request):
+def links_venue(request, tournament):
     """The venue address for a PDF's QR codes and links, or None for paper only: when only this
     computer could open them (the server runs on 127.0.0.1, say the evening before, or at an
     event without tablets) and the organiser has not chosen to print that address anyway."""
-    venue = venue_address(request)
+    venue = venue_address(request, tournament)
     data = request.POST if request.method == "POST" else request.GET
     if venue.loopback and data.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]:
         return None
@@ -130,7 +131,7 @@ def score_sheets(request, tournament, number, table_number=None):
         tables = [table for table in tables if table.number == table_number]
         if not tables:
             raise Http404
-    venue = links_venue(request)
+    venue = links_venue(request, tournament)
     pages = documents.score_sheet_pages(round_, tables, venue.url if venue else None)
     forms, page_forms = documents.distinct_forms([page.form for page in pages])
     title = _("Score sheets: %(round)s") % {"round": round_}
@@ -153,7 +154,7 @@ def table_cards(request, tournament, number):
     tables = selectors.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
-    venue = links_venue(request)
+    venue = links_venue(request, tournament)
     context = {"tournament": tournament, "title": _("Table cards"), "tables": tables}
     if venue is None:
         context["paper_only"] = True
@@ -260,7 +261,7 @@ def device_sheet(request, tournament):
         )
     if not form.is_valid():
         return message_response(request, tournament, _("Check the number of tablets and how long the links are valid."))
-    venue = venue_address(request)
+    venue = venue_address(request, tournament)
     earlier = form.cleaned_data["earlier"]
     earlier_count = active_link_count(tournament)
     if (earlier_count and not earlier) or (venue.loopback and request.POST.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]):
@@ -273,7 +274,7 @@ def device_sheet(request, tournament):
         tournament, label=form.cleaned_data["label"], count=form.cleaned_data["count"],
         valid_hours=form.cleaned_data["valid_hours"], earlier=earlier, created_by=request.user,
     )
-    links = [(link.label, sign_in_url(request, token)) for link, token in made]
+    links = [(link.label, sign_in_url(request, tournament, token)) for link, token in made]
     # The sheet carries sign-in links: never keep a copy in any cache.
     return pdf_response(device_sheet_pdf(tournament, links), f"{tournament.slug}-devices.pdf", cache_control="no-store")
 
@@ -283,13 +284,14 @@ def device_sheet(request, tournament):
 @staff_required(Role.ORGANISER)
 def index(request, tournament):
     """Every PDF of the tournament, one click each, per round."""
+    venue = venue_address(request, tournament)
     context = {
         "tournament": tournament,
         "rounds": selectors.rounds_with_table_numbers(tournament),
         "public_states": documents.PUBLIC_ROUND_STATES,
         "results_visible": public_scope(tournament).visible,
         "diplomas_reason": documents.results_not_final_reason(tournament),
-        "venue": venue_address(request),
+        "venue": venue, "venue_check": venue_check.check_venue(venue),
     }
     return render(request, "printing/index.html", context)
 

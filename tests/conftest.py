@@ -12,6 +12,13 @@ def english(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_venue_check(settings):
+    """A saved venue address is not asked over the network whether it answers: tests that check
+    it turn it on (tests/accounts/test_venue_check.py)."""
+    settings.VENUE_CHECK_TIMEOUT = 0
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """A test's accounts are hashed in microseconds: the production hasher takes 0.3 s a password
     on purpose, which hundreds of test accounts and sign-ins would pay for nothing."""

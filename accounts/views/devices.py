@@ -22,6 +22,7 @@ from accounts.models import Role
 from accounts.roles import staff_required
 from accounts.selectors import find_link, link_or_404, tournament_links, usable_link
 from accounts.services import create_device_link, redeem_device_link, revoke_device_link
+from accounts import venue_check
 from accounts.venue import venue_address
 
 NEW_LINK_SESSION_KEY = "device_link_new"
@@ -49,7 +50,7 @@ def device_links(request, tournament):
     asks for it anyway, as printing does for the tablets' sheet.
     """
     form = DeviceLinkForm(request.POST or None)
-    venue = venue_address(request)
+    venue = venue_address(request, tournament)
     confirm_loopback = False
     if request.method == "POST" and form.is_valid():
         confirm_loopback = venue.loopback and request.POST.get(LOOPBACK_ANYWAY[0]) != LOOPBACK_ANYWAY[1]
@@ -66,12 +67,12 @@ def device_links(request, tournament):
     shown_link = next((link for link in links if shown and link.pk == shown["id"]), None)
     new_link = None
     if shown_link is not None:
-        url = sign_in_url(request, shown["token"])
+        url = sign_in_url(request, tournament, shown["token"])
         new_link = {"link": shown_link, "url": url, "qr": qr_svg(url)}
     now = timezone.now()
     context = {
         "tournament": tournament, "form": form, "sheet_form": DeviceSheetForm(auto_id="sheet_%s"), "new_link": new_link,
-        "links": links, "now": now, "venue": venue, "confirm_loopback": confirm_loopback, "anyway": LOOPBACK_ANYWAY,
+        "links": links, "now": now, "venue": venue, "venue_check": venue_check.check_venue(venue), "confirm_loopback": confirm_loopback, "anyway": LOOPBACK_ANYWAY,
         "active_count": sum(link.is_usable(now) for link in links),
     }
     response = render(request, "accounts/device_links.html", context)

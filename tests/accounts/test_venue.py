@@ -115,7 +115,7 @@ def test_a_request_by_the_network_address_keeps_it(settings):
 def test_a_request_to_the_laptop_itself_gets_the_laptops_network_address(on_the_network):
     address = venue.venue_address(request_to(LAPTOP))
     assert (address.base, address.source, address.loopback) == (f"http://{LAN}:8000", "network", False)
-    assert venue.absolute_url(request_to("localhost:8000"), "/t/x/") == f"http://{LAN}:8000/t/x/"
+    assert venue.absolute_url(request_to("localhost:8000"), None, "/t/x/") == f"http://{LAN}:8000/t/x/"
 
 
 def test_a_server_listening_on_one_network_address_uses_it(settings):

@@ -18,7 +18,7 @@ STARTED = {"number": 1, "state": "started", "tables": [table(1, ["p1", "p2", "p3
 # pages extending base.html directly, the results control and the print menu.
 PAGES = {
     Role.ORGANISER: ["/staff/", "/staff/test/", "/staff/test/players/", "/staff/test/rounds/1/", "/staff/test/backups/",
-                     "/accounts/", "/accounts/venue/", "/accounts/device/test/", "/print/test/", "/referee/test/",
+                     "/accounts/", "/accounts/venue/test/", "/accounts/device/test/", "/print/test/", "/referee/test/",
                      "/t/test/results-control/"],
     Role.HEAD_REFEREE: ["/accounts/", "/staff/test/", "/staff/test/rounds/1/", "/referee/test/", "/referee/test/ties/",
                         "/referee/test/round/1/table/1/", "/t/test/results-control/"],

@@ -22,6 +22,7 @@ from tournament.models import Player, Tournament
 # Patterns left out, each with its reason.
 EXCLUDED = {
     "admin": "Django's admin: tests/organiser/test_demo.py and tests/tournament/test_admin.py open every admin page",
+    "accounts/venue-check/": "no page: the server's answer to its own nonce, in plain text (tests/accounts/test_venue_check.py)",
 }
 
 # URL arguments by name; a callable gets the demo world (see `world`).

@@ -58,6 +58,7 @@ ROLES = ("anonymous", "referee", "head referee", "organiser", "tablet")
 EXCLUDED = {
     "admin/": "Django's admin: its forms are Django's own and read-only for the app's data "
               "(tests/tournament/test_admin.py, tests/organiser/test_demo.py)",
+    "accounts/venue-check/": "GET only, no form: the server's answer to its own nonce (tests/accounts/test_venue_check.py)",
 }
 # Routes answered with a file, never a page with a form: posted to, not fetched for forms.
 FILE_SUFFIXES = (".pdf", ".json", "exports/<str:name>", "backups/download/", "backups/<str:name>/", "favicon.ico")

@@ -70,6 +70,8 @@ EXPECTED = {
     "accounts:device_links": staff(ORG, post=302, data={"label": "Tablet 9", "valid_hours": "16"}),
     "accounts:device_link_revoke": post_only(ORG, 302),
     "accounts:venue": staff(ORG, post=302, data={"address": "http://192.168.1.50:8000"}),
+    "accounts:venue_chooser": staff(ORG, post=405),  # two tournaments: the choice (one: its page)
+    "accounts:venue_check": Expect(get=404, post=405, kwargs={"nonce": "not-made-here"}),  # anyone; its own nonce: 200
     "accounts:setup": Expect(get=302, post=302),  # an organiser exists: the sign-in page
     "accounts:staff_members": staff(ORG, post=302, data={
         "username": "new.referee", "role": "referee", "password": "long-enough-9", "password_again": "long-enough-9"}),
