@@ -35,7 +35,7 @@ def _players_context(tournament, form=None):
 def _counts(statuses, present):
     """The numbers over the list (registered, checked in, withdrawn, disqualified)."""
     return {
-        "registered_count": sum(statuses.values()), "present_count": present,
+        "registered_count": statuses.total(), "present_count": present,
         "active_count": statuses[Player.Status.ACTIVE], "withdrawn_count": statuses[Player.Status.WITHDRAWN],
         "disqualified_count": statuses[Player.Status.DISQUALIFIED],
     }
