@@ -63,7 +63,7 @@ class MethodNotAllowedPageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.status_code != 405 or response.content:
+        if response.status_code != 405 or response.streaming or response.content:
             return response
         with translation.override(translation.get_language_from_request(request)):
             page = error_page(request, "405.html", 405, {"back_url": parent_path(request.path)})
