@@ -95,8 +95,12 @@ class VenueAddressForm(forms.Form):
 class NewAccountForm(forms.Form):
     """A user name and a password typed twice, checked by the password rules (settings)."""
 
-    username = forms.CharField(label=_("User name"), max_length=150, validators=[UnicodeUsernameValidator()],
-                               help_text=_("Letters, digits and . - _ only, for example anna.nowak."))
+    # The help and the error name the same characters: those Django's user model takes (\w . @ + -).
+    username = forms.CharField(
+        label=_("User name"), max_length=150,
+        validators=[UnicodeUsernameValidator(message=_("Use only letters, digits and the characters . @ + - _ (no spaces)."))],
+        help_text=_("Letters, digits and the characters . @ + - _ only, no spaces; for example anna.nowak."),
+    )
     password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False, max_length=128)
     password_again = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False, max_length=128)
 

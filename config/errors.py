@@ -1,4 +1,4 @@
-"""The app's own pages for 400, 403, 404 and 500, for every client: never a traceback, a setting
+"""The app's own pages for 400, 403, 404, 405 and 500, for every client: never a traceback, a setting
 or the URL list (DEBUG is off wherever the app is served; `make dev` alone shows debug pages).
 
 Each page is the app's template in the visitor's language. Should rendering it fail too (the
@@ -7,8 +7,11 @@ database gone, say), a plain page in Polish and English says the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 
 FALLBACK = """<!doctype html><html lang="pl"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Błąd / Error {status}</title></head>
@@ -18,9 +21,9 @@ FALLBACK = """<!doctype html><html lang="pl"><head><meta charset="utf-8">
 <p><a href="/">Strona główna / Home page</a></p></body></html>"""
 
 
-def error_page(request: HttpRequest, template: str, status: int) -> HttpResponse:
+def error_page(request: HttpRequest, template: str, status: int, context: dict | None = None) -> HttpResponse:
     try:
-        response = render(request, template, status=status)
+        response = render(request, template, context, status=status)
     except Exception:  # the page must come out whatever failed before it
         response = HttpResponse(FALLBACK.format(status=status), status=status)
     response["Cache-Control"] = "no-store"
@@ -41,3 +44,28 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     return error_page(request, "500.html", 500)
+
+
+def parent_path(path: str) -> str:
+    """The page an action's address belongs to: the address one step up
+    (`/staff/t/players/3/check-in/` belongs to `/staff/t/players/3/`)."""
+    trimmed = path.rstrip("/")
+    return trimmed[: trimmed.rfind("/") + 1] or "/"
+
+
+class MethodNotAllowedPageMiddleware:
+    """A 405 (an action's address opened by a reload, Back or restored tabs, or a method no page
+    takes) is the app's page in the visitor's language, not the browser's bare error; the Allow
+    header stays. It runs for answers from the method check and from `require_POST` alike."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.streaming or response.content:
+            return response
+        with translation.override(translation.get_language_from_request(request)):
+            page = error_page(request, "405.html", 405, {"back_url": parent_path(request.path)})
+        page["Allow"] = response["Allow"]
+        return page

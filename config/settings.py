@@ -97,14 +97,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every answer gets the security headers, the 400 and 405 answered below included.
     "config.security.ContentSecurityPolicyMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.errors.MethodNotAllowedPageMiddleware",  # a 405 is the app's page, not the browser's
     "config.hosts.HostCheckMiddleware",  # before anything reads the request: 400 for a foreign host name
     "config.security.AllowedMethodsMiddleware",  # 405 for PUT, PATCH, DELETE…
-    "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Public pages for visitors not signed in: a 304 or the stored answer, before sessions and users.
     "public.freshness.PublicAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.first_run import needs_setup
 from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
@@ -126,7 +127,9 @@ def round_clock(request, slug):
 
 @require_safe
 def home(request):
-    return render(request, "public/home.html", {"tournaments": all_tournaments()})
+    """The tournaments; with none yet, the way in: the first organiser's setup or the sign-in."""
+    tournaments = all_tournaments()
+    return render(request, "public/home.html", {"tournaments": tournaments, "needs_setup": not tournaments and needs_setup()})
 
 
 @require_safe

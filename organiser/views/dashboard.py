@@ -17,6 +17,7 @@ from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
 from scoring.selectors import cards_given
 from scoring.ties import decisions_to_review
+from tournament.models import Player
 from tournament.navigation import htmx_page
 from tournament.selectors import rounds_in_order
 
@@ -37,11 +38,14 @@ def _dashboard_context(tournament):
     tables = selectors.tables_with_seats(current) if current is not None else []
     states = Counter(_sheet_state(table) for table in tables)
     waiting = len(tables) - states[ScoreSheet.State.VERIFIED]
+    player_counts, present_count = selectors.player_counts(tournament)
     return {
         "tournament": tournament, "rounds": rounds, "current": current, "tables": tables,
         "sheet_counts": [(state, SHEET_COUNT_LABELS[state](states[state]), states[state]) for state in ScoreSheet.State],
         "waiting": waiting, "step": selectors.next_step(tournament, latest=current, waiting_tables=waiting),
         "next_number": (current.number + 1) if current else 1,
+        "player_counts": player_counts, "present_count": present_count,
+        "absent_count": player_counts[Player.Status.ACTIVE] - present_count,
     }
 
 
@@ -68,7 +72,6 @@ def dashboard(request, tournament):
     if not outranks(request.role, Role.HEAD_REFEREE):
         return redirect(f"/referee/{tournament.slug}/")
     context = _dashboard_context(tournament)
-    context["player_counts"], context["present_count"] = selectors.player_counts(tournament)
     context["cards"] = cards_given(tournament, newest_first=True)
     context["ties_to_review"] = len(decisions_to_review(tournament))
     context["device_sheet_form"] = DeviceSheetForm()

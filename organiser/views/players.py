@@ -24,11 +24,18 @@ def _players_context(tournament, form=None):
     players = selectors.players_by_surname(tournament)
     started = last_started_number(tournament)
     statuses = Counter(p.status for p in players)
+    present = sum(1 for p in players if p.present and p.status == Player.Status.ACTIVE)
     return {
         "tournament": tournament, "players": players, "form": form or _add_form(None, started),
         "organisations": selectors.organisation_names(tournament),
-        "started": started, "next_round": started + 1,
-        "present_count": sum(1 for p in players if p.present and p.status == Player.Status.ACTIVE),
+        "started": started, "next_round": started + 1, **_counts(statuses, present),
+    }
+
+
+def _counts(statuses, present):
+    """The numbers over the list (registered, checked in, withdrawn, disqualified)."""
+    return {
+        "registered_count": statuses.total(), "present_count": present,
         "active_count": statuses[Player.Status.ACTIVE], "withdrawn_count": statuses[Player.Status.WITHDRAWN],
         "disqualified_count": statuses[Player.Status.DISQUALIFIED],
     }
@@ -112,8 +119,8 @@ PLAYER_ACTION_DONE = {
 @require_POST
 @staff_required(Role.ORGANISER)
 def player_action(request, tournament, pk, action):
-    """One click on a player: from the list (htmx swaps the row) or from the player's page.
-    Withdrawing or removing asks first, on the player's page."""
+    """One click on a player: from the list (htmx swaps the row, and the counts over the list
+    out of band) or from the player's page. Withdrawing or removing asks first, on the player's page."""
     if action not in PLAYER_ACTIONS:
         raise PermissionDenied
     player = player_or_404(tournament, pk=pk)
@@ -127,8 +134,11 @@ def player_action(request, tournament, pk, action):
     if request.htmx and request.POST.get("row") and action != "remove":
         player.refresh_from_db()
         started = last_started_number(tournament)
-        context = {"tournament": tournament, "player": player, "refusal": refusal, "started": started, "next_round": started + 1}
-        return render(request, "organiser/players.html#player-row", context)
+        context = {
+            "tournament": tournament, "player": player, "refusal": refusal, "started": started, "next_round": started + 1,
+            "oob": True, **_counts(*selectors.player_counts(tournament)),
+        }
+        return render(request, "organiser/players.html#row-answer", context)
     if refusal:
         messages.error(request, refusal)
     else:

@@ -6,7 +6,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from scoring import cards as card_services
@@ -58,12 +57,14 @@ def render_player(request, tournament, player, *, cards=None, form=None, withdra
     return render(request, "scoring/player.html", context)
 
 
-@require_POST
 @referee_view()
 def give_card(request, tournament, player_id):
     """A warning, yellow or red card from the sheet or the player page (SPEC §7). A card that
-    disqualifies is given only confirmed, and its message is a warning."""
+    disqualifies is given only confirmed, and its message is a warning. The confirmation is
+    shown at this address: opened again (a reload, Back, restored tabs) it is the player's page."""
     player = player_or_404(tournament, pk=player_id)
+    if request.method != "POST":
+        return redirect(player_url(tournament, player))
     cards = cards_of_player(player)
     form = CardForm(request.POST, player=player, cards=cards, allow_red=is_head(request))
     if form.is_valid():
@@ -87,12 +88,13 @@ def give_card(request, tournament, player_id):
     return render_player(request, tournament, player, cards=cards, form=form)
 
 
-@require_POST
 @referee_view(Role.HEAD_REFEREE)
 def withdraw_card(request, tournament, player_id):
     """The head referee withdraws a card given by mistake, with a reason; a disqualification that
-    only this card explained is lifted."""
+    only this card explained is lifted. Opened again at this address, it is the player's page."""
     player = player_or_404(tournament, pk=player_id)
+    if request.method != "POST":
+        return redirect(player_url(tournament, player))
     form = WithdrawCardForm(request.POST, auto_id=f"withdraw-{request.POST.get('card', '')}-%s")
     if form.is_valid():
         try:

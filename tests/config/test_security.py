@@ -21,6 +21,33 @@ def tournament():
 def test_methods_no_page_takes_are_refused_with_405(organiser_client, tournament, method, path):
     answer = getattr(organiser_client, method)(path)
     assert answer.status_code == 405 and answer["Allow"] == "GET, HEAD, POST"
+    assert "This address only takes a button press" in answer.content.decode()
+    assert_security_headers(answer)
+
+
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def assert_security_headers(answer):
+    """The headers every answer carries, whichever middleware or view gave it."""
+    for header, value in SECURITY_HEADERS.items():
+        assert answer.get(header) == value, header
+    assert "frame-ancestors 'none'" in answer["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("path", ["/", "/t/test/standings/", "/staff/test/", "/no-such-page/"])
+def test_an_answer_to_a_foreign_host_name_carries_the_security_headers(client, tournament, path):
+    answer = client.get(path, HTTP_HOST="rebinding.example")
+    assert answer.status_code == 400
+    assert_security_headers(answer)
+
+
+@pytest.mark.parametrize("path", ["/", "/t/test/standings/", "/staff/test/", "/no-such-page/", "/staff/test/players/check-in-everyone/"])
+def test_ordinary_answers_and_errors_carry_the_security_headers(organiser_client, tournament, path):
+    assert_security_headers(organiser_client.get(path))
 
 
 @pytest.mark.parametrize("path", ["/staff/test/", "/referee/test/round/1/table/1/", "/staff/test/backups/download/",

@@ -114,8 +114,8 @@ EXPECTED = {
     "scoring:sheet_log": staff(REF),
     "scoring:players": staff(REF),
     "scoring:player": staff(REF),
-    "scoring:give_card": post_only(REF, 200),
-    "scoring:withdraw_card": post_only(HEAD, 200),  # no such card: the page says so and changes nothing
+    "scoring:give_card": staff(REF, get=302, post=200),  # GET (a reload of the confirmation): the player's page
+    "scoring:withdraw_card": staff(HEAD, get=302, post=200),  # no such card: the page says so and changes nothing
     "scoring:ties": staff(HEAD, post=200),  # no tie here: the page says so and records nothing
     # PDFs: staff documents, then the public ones.
     "printing:index": staff(ORG),
