@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from tournament.audit import log_change
-from scoring.standings import compute_standings
+from scoring.selectors.standings import compute_standings
 from tournament.models import Tournament
 from tournament.selectors import last_completed_round
 

@@ -23,8 +23,8 @@ from accounts.models import Role
 from accounts.roles import has_role
 from engine.standings import StandingRow, decision_stands
 from scoring.models import TieDecision
-from scoring.selectors import FINAL_SIZE, final_cut_tie, tie_decisions, ties_to_decide
-from scoring.standings import compute_standings
+from scoring.selectors.sheets import FINAL_SIZE, final_cut_tie, tie_decisions, ties_to_decide
+from scoring.selectors.standings import compute_standings
 from tournament.audit import log_change
 from tournament.models import Player, Tournament
 from tournament.refusals import Refused

@@ -109,7 +109,7 @@ def describe_game(game, players):
 
 
 def describe_result(data):
-    """Lines for a player's result on a sheet (see `scoring.rescore`): each game's score, then the totals."""
+    """Lines for a player's result on a sheet (see `scoring.services.rescore`): each game's score, then the totals."""
     games = ", ".join(
         _("game %(number)s %(score)s") % {"number": number, "score": signed(score)}
         for number, score in sorted(data["scores"].items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else 0)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from organiser import services
 from organiser.backups import files, snapshots
-from scoring import services as scoring
+from scoring.services import sheets as scoring
 from scoring.models import AuditEntry, ScoreSheet
 from tests.factories import sheet_url, submitted_and_verified
 

@@ -4,7 +4,7 @@ import pytest
 
 from organiser.interchange import import_tournament
 from scoring.models import AuditEntry
-from scoring.visibility import advance_ceremony, ceremony_podium, reset_ceremony
+from scoring.selectors.visibility import advance_ceremony, ceremony_podium, reset_ceremony
 from tests.factories import NAMES, build_hall, hall_data
 from tournament.models import Tournament
 

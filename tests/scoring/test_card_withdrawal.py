@@ -8,9 +8,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import cards, selectors
+from scoring.services import cards
+from scoring.selectors import sheets as selectors
 from scoring.models import AuditEntry, Card
-from scoring.standings import compute_standings
+from scoring.selectors.standings import compute_standings
 from tests.factories import build, four_games, started_round, table
 from tournament.models import Player
 from tournament.refusals import Refused

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import cards
+from scoring.services import cards
 from scoring.models import AuditEntry, Card
 from tests.factories import build, sheet_url, started_round, table
 from tournament.models import Player

@@ -3,7 +3,8 @@
 import pytest
 from django.test import Client
 
-from scoring import selectors, ties
+from scoring.selectors import sheets as selectors
+from scoring.services import ties
 from scoring.models import AuditEntry, TieDecision
 from tests.factories import build, out_game, table
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page

@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth.models import Group, User
 
-from scoring import services
+from scoring.services import sheets as services
 from scoring.models import AuditEntry, ScoreSheet
 from tests.factories import example_one, sheet_of, sheet_url, submitted_and_verified, text_of
 from tournament.refusals import Refused
