@@ -26,14 +26,12 @@ from scoring.selectors.standings import compute_standings, placing_reason, stand
 from scoring.selectors.visibility import (
     CEREMONY_PLACES,
     Scope,
-    advance_ceremony,
     ceremony_podium,
     counts_any_game,
     public_scope,
     public_standings,
-    reset_ceremony,
-    set_visibility,
 )
+from scoring.services.visibility import advance_ceremony, reset_ceremony, set_visibility
 from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (

@@ -20,7 +20,7 @@ from accounts.models import Role
 from accounts.roles import has_role
 from scoring.services.rescore import RescorePlan, log_plan, read_results
 from scoring.services.sheets import recompute_scores
-from scoring.selectors.visibility import set_visibility
+from scoring.services.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused

@@ -16,7 +16,7 @@ from organiser.server_log import last_logged_error
 from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
 from scoring.selectors.sheets import cards_given
-from scoring.services.ties import decisions_to_review
+from scoring.selectors.ties import decisions_to_review
 from tournament.selectors import rounds_in_order
 
 

@@ -9,7 +9,7 @@ import pytest
 from organiser import services
 from organiser.forms import TournamentForm
 from scoring.models import AuditEntry, SeatResult, TieDecision
-from scoring.services.ties import decisions_to_review
+from scoring.selectors.ties import decisions_to_review
 from tests.factories import build, out_game, settings_data, table
 from tournament.models import Tournament
 from tournament.refusals import Refused

@@ -16,7 +16,7 @@ from django.test import Client
 
 from public.freshness import public_state, tournament_from_row
 from scoring.models import Card, ScoreSheet, SeatResult
-from scoring.selectors.visibility import set_visibility
+from scoring.services.visibility import set_visibility
 from tests.factories import build_hall
 from tournament.models import Player, Tournament
 

@@ -19,7 +19,7 @@ import pytest
 from django.http import HttpResponse
 from pypdf import PdfReader
 
-from scoring.selectors.visibility import set_visibility
+from scoring.services.visibility import set_visibility
 from tests.factories import LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall
 from tests.support.files import number_pattern
 from tournament.models import Tournament
