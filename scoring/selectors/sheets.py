@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.standings import StandingRow
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
 from scoring.selectors.standings import compute_standings
-from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
 from tournament.selectors import latest_round, qualifying_over
 

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring.models import AuditEntry, ScoreSheet, SeatResult
+from scoring.models import ScoreSheet, SeatResult
+from tournament.models import AuditEntry
 from scoring.templatetags.referee import signed
 
 OPENING_LABELS = dict(SeatResult.Opening.choices)

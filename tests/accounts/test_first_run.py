@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 
 from accounts import first_run
 from accounts.models import Role, TournamentRole
-from scoring.models import AuditEntry
+from tournament.models import AuditEntry
 from tests.support.browser import screenshot
 from tests.factories import build
 

@@ -12,7 +12,8 @@ from django.utils import timezone
 from organiser import services
 from organiser.backups import files, snapshots
 from scoring.services import sheets as scoring
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.models import ScoreSheet
+from tournament.models import AuditEntry
 from tests.factories import sheet_url, submitted_and_verified
 
 pytestmark = pytest.mark.django_db

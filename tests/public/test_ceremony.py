@@ -3,11 +3,10 @@
 import pytest
 
 from organiser.interchange import import_tournament
-from scoring.models import AuditEntry
 from scoring.selectors.visibility import ceremony_podium
 from scoring.services.visibility import advance_ceremony, reset_ceremony
 from tests.factories import NAMES, build_hall, hall_data
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -12,15 +12,15 @@ from django.db.models import F
 
 from public.models import PublicVersion
 from public.versions import watched_sources
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
 from tests.factories import build_hall
-from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
 # Models that belong to a tournament but whose rows no public page shows.
 NOT_PUBLIC = {
-    "scoring.AuditEntry": "the audit log is for staff",
+    "tournament.AuditEntry": "the audit log is for staff",
     "accounts.TournamentRole": "staff roles (a signed-in page renews every minute instead)",
     "accounts.DeviceLink": "tablet sign-in links",
     "public.PublicVersion": "the version itself",

@@ -6,11 +6,11 @@ from django.test import Client
 from scoring.selectors import sheets as selectors
 from scoring.selectors.ties import decisions_to_review
 from scoring.services import ties
-from scoring.models import AuditEntry, TieDecision
+from scoring.models import TieDecision
 from tests.factories import build, out_game, table
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from organiser import services
-from tournament.models import Player, Seat
+from tournament.models import AuditEntry, Player, Seat
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
