@@ -21,8 +21,10 @@ from django.db import transaction
 
 from accounts.models import Role
 from accounts.roles import has_role
+from engine.standings import decision_stands
 from scoring.models import TieDecision
 from scoring.selectors.sheets import ties_to_decide
+from scoring.selectors.standings import compute_standings
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
