@@ -22,7 +22,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from organiser.demo import random_tournament  # noqa: E402
 from organiser.interchange import import_tournament  # noqa: E402
-from scoring.standings import compute_standings  # noqa: E402
+from scoring.selectors.standings import compute_standings  # noqa: E402
 
 BUDGET_SECONDS, RUNS = 0.1, 5
 

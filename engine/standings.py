@@ -2,7 +2,7 @@
 
 Data in: the players (`Entrant`), each seat's round totals at its table (`table_totals` turns a
 table's scored games into them), the players seated at the final and the head referee's tie
-decisions. Data out: `StandingRow`s in standings order. `scoring.standings` reads the inputs
+decisions. Data out: `StandingRow`s in standings order. `scoring.selectors.standings` reads the inputs
 from the database.
 """
 

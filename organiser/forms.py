@@ -141,7 +141,7 @@ class FinalReleaseForm(forms.Form):
 
 class RescoreForm(forms.Form):
     """The yes to what new settings change in verified results: the plan that was shown
-    (`token`, see `scoring.rescore.RescorePlan.token`), the reason, and the button that confirms."""
+    (`token`, see `scoring.services.rescore.RescorePlan.token`), the reason, and the button that confirms."""
 
     prefix = "rescore"
     token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from engine import seating
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.models import ScoreSheet
+from tournament.models import AuditEntry
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 from tournament import clock
 from tournament.selectors import qualifying_over, round_times

@@ -1,6 +1,6 @@
 """What the printed documents show: plain data for the print templates, from what
 `printing.selectors` reads. Nothing here decides who may see what (that is the views' job,
-with `scoring.visibility`).
+with `scoring.selectors.visibility`).
 """
 
 from dataclasses import dataclass
@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.selectors import results_are_final, unverified_sheet_count
-from scoring.services import games_per_table, table_letters
+from scoring.selectors.sheets import results_are_final, unverified_sheet_count
+from scoring.services.sheets import games_per_table, table_letters
 from tournament.models import SEAT_LETTERS, Player, Round
 from tournament.names import sorted_by_surname
 

@@ -1,7 +1,7 @@
 """PDF downloads for staff and the public, and the organiser's print menu.
 
 Staff PDFs need the head referee role (organisers outrank it); public PDFs obey
-`scoring.visibility` (SPEC §8) and show only published seatings. A document that cannot be
+`scoring.selectors.visibility` (SPEC §8) and show only published seatings. A document that cannot be
 right yet (no seating, results not final, hidden results) is a message page instead.
 """
 
@@ -26,9 +26,9 @@ from accounts import venue_check
 from accounts.venue import venue_address
 from printing import documents, selectors
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
-from scoring.selectors import results_are_final
-from scoring.standings import compute_standings
-from scoring.visibility import public_scope, public_standings
+from scoring.selectors.sheets import results_are_final
+from scoring.selectors.standings import compute_standings
+from scoring.selectors.visibility import public_scope, public_standings
 from tournament.selectors import round_or_404, tournament_or_404
 
 STAFF = Role.HEAD_REFEREE

@@ -30,7 +30,6 @@ from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.utils.functional import SimpleLazyObject
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
@@ -39,7 +38,6 @@ from tournament.models import Tournament
 
 SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
 CACHE_SECONDS = 600
-TOURNAMENT_FIELDS = [field.attname for field in Tournament._meta.concrete_fields]
 
 # Plain SQL: compiling these with the ORM on every request cost more than running them.
 _FROM = (
@@ -47,39 +45,26 @@ _FROM = (
     f"WHERE t.slug = %s"
 )
 VERSION_SQL = f"SELECT t.id, v.version {_FROM}"
-STATE_SQL = f"SELECT t.id, v.version, {', '.join('t.' + Tournament._meta.get_field(name).column for name in TOURNAMENT_FIELDS)} {_FROM}"
-
-
-@functools.cache
-def _converters(vendor):
-    """[(column index, converters, column)] turning a raw tournament row into field values, as the ORM would."""
-    columns = [Tournament._meta.get_field(name).get_col(Tournament._meta.db_table) for name in TOURNAMENT_FIELDS]
-    pairs = [(i, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col) for i, col in enumerate(columns)]
-    return [(i, converters, col) for i, converters, col in pairs if converters]
+TOURNAMENT_SQL = f"SELECT t.*, v.version AS version_now {_FROM}"
 
 
 def public_state(slug, *, with_tournament):
-    """(tournament id, public version, the tournament's row or None); 404 for an unknown tournament.
+    """(tournament id, public version, the tournament or None); 404 for an unknown tournament.
 
-    One indexed query; the tournament row is read only when asked for (a poll that will
-    probably get a 304 does not need it).
+    One indexed query; the tournament is read only when asked for (a poll that will probably
+    get a 304 does not need it).
     """
+    if with_tournament:
+        tournament = next(iter(Tournament.objects.raw(TOURNAMENT_SQL, [slug])), None)
+        if tournament is None:
+            raise Http404("no such tournament")
+        return tournament.pk, tournament.version_now, tournament
     with connection.cursor() as cursor:
-        cursor.execute(STATE_SQL if with_tournament else VERSION_SQL, [slug])
+        cursor.execute(VERSION_SQL, [slug])
         row = cursor.fetchone()
     if row is None:
         raise Http404("no such tournament")
-    return row[0], row[1], row[2:] if with_tournament else None
-
-
-def tournament_from_row(row, digest):
-    values = list(row)
-    for i, converters, column in _converters(connection.vendor):
-        for convert in converters:
-            values[i] = convert(values[i], column, connection)
-    tournament = Tournament.from_db(connection.alias, TOURNAMENT_FIELDS, values)
-    tournament.digest = digest
-    return tournament
+    return row[0], row[1], None
 
 
 def signed_in(request):
@@ -142,7 +127,7 @@ class PublicAnswerMiddleware:
         if slug is None:
             return self.get_response(request)
         try:
-            tournament_id, version, _row = public_state(slug, with_tournament=False)
+            tournament_id, version, _tournament = public_state(slug, with_tournament=False)
         except Http404:
             return self.get_response(request)
         etag = public_etag(request, f"{tournament_id}.{version}")
@@ -178,22 +163,21 @@ def public_page(view):
 
     A GET whose If-None-Match holds the current ETag gets 304 from one query;
     a successful response carries the ETag. Every response asks browsers to revalidate.
-    The tournament is built from its row only when the view uses it (not for a cached page).
     """
 
     @functools.wraps(view)
     def wrapper(request, slug, *args, **kwargs):
         polling = "HTTP_IF_NONE_MATCH" in request.META
-        tournament_id, version, row = public_state(slug, with_tournament=not polling)
+        tournament_id, version, tournament = public_state(slug, with_tournament=not polling)
         digest = f"{tournament_id}.{version}"
         etag = public_etag(request, digest, viewer=viewer_of(request))
         answer = conditional_answer(request, etag)
         if answer is not None:
             return answer
-        if row is None:  # a poll that missed: read the tournament (after its version, so never older)
-            row = public_state(slug, with_tournament=True)[2]
+        if tournament is None:  # a poll that missed: read the tournament (after its version, so never older)
+            tournament = public_state(slug, with_tournament=True)[2]
         request.public_digest = digest
-        tournament = SimpleLazyObject(functools.partial(tournament_from_row, row, digest))
+        tournament.digest = digest
         response = view(request, tournament, *args, **kwargs)
         if response.status_code == 200:
             response["ETag"] = etag

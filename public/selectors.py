@@ -2,7 +2,7 @@
 of their club; for the projector, the rounds its standings count and the seating it shows.
 
 The round results, standings and visibility the public pages show are read by scoring
-(`scoring.results`, `scoring.visibility`, `scoring.selectors`).
+(`scoring.selectors.results`, `scoring.selectors.visibility`, `scoring.selectors`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Public pages for players and the projector. Everything here obeys `scoring.visibility`.
+"""Public pages for players and the projector. Everything here obeys `scoring.selectors.visibility`.
 
-Views parse the request, ask `scoring.results` / `scoring.visibility` for what the public may
+Views parse the request, ask `scoring.selectors.results` / `scoring.selectors.visibility` for what the public may
 see, and render. `public_page` answers unchanged polls with 304 (see `public.freshness`).
 """
 
@@ -21,21 +21,19 @@ from accounts.first_run import needs_setup
 from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
-from scoring.results import player_rounds, public_round, public_rounds, round_tables
-from scoring.selectors import sheets_in_play_count, unfinished_results
-from scoring.standings import compute_standings, placing_reason, standings_json
-from scoring.visibility import (
+from scoring.selectors.results import player_rounds, public_round, public_rounds, round_tables
+from scoring.selectors.sheets import sheets_in_play_count, unfinished_results
+from scoring.selectors.standings import compute_standings, placing_reason, standings_json
+from scoring.selectors.visibility import (
     CEREMONY_PLACES,
     Scope,
-    advance_ceremony,
     ceremony_podium,
     counts_any_game,
     final_order_public,
     public_scope,
     public_standings,
-    reset_ceremony,
-    set_visibility,
 )
+from scoring.services.visibility import advance_ceremony, reset_ceremony, set_visibility
 from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (

@@ -5,7 +5,7 @@ engine and write the audit log."""
 from django.contrib import admin
 from django.urls import reverse
 
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
 from tournament.admin import ReadOnlyAdmin, ReadOnlyInline, sheet_url
 
 
@@ -69,11 +69,3 @@ class TieDecisionAdmin(ReadOnlyAdmin):
 
     def corrections_url(self, obj):
         return reverse("scoring:ties", kwargs={"slug": obj.tournament.slug})
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "tournament", "action", "who", "from_file", "sheet", "reason"]
-    list_filter = ["tournament", "action", "from_file"]
-    search_fields = ["reason", "action", "user_name"]
-    list_select_related = ["tournament", "user", "sheet"]

@@ -16,9 +16,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
-from scoring.cards import confirmation_needed, disqualifies_now
+from scoring.services.cards import confirmation_needed, disqualifies_now
 from scoring.models import Card, SeatResult
-from scoring.services import POOL, EnteredGame
+from scoring.services.sheets import POOL, EnteredGame
 from tournament.refusals import MESSAGES, message_for
 
 KEYPAD_BACK = "back"

@@ -1,4 +1,5 @@
-"""Score sheets, games, per-seat results, cards, tie decisions and the audit log."""
+"""Score sheets, games, per-seat results, cards and tie decisions (the audit log is
+`tournament.AuditEntry`)."""
 
 from django.conf import settings
 from django.db import models
@@ -207,38 +208,3 @@ class TieDecision(models.Model):
 
     def __str__(self):
         return ", ".join(self.order)
-
-
-class AuditEntry(models.Model):
-    """Who changed what result, when, from what to what, and why."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
-    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    user_name = models.CharField(
-        _("user name"), max_length=150, blank=True,
-        help_text=_("The user's name when the change was made; kept when the account is gone or the log was restored."),
-    )
-    created_at = models.DateTimeField(_("when"), auto_now_add=True)
-    action = models.CharField(_("action"), max_length=40)
-    before = models.JSONField(_("before"), null=True, blank=True)
-    after = models.JSONField(_("after"), null=True, blank=True)
-    reason = models.TextField(_("reason"), blank=True)
-    from_file = models.BooleanField(
-        _("from a restored file"), default=False,
-        help_text=_("Restored from a backup or an imported file: who and when are what the file says, not checked."),
-    )
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit log")
-        indexes = [models.Index(fields=["tournament", "created_at"])]
-
-    def __str__(self):
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
-
-    @property
-    def who(self):
-        """The user name of whoever made the change, or None when unknown."""
-        return self.user_name or (self.user.get_username() if self.user else None)

@@ -6,7 +6,7 @@ Only a superuser may delete a whole tournament (e.g. before restoring it from a 
 from django.contrib import admin
 from django.urls import reverse
 
-from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 
 
 class NoChanges:
@@ -126,3 +126,11 @@ class SeatAdmin(ReadOnlyAdmin):
 
     def corrections_url(self, obj):
         return reverse("organiser:round", kwargs={"slug": obj.round.tournament.slug, "number": obj.round.number})
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "tournament", "action", "who", "from_file", "sheet", "reason"]
+    list_filter = ["tournament", "action", "from_file"]
+    search_fields = ["reason", "action", "user_name"]
+    list_select_related = ["tournament", "user", "sheet"]

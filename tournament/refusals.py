@@ -67,7 +67,7 @@ MESSAGES = {
     "not_submitted": _("Only a submitted sheet can be verified; this one is %(state)s."),
     "card_colour": _("Choose a warning, a yellow card or a red card."),
     "card_round": _("That round belongs to another tournament."),
-    # cards (scoring.cards)
+    # cards (scoring.services.cards)
     "card_second_yellow": _("This is %(player)s's second yellow card: %(player)s will be disqualified."),
     "card_red_disqualifies": _("A red card disqualifies at once: %(player)s will be disqualified."),
     "card_disqualified_already": _("%(player)s is disqualified already: nothing more was recorded. Look at the cards so far."),
@@ -84,7 +84,7 @@ MESSAGES = {
     "staff_not_removable": _("An organiser's role, and your own, cannot be taken away on this page."),
     "staff_undo_expired": _("This removal can no longer be undone. Add the person again with a new user name."),
     "username_taken": _("This user name is taken: choose another."),
-    # ties (scoring.ties)
+    # ties (scoring.services.ties)
     "final_too_few": _("At least 3 active players are needed for the final."),
     "final_cut_tied": _(
         "Place %(place)s is tied (%(names)s): the head referee must record a decision before the final is seated."

@@ -1,7 +1,7 @@
 """The organiser's results as plain tables for `organiser.exports` to write (XLSX, CSV).
 
 These are the staff results, whatever the public visibility: the standings of every verified
-sheet (`scoring.standings.compute_standings`, as `manage.py standings` prints them); a sheet
+sheet (`scoring.selectors.standings.compute_standings`, as `manage.py standings` prints them); a sheet
 that is not verified yet counts nowhere, its table is listed with empty scores. Headers are
 in the active language (Polish by default).
 """
@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from organiser.exports.writers.tables import Table
 from organiser.selectors import started_rounds
 from scoring.models import Card
-from scoring.results import tables_by_round
-from scoring.selectors import cards_given
-from scoring.standings import caption, compute_standings, points_of, tie_note
-from scoring.visibility import Scope
+from scoring.selectors.results import tables_by_round
+from scoring.selectors.sheets import cards_given
+from scoring.selectors.standings import caption, compute_standings, points_of, tie_note
+from scoring.selectors.visibility import Scope
 from tournament.models import Player
 
 STAFF = Scope(visible=True, up_to_round=None)  # every round the staff may see: all of them

@@ -1,8 +1,8 @@
 """The static results site: the public pages as plain HTML files for a .zip (no server, no JavaScript).
 
 It shows exactly what the public pages show at this moment: the same visibility
-(`scoring.visibility.public_scope`, `public_standings`), the same rounds and round results
-(`scoring.results`), so hidden results stay hidden and frozen standings stay frozen. Every
+(`scoring.selectors.visibility.public_scope`, `public_standings`), the same rounds and round results
+(`scoring.selectors.results`), so hidden results stay hidden and frozen standings stay frozen. Every
 link is relative: the folder opens from `file://` and can be put on any web server as it is.
 
     index.html            the tournament's details and its rounds
@@ -21,9 +21,9 @@ from django.utils import timezone
 
 from organiser.exports.writers.archive import zip_bytes
 from organiser.selectors import organisation_count, players_with_organisations
-from scoring.results import player_histories, public_rounds, tables_by_round
-from scoring.standings import placing_reason
-from scoring.visibility import counts_any_game, public_scope, public_standings
+from scoring.selectors.results import player_histories, public_rounds, tables_by_round
+from scoring.selectors.standings import placing_reason
+from scoring.selectors.visibility import counts_any_game, public_scope, public_standings
 from tournament.names import sorted_by_surname
 
 STYLE_SHEETS = ("css/app.css", "css/public.css", "css/site.css")

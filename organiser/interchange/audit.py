@@ -27,7 +27,8 @@ from organiser.interchange.checks import (
     optional_text,
     shown,
 )
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.models import ScoreSheet
+from tournament.models import AuditEntry
 
 ENTRY_KEYS = ("when", "who", "what", "sheet", "before", "after", "reason")
 

@@ -11,7 +11,7 @@ from organiser.interchange.audit import load_audit
 from organiser.interchange.checks import decode, fail
 from organiser.interchange.parse import parse
 from scoring.models import Card, ScoreSheet, TieDecision
-from scoring.services import store_game
+from scoring.services.sheets import store_game
 from tournament import validation
 from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 

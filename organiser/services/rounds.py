@@ -16,7 +16,7 @@ from accounts.roles import has_role
 from organiser.backups.snapshots import snapshot_after_commit
 from organiser.selectors import unverified_tables
 from scoring.models import Game
-from scoring.visibility import hide_for_the_final, set_visibility
+from scoring.services.visibility import hide_for_the_final, set_visibility
 from tournament.audit import log_change
 from tournament.models import Player, Round, Seat, Tournament
 from tournament.refusals import Refused

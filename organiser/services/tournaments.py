@@ -4,7 +4,7 @@ A change of the scoring settings scores every stored game again. When that chang
 result (SPEC §6: a verified sheet changes only by the head referee, with a reason), nothing is
 saved until the head referee or the organiser confirms exactly what changes (`Confirmation`,
 naming the plan they were shown) with a reason: until then `ResultsWouldChange` carries the
-plan (`scoring.rescore.RescorePlan`) and everything is rolled back.
+plan (`scoring.services.rescore.RescorePlan`) and everything is rolled back.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
-from scoring.rescore import RescorePlan, log_plan, read_results
-from scoring.services import recompute_scores
-from scoring.visibility import set_visibility
+from scoring.services.rescore import RescorePlan, log_plan, read_results
+from scoring.services.sheets import recompute_scores
+from scoring.services.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused

@@ -15,8 +15,8 @@ from organiser import selectors
 from organiser.server_log import last_logged_error
 from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
-from scoring.selectors import cards_given
-from scoring.ties import decisions_to_review
+from scoring.selectors.sheets import cards_given
+from scoring.selectors.ties import decisions_to_review
 from tournament.models import Player
 from tournament.navigation import htmx_page
 from tournament.selectors import rounds_in_order

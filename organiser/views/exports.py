@@ -7,7 +7,7 @@ from django.views.decorators.http import require_safe
 from accounts.models import Role
 from accounts.roles import staff_required
 from organiser.exports.downloads import EXPORT_FILES
-from scoring.selectors import unverified_sheet_count
+from scoring.selectors.sheets import unverified_sheet_count
 
 
 @staff_required(Role.ORGANISER)

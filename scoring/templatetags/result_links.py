@@ -3,13 +3,13 @@
 Links: on the static site (`site_root` in the context: "" at its top, "../" one folder down)
 they are relative file paths; on the public pages, the public URLs. `signed`: a score with
 its sign. `standings_caption` and `tie_note`: what a standings table says about its rows
-(`scoring.standings`, shared with the PDF and the exports).
+(`scoring.selectors.standings`, shared with the PDF and the exports).
 """
 
 from django import template
 from django.urls import reverse
 
-from scoring import standings
+from scoring.selectors import standings
 from scoring.templatetags.referee import signed
 
 register = template.Library()

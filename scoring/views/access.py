@@ -8,7 +8,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Role
 from accounts.roles import RANK, staff_required
-from scoring import selectors, services
+from scoring.selectors import sheets as selectors
+from scoring.services import sheets as services
 from tournament.navigation import htmx_page
 
 

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring.models import AuditEntry, ScoreSheet, SeatResult
+from scoring.models import ScoreSheet, SeatResult
+from tournament.models import AuditEntry
 from scoring.templatetags.referee import signed
 
 OPENING_LABELS = dict(SeatResult.Opening.choices)
@@ -109,7 +110,7 @@ def describe_game(game, players):
 
 
 def describe_result(data):
-    """Lines for a player's result on a sheet (see `scoring.rescore`): each game's score, then the totals."""
+    """Lines for a player's result on a sheet (see `scoring.services.rescore`): each game's score, then the totals."""
     games = ", ".join(
         _("game %(number)s %(score)s") % {"number": number, "score": signed(score)}
         for number, score in sorted(data["scores"].items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else 0)

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine import rules
-from scoring import selectors, services
+from scoring.selectors import sheets as selectors
+from scoring.services import sheets as services
 from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.views.access import is_head, load_table

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from scoring import selectors, services
+from scoring.selectors import sheets as selectors
+from scoring.services import sheets as services
 from scoring.forms import OverrideForm
 from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry

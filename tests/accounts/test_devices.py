@@ -185,7 +185,7 @@ def test_a_tablet_signs_in_with_the_link_in_chromium(live_server, new_page):
 
 
 def test_making_and_revoking_links_is_audited_without_the_token(tournament, organiser):
-    from scoring.models import AuditEntry
+    from tournament.models import AuditEntry
 
     link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     revoke_device_link(link, revoked_by=organiser)

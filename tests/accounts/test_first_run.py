@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from accounts import first_run, services
 from accounts.models import Role, SetupCodeTries, TournamentRole
-from scoring.models import AuditEntry
 from tests.support.browser import assert_no_horizontal_scroll, screenshot
+from tournament.models import AuditEntry
 from tests.factories import build
 from tournament.refusals import Refused
 

@@ -10,7 +10,7 @@ from django.test import Client
 from accounts import venue
 from accounts.models import Role, TournamentRole, TournamentVenue
 from printing.testing import qr_matrix, qr_payloads, seated_tournament, strict_pdf_rendering  # noqa: F401
-from scoring.models import AuditEntry
+from tournament.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 PAGE = "/accounts/venue/senioriada/"

@@ -9,9 +9,8 @@ from django.contrib.auth.models import User
 
 from accounts.models import Role, TournamentRole
 from organiser.interchange import dumps, export_tournament
-from scoring.models import AuditEntry
 from tests.factories import build, out_game, table, tournament_data
-from tournament.models import Player, Tournament
+from tournament.models import AuditEntry, Player, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 

@@ -22,7 +22,7 @@ from django.contrib.auth.models import Group, User
 from engine import rules
 from organiser import services
 from organiser.interchange import import_tournament
-from scoring import services as scoring
+from scoring.services import sheets as scoring
 from scoring.models import ScoreSheet
 from tournament.models import Table
 

@@ -15,9 +15,8 @@ from django.test import Client
 
 from organiser.backups import files, restore, snapshots
 from organiser.interchange import dumps, export_tournament
-from scoring.models import AuditEntry
 from tests.factories import build
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 

@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from organiser import services
 from organiser.backups import files, snapshots
-from scoring import services as scoring
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.services import sheets as scoring
+from scoring.models import ScoreSheet
+from tournament.models import AuditEntry
 from tests.factories import sheet_url, submitted_and_verified
 
 pytestmark = pytest.mark.django_db

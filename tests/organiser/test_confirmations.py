@@ -5,9 +5,9 @@ the server changes nothing until the answer (`confirm`) comes; the change is aud
 import pytest
 
 from organiser import services
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.models import ScoreSheet
 from tests.factories import build, checked_in
-from tournament.models import Player, Round
+from tournament.models import AuditEntry, Player, Round
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from organiser.demo import DEMO_SLUG
-from scoring.standings import compute_standings
+from scoring.selectors.standings import compute_standings
 from tournament.models import Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db

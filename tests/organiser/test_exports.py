@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from organiser.exports.rows import standings_table
-from scoring.standings import compute_standings, tie_note
+from scoring.selectors.standings import compute_standings, tie_note
 from tests.factories import HOSTILE_CLUB, HOSTILE_NAMES, UNVERIFIED_SCORE, build, hostile_tournament
 from tests.support.files import formula_cells, read_csv, read_workbook
 

@@ -17,7 +17,7 @@ from organiser.demo import random_tournament
 from organiser.exports.downloads import EXPORT_FILES
 from organiser.interchange import import_tournament
 from organiser.exports.site import site_files
-from scoring.visibility import set_visibility
+from scoring.services.visibility import set_visibility
 from tests.factories import (
     LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build, build_hall, games, hostile_tournament, table,
 )

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from organiser import services
-from scoring.models import AuditEntry
+from tournament.models import AuditEntry
 from tests.factories import build, out_game, settings_data, table
 from tournament.models import Tournament
 

@@ -200,7 +200,7 @@ def test_public_json_obeys_visibility(client):
 
 
 def test_backup_of_a_tournament_in_progress_restores_identical_standings():
-    from scoring.standings import compute_standings, standings_json
+    from scoring.selectors.standings import compute_standings, standings_json
 
     data = full_data()
     data["rounds"][0]["state"] = "started"

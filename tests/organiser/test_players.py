@@ -4,10 +4,9 @@ import re
 
 import pytest
 
-from scoring.models import AuditEntry
 from tests.factories import build, checked_in, table
 from organiser import selectors, services
-from tournament.models import Organisation, Player
+from tournament.models import AuditEntry, Organisation, Player
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db

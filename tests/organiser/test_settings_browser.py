@@ -4,10 +4,10 @@ change where the save button was, and saves only after confirming it with a reas
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import AuditEntry, SeatResult
+from scoring.models import SeatResult
 from tests.factories import build, out_game, table
 from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -8,10 +8,10 @@ import pytest
 
 from organiser import services
 from organiser.forms import TournamentForm
-from scoring.models import AuditEntry, SeatResult, TieDecision
-from scoring.ties import decisions_to_review
+from scoring.models import SeatResult, TieDecision
+from scoring.selectors.ties import decisions_to_review
 from tests.factories import build, out_game, settings_data, table
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from organiser import selectors, services
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.models import ScoreSheet
 from tests.factories import checked_in
-from tournament.models import Round, RoundTime
+from tournament.models import AuditEntry, Round, RoundTime
 
 pytestmark = pytest.mark.django_db
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from scoring.models import AuditEntry, SeatResult
+from scoring.models import SeatResult
 from tests.factories import build, out_game, settings_data, table
 from organiser.forms import TournamentForm, parse_places
 from organiser.services import create_tournament
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db

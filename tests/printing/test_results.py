@@ -14,7 +14,7 @@ from printing.testing import (  # noqa: F401
 from printing.views import device_sheet_pdf
 from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet, TieDecision
-from scoring.visibility import set_visibility
+from scoring.services.visibility import set_visibility
 from tests.factories import out_game
 from tournament.models import Player, Round, Tournament
 

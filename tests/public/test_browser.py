@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring.visibility import advance_ceremony
+from scoring.services.visibility import advance_ceremony
 from tests.factories import build_hall
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

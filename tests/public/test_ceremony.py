@@ -3,10 +3,10 @@
 import pytest
 
 from organiser.interchange import import_tournament
-from scoring.models import AuditEntry
-from scoring.visibility import advance_ceremony, ceremony_podium, reset_ceremony
+from scoring.selectors.visibility import ceremony_podium
+from scoring.services.visibility import advance_ceremony, reset_ceremony
 from tests.factories import NAMES, after_the_final, build_hall, hall_data
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db
 

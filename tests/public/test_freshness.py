@@ -14,9 +14,9 @@ from django.db.models import F
 from django.http import HttpResponse
 from django.test import Client
 
-from public.freshness import public_state, tournament_from_row
+from public.freshness import public_state
 from scoring.models import Card, ScoreSheet, SeatResult
-from scoring.visibility import set_visibility
+from scoring.services.visibility import set_visibility
 from tests.factories import build_hall
 from tournament.models import Player, Tournament
 
@@ -153,8 +153,7 @@ def test_signed_in_staff_and_visitors_with_a_message_get_a_page_of_their_own(cli
 
 def test_the_tournament_read_with_its_version_is_the_one_the_orm_reads():
     tournament = build_hall("frozen", frozen_round=2)
-    _, _, row = public_state("test", with_tournament=True)
-    read = tournament_from_row(row, "digest")
+    _, _, read = public_state("test", with_tournament=True)
     stored = Tournament.objects.get(pk=tournament.pk)
     assert [getattr(read, f.attname) for f in Tournament._meta.concrete_fields] == [
         getattr(stored, f.attname) for f in Tournament._meta.concrete_fields

@@ -27,7 +27,7 @@ from pypdf import PdfReader
 from organiser import services
 from organiser.exports.site import site_files
 from organiser.interchange import import_tournament
-from scoring.visibility import advance_ceremony, set_visibility
+from scoring.services.visibility import advance_ceremony, set_visibility
 from tests.factories import (
     LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, games, table, tournament_data,
 )

@@ -6,10 +6,10 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.selectors import unfinished_results
+from scoring.selectors.sheets import unfinished_results
 from printing.testing import pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
 from organiser.interchange import import_tournament
-from scoring.standings import compute_standings
+from scoring.selectors.standings import compute_standings
 from tests.factories import build_hall, hall_data
 from tournament.models import Tournament
 

@@ -12,17 +12,19 @@ from django.db.models import F
 
 from public.models import PublicVersion
 from public.versions import watched_sources
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
 from tests.factories import build_hall
-from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
 # Models that belong to a tournament but whose rows no public page shows.
 NOT_PUBLIC = {
-    "scoring.AuditEntry": "the audit log is for staff",
+    "tournament.AuditEntry": "the audit log is for staff",
     "accounts.TournamentRole": "staff roles (a signed-in page renews every minute instead)",
     "accounts.DeviceLink": "tablet sign-in links",
+    "accounts.TournamentVenue": "the venue address: staff pages and printed links only",
+    "tournament.RoundTime": "the timetable: the public round clock (/t/<slug>/clock/) is never cached",
     "public.PublicVersion": "the version itself",
 }
 

@@ -8,11 +8,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import cards, selectors
-from scoring.models import AuditEntry, Card
-from scoring.standings import compute_standings
+from scoring.services import cards
+from scoring.selectors import sheets as selectors
+from scoring.models import Card
+from scoring.selectors.standings import compute_standings
 from tests.factories import build, four_games, started_round, table
-from tournament.models import Player
+from tournament.models import AuditEntry, Player
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,10 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring.models import AuditEntry, Card
+from scoring.models import Card
 from tests.factories import build, four_games, started_round, table
 from tests.support.browser import PHONE, screenshot, signed_in_page
-from tournament.models import Player
+from tournament.models import AuditEntry, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -4,10 +4,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import cards
-from scoring.models import AuditEntry, Card
+from scoring.services import cards
+from scoring.models import Card
 from tests.factories import build, sheet_url, started_round, table
-from tournament.models import Player
+from tournament.models import AuditEntry, Player
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db

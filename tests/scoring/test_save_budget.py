@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from engine import rules
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.models import ScoreSheet
+from tournament.models import AuditEntry
 from tests.factories import build, out_game, table
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.models import AuditEntry, Game
+from scoring.models import Game
+from tournament.models import AuditEntry
 from tests.factories import build, example_one, out_game, sheet_of, sheet_url, started_round, table, text_of
 
 pytestmark = pytest.mark.django_db

@@ -211,7 +211,7 @@ def test_signed_out_tablet_whose_current_url_is_no_address_is_sent_to_the_login_
 def test_every_rule_violation_code_has_a_translatable_message():
     import inspect
 
-    source = inspect.getsource(rules) + inspect.getsource(__import__("scoring.services").services)
+    source = inspect.getsource(rules) + inspect.getsource(__import__("scoring.services.sheets").services.sheets)
     codes = set(re.findall(r'RuleViolation\(\s*"([a-z_]+)"', source))
     codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', source))
     assert codes, "no codes found"

@@ -5,7 +5,8 @@ the sheet says "not saved — will retry", keeps what was typed and sends it unt
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import AuditEntry, Game
+from scoring.models import Game
+from tournament.models import AuditEntry
 from tests.support.browser import screenshot
 from tests.support.browser_steps import open_empty_sheet
 

@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth.models import Group, User
 from playwright.sync_api import expect
 
-from scoring.models import AuditEntry, Game
+from scoring.models import Game
+from tournament.models import AuditEntry
 from tests.support.browser import TABLET, screenshot, signed_in_page
 from tests.support.browser_steps import open_empty_sheet
 

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.standings import compute_standings
+from scoring.selectors.standings import compute_standings
 from tests.factories import build, out_game, table
 from tournament.models import Player
 

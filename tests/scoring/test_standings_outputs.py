@@ -20,7 +20,7 @@ from django.utils import translation
 from organiser.exports.downloads import EXPORT_FILES
 from organiser.exports.site import site_files
 from printing.testing import flat, pdf_text, strict_pdf_rendering  # noqa: F401
-from scoring.standings import caption, compute_standings
+from scoring.selectors.standings import caption, compute_standings
 from tests.factories import FINAL_CAPTION, FINAL_STANDINGS, after_the_final
 from tests.support.files import read_csv, read_workbook
 

@@ -3,12 +3,14 @@
 import pytest
 from django.test import Client
 
-from scoring import selectors, ties
-from scoring.models import AuditEntry, TieDecision
+from scoring.selectors import sheets as selectors
+from scoring.selectors.ties import decisions_to_review
+from scoring.services import ties
+from scoring.models import TieDecision
 from tests.factories import build, out_game, table
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from organiser import services
-from tournament.models import Player, Seat
+from tournament.models import AuditEntry, Player, Seat
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
@@ -155,7 +157,7 @@ def test_a_decision_whose_players_are_no_longer_tied_is_set_aside_with_a_reason(
     tournament = qualified()
     standing = TieDecision.objects.create(tournament=tournament, order=["p8", "p6"], reason="lot", decided_by=head_referee)
     stale = TieDecision.objects.create(tournament=tournament, order=["p2", "p3"], reason="old lot", decided_by=head_referee)
-    assert [review.decision for review in ties.decisions_to_review(tournament)] == [stale]
+    assert [review.decision for review in decisions_to_review(tournament)] == [stale]
     page = head_referee_client.get("/referee/test/ties/").content.decode()
     assert "Needs a new look: Gracz 2, Gracz 3" in page and "old lot" in page
     assert "Needs a new look: Gracz 8" not in page

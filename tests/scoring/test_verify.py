@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth.models import Group, User
 
-from scoring import services
-from scoring.models import AuditEntry, ScoreSheet
+from scoring.services import sheets as services
+from scoring.models import ScoreSheet
+from tournament.models import AuditEntry
 from tests.factories import example_one, sheet_of, sheet_url, submitted_and_verified, text_of
 from tournament.refusals import Refused
 

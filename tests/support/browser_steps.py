@@ -7,7 +7,7 @@ import io
 from django.contrib.auth.models import Group, User
 from pypdf import PdfReader
 
-from scoring.services import games_per_table
+from scoring.services.sheets import games_per_table
 from tests.factories import build, started_round, table
 from tests.support.browser import ARTIFACTS, TABLET
 

@@ -33,7 +33,7 @@ CONSISTENCY_CHECK = """
 import json
 from django.apps import apps
 from scoring.models import ScoreSheet
-from scoring.services import game_snapshot
+from scoring.services.sheets import game_snapshot
 
 problems = []
 for model in apps.get_models():

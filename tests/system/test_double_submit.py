@@ -53,8 +53,8 @@ def query(server, expression):
     """The value of a Python expression over the server's database (models imported)."""
     result = server.manage("shell", "-v", "0", "-c", (
         "import json\n"
-        "from scoring.models import AuditEntry, Card\n"
-        "from tournament.models import Player, Round, SubmissionToken, Tournament\n"
+        "from scoring.models import Card\n"
+        "from tournament.models import AuditEntry, Player, Round, SubmissionToken, Tournament\n"
         f"print(json.dumps({expression}))\n"
     ))
     return json.loads(result.stdout)

@@ -21,12 +21,12 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
-from scoring.models import AuditEntry, Card, ScoreSheet
-from scoring.standings import compute_standings
-from scoring.selectors import ties_to_decide
+from scoring.models import Card, ScoreSheet
+from scoring.selectors.standings import compute_standings
+from scoring.selectors.sheets import ties_to_decide
 from tests.support.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
-from tournament.models import Player, Round, Table, Tournament
+from tournament.models import AuditEntry, Player, Round, Table, Tournament
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

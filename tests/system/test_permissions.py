@@ -367,7 +367,7 @@ ADMIN_EXPECTED = {
     "tournament.Tournament": READ_ONLY, "tournament.Organisation": READ_ONLY, "tournament.Player": READ_ONLY,
     "tournament.Round": READ_ONLY, "tournament.Table": READ_ONLY, "tournament.Seat": READ_ONLY,
     "scoring.ScoreSheet": READ_ONLY, "scoring.Game": READ_ONLY, "scoring.SeatResult": READ_ONLY,
-    "scoring.Card": READ_ONLY, "scoring.TieDecision": READ_ONLY, "scoring.AuditEntry": READ_ONLY,
+    "scoring.Card": READ_ONLY, "scoring.TieDecision": READ_ONLY, "tournament.AuditEntry": READ_ONLY,
     # An empty form is refused with its errors (200); the delete removes the grant (302).
     "accounts.TournamentRole": {**dict.fromkeys(ADMIN_REQUESTS, 200), "delete": 302},
 }
@@ -388,7 +388,8 @@ def test_every_admin_model_has_its_expected_answers():
 
 @pytest.mark.parametrize("visitor", ["anonymous", "referee", "head_referee", "organiser", "other_referee", "tablet_b"])
 def test_admin_permission_matrix(world, visitor):
-    from scoring.models import AuditEntry, Card, TieDecision
+    from scoring.models import Card, TieDecision
+    from tournament.models import AuditEntry
 
     tournament = world["tournament"]
     AuditEntry.objects.create(tournament=tournament, action="verify", reason="checked")

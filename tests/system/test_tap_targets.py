@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 
 from organiser import services
 from organiser.demo import DEMO_SLUG
-from scoring.visibility import advance_ceremony
+from scoring.services.visibility import advance_ceremony
 from tests.support.browser import PHONE, TABLET, screenshot, signed_in_page
 from tests.support.pages import ROLES, pages
 from tests.support.pages import world as demo_world  # noqa: F401 (a fixture)

@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from organiser.interchange import export_tournament
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
 from tests.factories import build, out_game, table
-from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -21,10 +21,10 @@ from django.utils import timezone
 from organiser import services
 from organiser.backups import files
 from organiser.interchange import dumps, export_tournament
-from scoring.models import AuditEntry, Card
+from scoring.models import Card
 from tests.factories import build, checked_in, settings_data
 from tournament import submissions
-from tournament.models import Player, Round, SubmissionToken, Tournament
+from tournament.models import AuditEntry, Player, Round, SubmissionToken, Tournament
 
 pytestmark = pytest.mark.django_db
 

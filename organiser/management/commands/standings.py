@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from organiser.management.command_line import tournament_by_slug
-from scoring.standings import FINAL_MARK, caption, compute_standings, standings_json, tie_note
+from scoring.selectors.standings import FINAL_MARK, caption, compute_standings, standings_json, tie_note
 
 
 class Command(BaseCommand):

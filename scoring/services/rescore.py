@@ -22,8 +22,8 @@ from typing import Any
 from engine import rules
 from engine.standings import StandingRow, decision_stands
 from scoring.models import ScoreSheet, TieDecision
-from scoring.selectors import seated_players, tie_decisions, verified_sheets
-from scoring.standings import compute_standings
+from scoring.selectors.sheets import seated_players, tie_decisions, verified_sheets
+from scoring.selectors.standings import compute_standings
 from tournament.audit import log_change
 from tournament.models import Player, Tournament
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import RANK, has_role
 from engine import rules
-from scoring import selectors
+from scoring.selectors import sheets as selectors
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.signals import send_after_commit

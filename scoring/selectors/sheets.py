@@ -6,7 +6,7 @@ their seat results) are read in one query each: the rows come joined, and the re
 put where `prefetch_related` would have put them, so `table.seats.all()` and
 `game.results.all()` need no further query. Players and their cards, whether the results are
 final and the ties the head referee must decide follow. (Standings and round results have
-modules of their own: `scoring.standings`, `scoring.results`.)
+modules of their own: `scoring.selectors.standings`, `scoring.selectors.results`.)
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.standings import StandingRow
-from scoring.models import AuditEntry, Card, Game, ScoreSheet, SeatResult, TieDecision
-from scoring.standings import compute_standings
-from tournament.models import Player, Round, Seat, Table, Tournament
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
+from scoring.selectors.standings import compute_standings
+from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
 from tournament.selectors import latest_round, qualifying_over
 

@@ -2,8 +2,9 @@
 medal place once the results are final; a decision (lot or play-off) orders the tie.
 
 They sit with scoring: the head referee records them on the referee pages, and the standings
-they order are scoring's. The organiser's final seating asks `final_candidates`; which ties
-wait for a decision is read by `scoring.selectors.ties_to_decide`.
+they order are scoring's. Which ties wait for a decision is read by
+`scoring.selectors.sheets.ties_to_decide`; the final's candidates and the decisions to review
+by `scoring.selectors.ties`.
 
 A decision orders the players who were tied when it was made. When a result changes later (a
 correction, a card, new scoring settings) they may no longer be tied: the decision then orders
@@ -14,35 +15,19 @@ aside (`set_decision_aside`, with a reason) and decides any new tie.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
 from accounts.models import Role
 from accounts.roles import has_role
-from engine.standings import StandingRow, decision_stands
+from engine.standings import decision_stands
 from scoring.models import TieDecision
-from scoring.selectors import FINAL_SIZE, final_cut_tie, tie_decisions, ties_to_decide
-from scoring.standings import compute_standings
+from scoring.selectors.sheets import ties_to_decide
+from scoring.selectors.standings import compute_standings
 from tournament.audit import log_change
-from tournament.models import Player, Tournament
+from tournament.models import Tournament
 from tournament.refusals import Refused
-
-
-def final_candidates(tournament: Tournament) -> list[StandingRow]:
-    """The standings rows of the players who would sit at the final table, best first.
-
-    Refused when a tie decides who plays in the final and nobody has decided it.
-    """
-    rows = compute_standings(tournament)
-    active = [row for row in rows if row.player.status == Player.Status.ACTIVE]
-    if len(active) < 3:
-        raise Refused("final_too_few")
-    tied = final_cut_tie(rows)
-    if tied:
-        raise Refused("final_cut_tied", place=FINAL_SIZE, names=", ".join(row.player.name for row in tied))
-    return active[:FINAL_SIZE]
 
 
 @transaction.atomic
@@ -70,34 +55,6 @@ def decide_tie(tournament: Tournament, *, order: Sequence[str], reason: str, use
         before={"place": tie[0].rank_label}, after={"order": list(order), "names": [names[i] for i in order]},
     )
     return decision
-
-
-@dataclass
-class DecisionReview:
-    """A tie decision whose players are no longer tied: `rows` are their standings rows now (in
-    the decision's order; a player no longer in the standings is left out)."""
-
-    decision: TieDecision
-    rows: list[StandingRow]
-
-    @property
-    def names(self) -> list[str]:
-        return [row.player.name for row in self.rows]
-
-
-def decisions_to_review(tournament: Tournament, rows: list[StandingRow] | None = None) -> list[DecisionReview]:
-    """The tie decisions that no longer order a tie (oldest first): the head referee must look
-    at them again. `rows`: the standings (every verified sheet), when the caller has them."""
-    decisions = tie_decisions(tournament)
-    if not decisions:
-        return []
-    if rows is None:
-        rows = compute_standings(tournament)
-    by_id = {row.player.ext_id: row for row in rows}
-    return [
-        DecisionReview(decision, [by_id[ext_id] for ext_id in decision.order if ext_id in by_id])
-        for decision in decisions if not decision_stands(rows, decision.order)
-    ]
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 """Round results by table, read in a fixed number of queries and limited by a visibility scope.
 
 Seating is public once a round is published (draft rounds never are); scores only come from
-verified sheets of rounds the given `Scope` shows (`scoring.visibility.public_scope` for the
+verified sheets of rounds the given `Scope` shows (`scoring.selectors.visibility.public_scope` for the
 public pages and the static results site; staff pass a scope that shows every round). Nothing
 here decides a score: totals come from the rules engine.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from engine import rules
 from scoring.models import ScoreSheet, SeatResult
-from scoring.visibility import public_scope
+from scoring.selectors.visibility import public_scope
 from tournament.models import Player, Round, Seat
 
 PUBLIC_ROUND_STATES = (Round.State.PUBLISHED, Round.State.STARTED, Round.State.COMPLETED)
