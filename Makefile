@@ -12,7 +12,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev test image-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
+.PHONY: system-packages run dev test test-suite image-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -68,13 +68,25 @@ dev: system-packages $(VENV)/.installed-run
 	$(DEV) LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The floor plan first (import-linter's contracts in pyproject.toml), then the engine's tests with
-# no Django at all (no settings module, the pytest-django plugin off), then the whole suite.
+# no Django at all (no settings module, the pytest-django plugin off), then the whole suite. Both
+# test runs are spread over TEST_WORKERS processes by pytest-xdist (auto: one a core; 0: none);
+# each worker has its own test database, and each test its own data folder and error log
+# (tests/conftest.py); a module marked xdist_group (one server for its tests) stays on one worker.
+# PYTEST_ARGS are added to the suite's run, e.g. PYTEST_ARGS='-m "not browser"'.
+TEST_WORKERS ?= auto
+SUITE = TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 test: NEED = test
 test: system-packages $(VENV)/.installed-test
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy --strict engine
-	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q engine/tests
-	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q -n $(TEST_WORKERS) engine/tests
+	$(SUITE)
+
+# The suite alone, without the checks and the engine's tests, which no database changes: .ci/run's
+# second run, on PostgreSQL.
+test-suite: NEED = test
+test-suite: system-packages $(VENV)/.installed-test
+	$(SUITE)
 
 # The container image (Dockerfile, compose.yaml) built and checked as an organiser uses it, with
 # Podman and podman-compose in place of Docker Desktop; bin/image-test prints each check and the

@@ -2,6 +2,8 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.utils import translation
 
+from tests.support.isolation import error_log_at
+
 
 @pytest.fixture(autouse=True)
 def english(settings):
@@ -23,6 +25,18 @@ def fast_password_hashing(settings):
     """A test's accounts are hashed in microseconds: the production hasher takes 0.3 s a password
     on purpose, which hundreds of test accounts and sign-ins would pay for nothing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def own_data_folder(settings, tmp_path_factory):
+    """Each test its own data folder (VAR_DIR), snapshot folder and error log, so that no test
+    sees what another wrote, whatever the order and however many workers run the suite."""
+    folder = tmp_path_factory.mktemp("var")
+    settings.VAR_DIR = folder
+    settings.BACKUP_DIR = folder / "backups"
+    settings.ERROR_LOG = folder / "log" / "errors.log"
+    with error_log_at(settings.ERROR_LOG):
+        yield folder
 
 
 @pytest.fixture

@@ -19,7 +19,8 @@ from tests.support.venue import (
     server_errors, sheet_version, sign_in, start_venue,
 )
 
-pytestmark = pytest.mark.server
+# One worker runs this module's tests (make test's --dist loadgroup): they share one module-scoped server.
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("concurrency-venue")]
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ from tests.support.http_client import Client
 from tests.support.server import Server
 from tests.support.venue import server_errors
 
-pytestmark = pytest.mark.server
+# One worker runs this module's tests (make test's --dist loadgroup): they share one module-scoped server.
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("double-submit-server")]
 
 PASSWORD = "organiser-password-1"
 AT_ONCE = 6

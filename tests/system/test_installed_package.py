@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.own_database
+# One worker runs this module's tests (make test's --dist loadgroup): they share one module-scoped build.
+pytestmark = [pytest.mark.own_database, pytest.mark.xdist_group("installed-package")]
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_IN_THE_BUILD = shutil.ignore_patterns(".git", ".venv", "var", "build", "*.egg-info", "__pycache__", "tests", "bench",
