@@ -15,6 +15,7 @@ from accounts.models import TournamentVenue
 from organiser.interchange import InterchangeError, dumps, export_tournament, import_json_text, import_tournament
 from organiser.services.timetable import save_timetable
 from scoring.models import AuditEntry
+from scoring.standings import compute_standings
 from tests.factories import build, four_games, started_round, table, tournament_data
 from tournament import clock
 from tournament.models import Round, RoundTime, Tournament
@@ -142,3 +143,17 @@ def test_a_restore_keeps_the_timetable_and_this_servers_venue_address_which_the_
     assert {line.number: (line.planned_start, line.length_minutes) for line in restored.round_times.all()} == TIMETABLE
     assert Round.objects.get(tournament=restored, number=2).started_at == ROUND_2
     assert TournamentVenue.objects.get().tournament == restored and restored.venue.address == "http://192.168.1.10:8000"
+
+
+def test_frozen_standings_read_the_same_after_a_restore(organiser):
+    """The standings as frozen after round 1: a red card without a round given 10 minutes into round 2
+    counts only from round 2 on, which the restored file still knows by round 2's start."""
+    tournament = played(organiser)
+    red = {"player": "p3", "round": None, "colour": "red", "reason": "insults", "given_at": "2026-02-10T10:58:05+00:00"}
+    data = export_tournament(tournament)
+    data["cards"].append(red)
+    Tournament.objects.all().delete()
+    restored = import_tournament(data)
+    frozen = {row.player.ext_id: row.status for row in compute_standings(restored, up_to_round=1)}
+    now = {row.player.ext_id: row.status for row in compute_standings(restored)}
+    assert (frozen["p3"], now["p3"]) == ("active", "disqualified")
