@@ -1,8 +1,8 @@
 """The day's timetable and when each round started and was completed travel in the interchange
 file (the optional `timetable` list, `rounds[].started_at` and `completed_at`): export → import
 → export keeps them, a file without them imports as before, a bad value is refused with its
-JSON path. The venue address stays on its server: not in the file, kept by a restore over the
-same tournament."""
+JSON path. So does the plan for the final's results (`final_release`). The venue address stays
+on its server: not in the file, kept by a restore over the same tournament."""
 
 import datetime
 import io
@@ -157,3 +157,21 @@ def test_frozen_standings_read_the_same_after_a_restore(organiser):
     frozen = {row.player.ext_id: row.status for row in compute_standings(restored, up_to_round=1)}
     now = {row.player.ext_id: row.status for row in compute_standings(restored)}
     assert (frozen["p3"], now["p3"]) == ("active", "disqualified")
+
+
+@pytest.mark.parametrize("release", ["live", "ceremony"])
+def test_the_plan_for_the_finals_results_travels(release):
+    tournament = build(4, settings={"final_release": release})
+    first = dumps(export_tournament(tournament))
+    assert json.loads(first)["tournament"]["settings"]["final_release"] == release
+    Tournament.objects.all().delete()
+    restored = import_tournament(json.loads(first))
+    assert restored.final_release == release and dumps(export_tournament(restored)) == first
+
+
+def test_a_file_without_a_plan_for_the_finals_results_hides_them_until_the_ceremony_and_a_bad_plan_is_refused():
+    assert build(4).final_release == "ceremony"
+    Tournament.objects.all().delete()
+    with pytest.raises(InterchangeError) as refused:
+        build(4, settings={"final_release": "after_lunch"})
+    assert str(refused.value).startswith("tournament.settings.final_release: must be one of ceremony, live")
