@@ -136,6 +136,7 @@ def test_a_restore_keeps_the_timetable_and_this_servers_venue_address_which_the_
     upload = io.BytesIO(backup)
     upload.name = "backup.json"
     html = organiser_client.post("/staff/test/backups/", {"file": upload}).content.decode()
+    assert "tablet sign-in links and the venue address of the tournament stay valid" in html
     token = html.split('name="token" value="')[1].split('"')[0]
     organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
     restored = Tournament.objects.get(slug="test")
