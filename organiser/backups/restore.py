@@ -3,8 +3,9 @@ between the preview and the confirmation, and the restore itself.
 
 Restoring over a tournament of the same slug replaces it whole, in one transaction: a snapshot of
 the tournament as it was is written first (trigger ``before-restore``), then the file is imported
-and the old tournament deleted; its staff grants, tablet links and identity (`uid`, so its
-snapshots) move to the restored one. A file that fails any check changes nothing.
+and the old tournament deleted; its staff grants, tablet links, venue address and identity
+(`uid`, so its snapshots) move to the restored one: they belong to this server, not to the
+file. A file that fails any check changes nothing.
 
 A checked upload waits in `BACKUP_DIR/.staged/` for the confirmation: one per user and tournament
 (a new upload replaces the user's previous one for that tournament, or for a new tournament), for
@@ -34,7 +35,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from accounts.models import DeviceLink, TournamentRole
+from accounts.models import DeviceLink, TournamentRole, TournamentVenue
 from organiser.backups.files import write_atomically
 from organiser.backups.snapshots import snapshot_after_commit, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
@@ -255,6 +256,7 @@ def restore(text, *, user, replace=None):
                 Tournament.objects.filter(pk=tournament.pk).update(uid=identity)
                 TournamentRole.objects.filter(tournament=existing).update(tournament=tournament)
                 DeviceLink.objects.filter(tournament=existing).update(tournament=tournament)
+                TournamentVenue.objects.filter(tournament=existing).update(tournament=tournament)
                 existing.delete()
             log_change(tournament, user, "restore", after={"replaced": existing is not None})
     except IntegrityError:  # a tournament of this slug was created meanwhile

@@ -18,6 +18,7 @@ MAX_DEPTH = 16  # the format nests 10 levels deep at most
 MAX_DIGITS = 18  # a longer whole number in a file is refused where it stands
 MAX_MESSAGE = 300
 TEXT_CONTROLS = "\n\r\t"  # allowed in reasons, never in names or ids
+TIME_OF_DAY_RE = re.compile(r"\d\d:\d\d(:\d\d(\.\d{1,6})?)?", re.ASCII)
 JSON_TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
@@ -111,11 +112,22 @@ def checked_time(value, path):
     """A moment with its offset (ISO 8601, like 2026-02-10T09:30:00+00:00)."""
     try:
         when = datetime.datetime.fromisoformat(value)
-    except (TypeError, ValueError):
+        when = when.astimezone(datetime.UTC) if when.tzinfo else None  # years 1–9999 in UTC too
+    except (TypeError, ValueError, OverflowError):
         when = None
-    if when is None or when.tzinfo is None:
+    if when is None:
         fail(path, f"must be a time with its offset, like 2026-02-10T09:30:00+00:00, got {shown(value)}")
     return when
+
+
+def checked_time_of_day(value, path):
+    """A time of day on the tournament's own clock, without an offset: "09:30" (or "09:30:15")."""
+    if not isinstance(value, str) or not TIME_OF_DAY_RE.fullmatch(value):
+        fail(path, f"must be a time of day like 09:30, got {shown(value)}")
+    try:
+        return datetime.time.fromisoformat(value)
+    except ValueError:
+        fail(path, f"must be a time of day like 09:30, got {shown(value)}")
 
 
 def optional_text(value, path, max_length):

@@ -3,10 +3,12 @@ gives identical bytes."""
 
 from __future__ import annotations
 
+import datetime
 import json
 
 from organiser.interchange.audit import export_audit
 from organiser.interchange.parse import FORMAT, SETTING_KEYS
+from organiser.interchange.timetable import export_timetable
 from scoring.models import Card, Game, ScoreSheet, TieDecision
 from scoring.records import card_record, game_record
 from tournament.models import Player, Round, Seat
@@ -38,7 +40,8 @@ def export_tournament(tournament):
             })
         rounds.append({
             "number": round_.number, "kind": round_.kind, "state": round_.state, "seed": round_.seed,
-            "method": round_.method, "tables": tables,
+            "method": round_.method, "started_at": _utc(round_.started_at), "completed_at": _utc(round_.completed_at),
+            "tables": tables,
         })
     return {
         "format": FORMAT,
@@ -50,6 +53,7 @@ def export_tournament(tournament):
             for p in players
         ],
         "rounds": rounds,
+        "timetable": export_timetable(t),
         "cards": [
             card_record(c) for c in Card.objects.filter(tournament=t).select_related("player", "round").order_by("created_at", "pk")
         ],
@@ -58,6 +62,10 @@ def export_tournament(tournament):
         ],
         "audit": export_audit(t),
     }
+
+
+def _utc(moment):
+    return moment.astimezone(datetime.UTC).isoformat() if moment else None
 
 
 def dumps(data):

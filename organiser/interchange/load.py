@@ -10,6 +10,7 @@ from engine.discipline import derived_status
 from organiser.interchange.audit import load_audit
 from organiser.interchange.checks import decode, fail
 from organiser.interchange.parse import parse
+from organiser.interchange.timetable import load_timetable
 from scoring.models import Card, ScoreSheet, TieDecision
 from scoring.services.sheets import store_game
 from tournament import validation
@@ -47,7 +48,8 @@ def import_tournament(data):
     rounds, sheets = {}, {}
     for r in plan["rounds"]:
         round_ = Round.objects.create(
-            tournament=tournament, number=r["number"], kind=r["kind"], state=r["state"], seed=r["seed"], method=r["method"]
+            tournament=tournament, number=r["number"], kind=r["kind"], state=r["state"], seed=r["seed"], method=r["method"],
+            started_at=r["started_at"], completed_at=r["completed_at"],
         )
         rounds[r["number"]] = round_
         for t in r["tables"]:
@@ -58,6 +60,7 @@ def import_tournament(data):
             sheet = sheets[r["number"], t["number"]] = ScoreSheet.objects.create(table=table, state=t["state"])
             for g in t["games"]:
                 store_game(sheet, g["number"], g["game"], keypad=g["keypad"] or None, overrides=g["overrides"])
+    load_timetable(tournament, plan["timetable"])
     load_cards(tournament, plan["cards"], players, rounds)
     TieDecision.objects.bulk_create(
         TieDecision(tournament=tournament, order=d["order"], reason=d["reason"]) for d in plan["tie_decisions"]

@@ -30,6 +30,7 @@ from organiser.interchange.checks import (
     refusal_text,
     shown,
 )
+from organiser.interchange.timetable import parse_timetable
 from scoring.models import Card, ScoreSheet
 from tournament import validation
 from tournament.models import Player, Round, Tournament
@@ -54,6 +55,7 @@ SETTING_KEYS = (
     "final_release",
 )
 ROUND_STATES = [c for c, _ in Round.State.choices]
+PLAYED_STATES = [Round.State.STARTED, Round.State.COMPLETED]
 SHEET_STATES = [c for c, _ in ScoreSheet.State.choices]
 PLAYER_STATUSES = [c for c, _ in Player.Status.choices]
 CARD_COLOURS = [c for c, _ in Card.Colour.choices]
@@ -200,7 +202,7 @@ def parse(data):
     check_depth(data)
     if data.get("format") != FORMAT:  # first: a file of another kind is named as such
         fail("format", f"must be {FORMAT!r}, got {shown(data.get('format'))}")
-    check_known_keys(data, "", ("format", "tournament", "players", "rounds", "cards", "tie_decisions", "audit"))
+    check_known_keys(data, "", ("format", "tournament", "players", "rounds", "timetable", "cards", "tie_decisions", "audit"))
     t = checked_object(data.get("tournament"), "tournament")
     check_known_keys(t, "tournament", ("name", "slug", "date", "settings"))
     name = checked_name(t.get("name"), "tournament.name")
@@ -241,7 +243,8 @@ def parse(data):
 
     return {
         "tournament": {"name": name, "slug": slug, "date": date, **settings},
-        "players": players, "rounds": rounds, "cards": cards, "tie_decisions": decisions,
+        "players": players, "rounds": rounds, "timetable": parse_timetable(data.get("timetable", [])),
+        "cards": cards, "tie_decisions": decisions,
         "audit": parse_audit(data.get("audit", []), rounds),
     }
 
@@ -337,7 +340,7 @@ def _parse_rounds(data, players, tournament):
     for i, r in enumerate(checked_list(data, "rounds")):
         path = f"rounds[{i}]"
         r = checked_object(r, path)
-        check_known_keys(r, path, ("number", "kind", "state", "seed", "method", "tables"))
+        check_known_keys(r, path, ("number", "kind", "state", "seed", "method", "started_at", "completed_at", "tables"))
         number = checked_int(r.get("number"), f"{path}.number", 1, 100)
         if number in round_numbers:
             fail(f"{path}.number", f"round {number} appears twice")
@@ -356,14 +359,32 @@ def _parse_rounds(data, players, tournament):
         seed = r.get("seed", "")
         if isinstance(seed, int) and not isinstance(seed, bool):
             seed = str(seed)
+        state = checked_choice(r.get("state", Round.State.COMPLETED), f"{path}.state", ROUND_STATES)
         rounds.append({
-            "number": number, "kind": kind,
-            "state": checked_choice(r.get("state", Round.State.COMPLETED), f"{path}.state", ROUND_STATES),
+            "number": number, "kind": kind, "state": state,
             "seed": checked_text(seed, f"{path}.seed", max_length=64) if seed != "" else "",
             "method": checked_choice(r.get("method", ""), f"{path}.method", ["", "random", "mixed", "swiss", "manual", "final"]),
+            **_round_times(r, path, state),
             "tables": tables,
         })
     return rounds
+
+
+def _round_times(r, path, state):
+    """When the round started and when it was completed (its clock counts from the start): each a
+    time with its offset or null; a round has them only once it has reached that state."""
+    times = {}
+    for key, states in (("started_at", PLAYED_STATES), ("completed_at", [Round.State.COMPLETED])):
+        value = r.get(key)
+        times[key] = None if value is None else checked_time(value, f"{path}.{key}")
+        if times[key] is not None and state not in states:
+            fail(f"{path}.{key}", f"a round in state {state} has no {key}")
+    if times["completed_at"] is not None:
+        if times["started_at"] is None:
+            fail(f"{path}.completed_at", "a round that has no started_at cannot have completed_at")
+        if times["completed_at"] < times["started_at"]:
+            fail(f"{path}.completed_at", "a round cannot be completed before it started")
+    return times
 
 
 def _check_limits(settings, players, rounds):

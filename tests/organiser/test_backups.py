@@ -45,7 +45,7 @@ def test_only_the_organiser_sees_the_backups_page(client, head_referee, organise
     assert client.post("/staff/new/restore/", {"file": named("{}", "x.json")}).status_code == 403
     client.force_login(organiser)
     html = client.get("/staff/test/backups/").content.decode()
-    assert "Staff accounts and passwords are not in it" in html and "Restore from a file" in html
+    assert "Staff accounts, passwords and the venue address are not in it" in html and "Restore from a file" in html
     assert "/staff/test/backups/" in client.get("/staff/test/").content.decode()
     assert "/staff/new/restore/" in client.get("/staff/").content.decode()
 

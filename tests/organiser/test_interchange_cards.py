@@ -115,6 +115,7 @@ CARD = {"player": "p1", "round": None, "colour": "yellow", "reason": "a"}
 @pytest.mark.parametrize("change, path", [
     ({"given_at": "yesterday"}, "cards[0].given_at"),
     ({"given_at": "2026-02-10T09:30:00"}, "cards[0].given_at"),
+    ({"given_at": "0001-01-01T00:00:00+01:00"}, "cards[0].given_at"),  # the year 0 in UTC
     ({"given_by": "\u202eevil"}, "cards[0].given_by"),
     ({"given_by": "x" * 151}, "cards[0].given_by"),
     ({"withdrawn": True}, "cards[0].withdrawn"),

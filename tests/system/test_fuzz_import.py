@@ -24,7 +24,11 @@ HOSTILE = st.one_of(
 
 def valid_file():
     games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible")), out_game(2, "B", A=(5, 0), C=(7, 0), D=(9, 0))]
-    data = tournament_data(8, [{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"])]}])
+    data = tournament_data(8, [{
+        "number": 1, "state": "completed", "started_at": "2026-02-10T09:30:00+01:00", "completed_at": "2026-02-10T09:31:00+00:00",
+        "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"])],
+    }])
+    data["timetable"] = [{"round": 1, "planned_start": "09:30", "length_minutes": 60}, {"round": 2, "planned_start": None}]
     data["cards"] = [{"player": "p2", "round": 1, "colour": "yellow", "reason": "noise"}]
     data["tie_decisions"] = [{"order": ["p1", "p2"], "reason": "lot"}]
     return data

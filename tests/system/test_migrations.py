@@ -64,12 +64,16 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
         # each player's name in two parts (`given_names`, `surname`: the last word of the
         # name), the language of the hall's screens (Polish, the default) and how the final's
         # results are released (neither tournament has started a final: hidden until the
-        # ceremony, as for a new one), and leaves every other byte as it was. No card of that
-        # release is withdrawn.
+        # ceremony, as for a new one), when each round started and was completed, and the day's
+        # timetable (that release had none: empty), and leaves every other byte as it was. No
+        # card of that release is withdrawn.
         audit = exported.pop("audit")
         given = [(card.pop("given_at"), card.pop("given_by")) for card in exported["cards"]]
         assert exported["tournament"]["settings"].pop("public_language") == "pl", slug
         assert exported["tournament"]["settings"].pop("final_release") == "ceremony", slug
+        assert exported.pop("timetable") == [], slug
+        played = [(r["number"], r.pop("started_at"), r.pop("completed_at")) for r in exported["rounds"]]
+        assert played == round_rows(database, slug), slug
         parts = [(player.pop("given_names"), player.pop("surname")) for player in exported["players"]]
         assert parts == [tuple(player["name"].rsplit(" ", 1)) for player in export["players"]], slug
         assert exported == export, slug
@@ -92,6 +96,21 @@ def audit_rows(path, slug):
         )]
 
 
+def round_rows(path, slug):
+    """(number, started, completed as the export writes them) of a tournament's rounds in the old database."""
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute(
+            "SELECT r.number, r.started_at, r.completed_at FROM tournament_round r JOIN tournament_tournament t"
+            " ON t.id = r.tournament_id WHERE t.slug = ? ORDER BY r.number", (slug,),
+        )
+        return [(number, utc_text(started), utc_text(completed)) for number, started, completed in rows]
+
+
+def utc_text(stored):
+    """A time as the old database stores it (UTC, no offset) written as the export writes it, or None."""
+    return stored and datetime.datetime.fromisoformat(stored).replace(tzinfo=datetime.UTC).isoformat()
+
+
 def card_rows(path, slug):
     """(when as the export writes it, the giver's user name) of a tournament's cards in the old database, oldest first."""
     with sqlite3.connect(path) as connection:
@@ -99,4 +118,4 @@ def card_rows(path, slug):
             "SELECT c.created_at, u.username FROM scoring_card c JOIN tournament_tournament t ON t.id = c.tournament_id"
             " LEFT JOIN auth_user u ON u.id = c.given_by_id WHERE t.slug = ? ORDER BY c.created_at, c.id", (slug,),
         )
-        return [(datetime.datetime.fromisoformat(when).replace(tzinfo=datetime.UTC).isoformat(), user) for when, user in rows]
+        return [(utc_text(when), user) for when, user in rows]
