@@ -14,11 +14,10 @@ from django.urls import reverse
 from accounts.models import TournamentVenue
 from organiser.interchange import InterchangeError, dumps, export_tournament, import_json_text, import_tournament
 from organiser.services.timetable import save_timetable
-from scoring.models import AuditEntry
-from scoring.standings import compute_standings
+from scoring.selectors.standings import compute_standings
 from tests.factories import build, four_games, started_round, table, tournament_data
 from tournament import clock
-from tournament.models import Round, RoundTime, Tournament
+from tournament.models import AuditEntry, Round, RoundTime, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 
