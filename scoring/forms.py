@@ -13,6 +13,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from django import forms
+from django.forms.renderers import Jinja2
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
@@ -20,6 +21,14 @@ from scoring.cards import confirmation_needed, disqualifies_now
 from scoring.models import Card, SeatResult
 from scoring.services import POOL, EnteredGame
 from tournament.refusals import MESSAGES, message_for
+
+
+class RefereeForm(forms.Form):
+    """A form of the score-sheet page: its widgets drawn by Django's Jinja2 templates (a sheet has
+    some 400 inputs, which Django's template engine drew at a third of a millisecond each)."""
+
+    default_renderer = Jinja2()
+
 
 KEYPAD_BACK = "back"
 KEYPAD_CLEAR = "clear"
@@ -186,7 +195,7 @@ def seat_form_fields(number, letter):
     }
 
 
-class GameForm(forms.Form):
+class GameForm(RefereeForm):
     """One game as posted by a tablet: who went out, and a field per seat and rack value.
 
     Cleaning parses every value, reads the racks (`racks`, the keypad's faces in `keypad` and
@@ -311,7 +320,7 @@ def _as_int(text):
         return None
 
 
-class OverrideForm(forms.Form):
+class OverrideForm(RefereeForm):
     """The head referee sets a seat's score by hand (empty score: back to the computed one)."""
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -336,7 +345,7 @@ class OverrideForm(forms.Form):
         return value
 
 
-class CardForm(forms.Form):
+class CardForm(RefereeForm):
     """A warning, yellow or red card with its reason (red only for the head referee), for `player`
     whose cards so far are `cards` (the withdrawn ones too, oldest first).
 

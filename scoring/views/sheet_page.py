@@ -3,10 +3,13 @@
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import rules
 from scoring import selectors, services
@@ -327,6 +330,13 @@ class SheetPage:
         return range(1, self.n_games + 1) if self.editable else range(0)
 
     @property
+    def submit_hint(self):
+        return ngettext(
+            "Submit the sheet when %(counter)s game is saved.", "Submit the sheet when all %(counter)s games are saved.",
+            self.n_games,
+        ) % {"counter": self.n_games}
+
+    @property
     def js_text(self):
         """The messages of sheet.js, in the user's language."""
         return {
@@ -366,7 +376,18 @@ def posted_game(request, tournament, round_number, table_number, game_number, re
 
 
 def render_sheet(request, page, *, status=200):
-    return render(request, "scoring/sheet.html", {"page": page, "tournament": page.tournament}, status=status)
+    context = {
+        "page": page, "tournament": page.tournament,
+        "state_badge": render_games(request, page, part="badge"), "games": render_games(request, page, part="games"),
+    }
+    return render(request, "scoring/sheet.html", context, status=status)
+
+
+def render_games(request, page, **context):
+    """A part of the sheet drawn by its Jinja2 template: the games and totals, the state badge, or
+    what an htmx request about one game gets back."""
+    template = get_template("scoring/sheet_games.html", using="jinja2")
+    return mark_safe(template.render({"page": page, "tournament": page.tournament, **context}, request))
 
 
 def render_game(request, page, entry, *, with_version=False, saved=False):
@@ -376,8 +397,5 @@ def render_game(request, page, entry, *, with_version=False, saved=False):
     reply is on its way. `with_version` moves the form on to the sheet's current version (after a
     save or a conflict); `saved` also sends the round totals and every other game's version.
     """
-    context = {
-        "page": page, "tournament": page.tournament, "entry": entry, "live": True,
-        "with_version": with_version or saved, "saved": saved,
-    }
-    return render(request, "scoring/sheet.html#game-live", context)
+    html = render_games(request, page, part="live", entry=entry, live=True, with_version=with_version, saved=saved)
+    return HttpResponse(html)
