@@ -198,9 +198,9 @@ def seat_form_fields(number, letter):
 class GameForm(RefereeForm):
     """One game as posted by a tablet: who went out, and a field per seat and rack value.
 
-    Cleaning parses every value, reads the racks (`racks`, the keypad's faces in `keypad` and
-    their sums in `keypad_totals`) and asks for what is missing and for a confirmation above 200
-    points of tiles; `entered()` hands the game to the rules (`services.check_game`).
+    Cleaning parses every value, reads the racks (the keypad's faces added up) and asks for what is
+    missing and for a confirmation above 200 points of tiles; `entered()` is the game as read, a
+    plain value for the rules (`services.check_game`).
 
     With `require_complete=False` (the live preview) what is still missing is not an error.
     A correction of a verified sheet (`correcting`) needs a reason.
@@ -238,8 +238,6 @@ class GameForm(RefereeForm):
         self.fields["reason"].required = correcting and require_complete
         self.racks = {}
         self.keypad = {}
-        self.keypad_totals = {}
-        self.tile_counts = {}  # the tiles left on each rack read (typed, or added up from the keypad)
 
     def seat_fields(self, letter):
         return SeatFields(*(self[f"{letter}-{name}"] for name in SEAT_FIELDS))
@@ -263,7 +261,6 @@ class GameForm(RefereeForm):
                 self.add_error(f"{letter}-keypad", message_for(error.code, error.params))
                 return
             self.keypad[letter] = faces
-            self.keypad_totals[letter] = (tiles, jokers)
         field = f"{letter}-keypad" if faces else f"{letter}-tiles"
         if letter == self.cleaned_data.get("ending"):
             if tiles is not None or jokers or opening != rules.OPENED or first_move:
@@ -275,7 +272,6 @@ class GameForm(RefereeForm):
                     self.add_error(field, message_for("rack_missing", {"seat": letter}))
                 return
             tiles = 0
-        self.tile_counts[letter] = tiles
         if rules.CONFIRM_TILES_ABOVE < tiles <= rules.MAX_TILES and not self.cleaned_data.get("confirm_tiles"):
             self.add_error(field, message_for("confirm_tiles", {"limit": rules.CONFIRM_TILES_ABOVE}))
         self.racks[letter] = rules.Rack(tiles, jokers, opening, first_move)

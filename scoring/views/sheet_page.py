@@ -262,14 +262,19 @@ class SheetPage:
 
     def bind(self, number, form, status, checked):
         """Show `form` (what the tablet posted, validated) for game `number` instead of the stored
-        values, with what the rules found in it (`checked`: problems, minus points, scores)."""
+        values, with what the rules found in the game it read (`checked`: problems, minus points,
+        scores)."""
         form.add_refusals(checked.problems)
         entry = self.entry(number)
         entry.form, entry.status, entry.checked = form, status, checked
         entry.rows = self._rows(form, entry.stored)
+        entered = checked.entered
         for row in entry.rows:
-            row.tiles = form.tile_counts.get(row.letter)
-            row.keypad_total = form.keypad_totals.get(row.letter)
+            rack = entered.racks.get(row.letter)
+            if rack is not None and row.letter != entered.ending:
+                row.tiles = rack.tiles
+            if rack is not None and row.letter in entered.keypad:
+                row.keypad_total = (rack.tiles, rack.jokers)
             row.minus = checked.minus.get(row.letter)
             row.score = checked.result.scores[row.letter] if checked.result else None
         return entry
@@ -388,6 +393,14 @@ def render_games(request, page, **context):
     what an htmx request about one game gets back."""
     template = get_template("scoring/sheet_games.html", using="jinja2")
     return mark_safe(template.render({"page": page, "tournament": page.tournament, **context}, request))
+
+
+def answer(request, page, entry, *, status=200, with_version=False, saved=False):
+    """An htmx request gets the parts of game `entry` (`render_game`, always status 200 so that
+    htmx swaps them); a plain form post gets the whole page with `status`."""
+    if request.htmx:
+        return render_game(request, page, entry, with_version=with_version, saved=saved)
+    return render_sheet(request, page, status=status)
 
 
 def render_game(request, page, entry, *, with_version=False, saved=False):
