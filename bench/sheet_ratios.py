@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_entry import save_data
+
 ROOT = Path(__file__).resolve().parent.parent
 BUDGETS = {"sheet page": 30, "htmx save": 20}
 SHEET = "/referee/test/round/1/table/{}/"
@@ -47,16 +49,6 @@ def prepare(workdir):
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     return client
-
-
-def save_data(i, version):
-    winner = "ABCD"[i % 4]
-    data = {"version": version, "ending": winner}
-    for letter in "ABCD":
-        if letter != winner:
-            data.update({f"{letter}-tiles": str((i * 7 + ord(letter)) % 60), f"{letter}-jokers": "0",
-                         f"{letter}-opening": "opened"})
-    return data
 
 
 def timed(call):
