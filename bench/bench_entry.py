@@ -252,9 +252,15 @@ class OpenLoop:
         self.failures = 0
 
     def start(self):
+        """Each table's version, read from its sheet page (0 if the page did not come: the first
+        save is then refused as a conflict whose reply carries the version)."""
         for tablet in self.tablets:
-            status, page = tablet.request("GET", tablet.sheet_path())
-            self.versions[tablet.table] = int(re.search(r'id="g1-version" value="(\d+)"', page).group(1))
+            try:
+                page = tablet.request("GET", tablet.sheet_path())[1]
+            except OSError:
+                page = ""
+            match = re.search(r'id="g1-version" value="(\d+)"', page)
+            self.versions[tablet.table] = int(match.group(1)) if match else 0
 
     def save(self, tablet, i):
         with self.lock:
@@ -262,11 +268,13 @@ class OpenLoop:
         one = Referee(self.port, tablet.table, tablet.cookies["sessionid"])
         one.cookies = dict(tablet.cookies)
         number = i % GAMES_PER_TABLE + 1
-        data = save_data(i, version)
-        status, fragment = one.request(
-            "POST", f"{one.sheet_path()}game/{number}/", data,
-            {"HX-Request": "true", "X-CSRFToken": one.cookies["csrftoken"], "Referer": f"http://{HOST}/"},
-        )
+        try:
+            status, fragment = one.request(
+                "POST", f"{one.sheet_path()}game/{number}/", save_data(i, version),
+                {"HX-Request": "true", "X-CSRFToken": one.cookies.get("csrftoken", ""), "Referer": f"http://{HOST}/"},
+            )
+        except OSError:  # a timeout or a refused connection: counted, the loop goes on
+            status, fragment = None, ""
         match = re.search(rf'id="g{number}-version" value="(\d+)"', fragment)
         with self.lock:
             if match:
