@@ -10,7 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
 from accounts.models import Role, TournamentRole
-from tournament.selectors import tournament_or_404
+from accounts.selectors import tournament_and_grants
 
 RANK = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
 GROUP_NAMES = {role.value for role in Role}
@@ -37,9 +37,28 @@ def role_for(user, tournament):
     best = global_role(user)
     if user.is_authenticated and tournament is not None:
         grant = TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True).first()
-        if grant and (best is None or RANK[Role(grant)] > RANK[best]):
-            best = Role(grant)
+        best = stronger(best, grant)
     return best
+
+
+def stronger(best, grant):
+    """The stronger of a role and a granted role's name (either may be None)."""
+    if grant and (best is None or RANK[Role(grant)] > RANK[best]):
+        return Role(grant)
+    return best
+
+
+def staff_role(user, slug):
+    """The tournament of `slug` (404 if none) and the strongest role `user` holds for it, read with
+    the user's groups in one query (the groups are kept on the user for `global_role`)."""
+    tournament = tournament_and_grants(slug, user)
+    if not user.is_active:
+        return tournament, None
+    if user.is_superuser:
+        return tournament, Role.ORGANISER
+    held = [role for role in Role if getattr(tournament, f"in_{role}")]
+    user._global_role_cache = max(held, key=RANK.get) if held else None
+    return tournament, stronger(user._global_role_cache, tournament.granted)
 
 
 def has_role(user, tournament, minimum):
@@ -76,8 +95,7 @@ def staff_required(minimum):
         def wrapper(request, slug, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            tournament = tournament_or_404(slug)
-            role = role_for(request.user, tournament)
+            tournament, role = staff_role(request.user, slug)
             if role is None or RANK[role] < RANK[Role(minimum)]:
                 raise PermissionDenied
             request.role = role

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -80,3 +81,16 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
 def granted_roles(user: AbstractBaseUser) -> set[str]:
     """The roles a user was granted for any tournament."""
     return set(TournamentRole.objects.filter(user=user).values_list("role", flat=True))
+
+
+def tournament_and_grants(slug: str, user: AbstractBaseUser) -> Tournament:
+    """The tournament of `slug` (404 if none), read in the same query as what `user` holds: its
+    `granted` role for this tournament (or None) and, for each role, whether a group gives it
+    everywhere (`in_<role>`)."""
+    grants = TournamentRole.objects.filter(user=user.pk, tournament=OuterRef("pk")).order_by("pk").values("role")[:1]
+    member = User.groups.through.objects.filter(user=user.pk)
+    groups = {f"in_{role}": Exists(member.filter(group__name=role)) for role in Role}
+    tournament = Tournament.objects.filter(slug=slug).annotate(granted=Subquery(grants), **groups).first()
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament

@@ -7,6 +7,13 @@ throwaway database, creates a tournament with one table per referee, and lets 30
 time per save, p50 and p95, read from gunicorn's access log (request time in microseconds), and
 the client-side latency for comparison. Budget: p95 server time under 100 ms.
 
+That stress run is a closed loop (each referee saves again as soon as the last save is answered).
+A hall is an open loop: tablets save every few seconds whatever the server's pace. The second part
+sends saves at a fixed rate, spread over the tables, raising the rate step by step
+(RATES_PER_SECOND), and prints each step's p95 server time; the knee is the highest rate whose
+p95 stays under 100 ms. Last, `bench/sheet_ratios.py` prints the score-sheet page's and a save's
+cost next to a bare Django view (in one process, one run).
+
 The database is SQLite in a temporary folder, or with `--postgres` a PostgreSQL cluster
 started for the run in a temporary folder (initdb and pg_ctl from /usr/lib/postgresql; as the
 user postgres when run as root) and removed afterwards. `--smoke`: 3 referees, 3 saves each.
@@ -38,6 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES_PER_TABLE = 4
 TIME_LIMIT = 240  # seconds for the whole run; the bench stops by itself
 BUDGET_MS = 100
+RATES_PER_SECOND = (5, 10, 20, 40, 60, 80)  # the open loop's steps (saves per second over all tables)
+STEP_SECONDS = 10
 HOST = "127.0.0.1"
 
 
@@ -128,13 +137,7 @@ class Referee:
             if time.monotonic() > deadline:
                 break
             number = i % GAMES_PER_TABLE + 1
-            winner = "ABCD"[i % 4]
-            data = {"version": version, "ending": winner}
-            for letter in "ABCD":
-                if letter != winner:
-                    data[f"{letter}-tiles"] = str((i * 7 + ord(letter)) % 60)
-                    data[f"{letter}-jokers"] = "0"
-                    data[f"{letter}-opening"] = "opened"
+            data = save_data(i, version)
             started = time.perf_counter()
             status, fragment = self.request(
                 "POST", f"{self.sheet_path()}game/{number}/", data,
@@ -180,6 +183,7 @@ def postgresql_cluster(workdir):
         run(pg_bin / "pg_ctl", "-D", data, "-m", "immediate", "stop")
 
 
+SAVE_LINE = re.compile(r"^POST /referee/test/round/1/table/\d+/game/\d+/ 200 (\d+)$")
 START_SECONDS = 300  # a first start migrates and compresses the static files: slow on a busy machine
 
 
@@ -235,6 +239,98 @@ def run_referees(port, sessions, saves):
     return referees, errors, time.perf_counter() - started
 
 
+class OpenLoop:
+    """Saves sent at a fixed rate whatever the answers' pace, each table in turn, each on its own
+    connection (as many tablets would); a table's next save carries the version its last reply gave."""
+
+    def __init__(self, port, sessions):
+        self.tablets = [Referee(port, n, sessions[f"ref{n}"]) for n in range(1, len(sessions) + 1)]
+        self.port = port
+        self.lock = threading.Lock()
+        self.versions = {}
+        self.sent = 0
+        self.failures = 0
+
+    def start(self):
+        """Each table's version, read from its sheet page (0 if the page did not come: the first
+        save is then refused as a conflict whose reply carries the version)."""
+        for tablet in self.tablets:
+            try:
+                page = tablet.request("GET", tablet.sheet_path())[1]
+            except OSError:
+                page = ""
+            match = re.search(r'id="g1-version" value="(\d+)"', page)
+            self.versions[tablet.table] = int(match.group(1)) if match else 0
+
+    def save(self, tablet, i):
+        with self.lock:
+            version = self.versions[tablet.table]
+        one = Referee(self.port, tablet.table, tablet.cookies["sessionid"])
+        one.cookies = dict(tablet.cookies)
+        number = i % GAMES_PER_TABLE + 1
+        try:
+            status, fragment = one.request(
+                "POST", f"{one.sheet_path()}game/{number}/", save_data(i, version),
+                {"HX-Request": "true", "X-CSRFToken": one.cookies.get("csrftoken", ""), "Referer": f"http://{HOST}/"},
+            )
+        except OSError:  # a timeout or a refused connection: counted, the loop goes on
+            status, fragment = None, ""
+        match = re.search(rf'id="g{number}-version" value="(\d+)"', fragment)
+        with self.lock:
+            if match:
+                self.versions[tablet.table] = max(self.versions[tablet.table], int(match.group(1)))
+            if status != 200:
+                self.failures += 1
+
+    def step(self, rate, seconds):
+        """Send `rate` saves a second for `seconds`; returns when every answer is in."""
+        threads, started = [], time.monotonic()
+        for i in range(int(rate * seconds)):
+            time.sleep(max(0.0, started + i / rate - time.monotonic()))
+            tablet = self.tablets[i % len(self.tablets)]
+            thread = threading.Thread(target=self.save, args=(tablet, self.sent + i))
+            thread.start()
+            threads.append(thread)
+        for thread in threads:
+            thread.join(timeout=60)
+        self.sent += len(threads)
+
+
+def save_data(i, version):
+    """A game to save: a different winner and different racks each time."""
+    winner = "ABCD"[i % 4]
+    data = {"version": version, "ending": winner}
+    for letter in "ABCD":
+        if letter != winner:
+            data.update({f"{letter}-tiles": str((i * 7 + ord(letter)) % 60), f"{letter}-jokers": "0",
+                         f"{letter}-opening": "opened"})
+    return data
+
+
+def run_open_loop(port, sessions, access_log, rates, seconds):
+    """Each rate in turn; returns [(rate, p95 server ms)] read from the access log line by line."""
+    loop = OpenLoop(port, sessions)
+    loop.start()
+    steps = []
+    for rate in rates:
+        before = len(access_log.read_text().splitlines())
+        loop.step(rate, seconds)
+        lines = access_log.read_text().splitlines()[before:]
+        server_ms = [int(m.group(1)) / 1000 for line in lines if (m := SAVE_LINE.match(line))]
+        steps.append((rate, percentile(server_ms, 0.95) if server_ms else None))
+        if not server_ms or percentile(server_ms, 0.95) >= 2 * BUDGET_MS:
+            break  # well past the knee
+    return steps, loop.failures
+
+
+def report_open_loop(steps, failures, seconds):
+    print(f"bench-entry, open loop ({seconds} s a step, every table in turn): saves per second → p95 server time")
+    for rate, p95 in steps:
+        print(f"  {rate:>4} saves/s: p95 {p95:.1f} ms" if p95 is not None else f"  {rate:>4} saves/s: no save answered")
+    held = [rate for rate, p95 in steps if p95 is not None and p95 < BUDGET_MS]
+    print(f"  knee: {max(held) if held else 0} saves/s held with p95 < {BUDGET_MS} ms (failed saves: {failures})")
+
+
 def report(referees, errors, elapsed, server_ms, database):
     client_ms = [s * 1000 for r in referees for s in r.latencies]
     saves = len(client_ms)
@@ -282,13 +378,19 @@ def main():
             server = start_server({**os.environ, **env}, port, access_log)
             try:
                 referees, errors, elapsed = run_referees(port, sessions, saves)
+                stress_lines = len(access_log.read_text().splitlines())
+                rates, seconds = ((2, 4), 2) if args.smoke else (RATES_PER_SECOND, STEP_SECONDS)
+                steps, open_failures = run_open_loop(port, sessions, access_log, rates, seconds)
             finally:
                 stop_server(server)
-        save_path = re.compile(r"^POST /referee/test/round/1/table/\d+/game/\d+/ 200 (\d+)$")
-        server_ms = [int(m.group(1)) / 1000 for line in access_log.read_text().splitlines() if (m := save_path.match(line))]
+        lines = access_log.read_text().splitlines()[:stress_lines]
+        server_ms = [int(m.group(1)) / 1000 for line in lines if (m := SAVE_LINE.match(line))]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     ok = report(referees, errors, elapsed, server_ms, "PostgreSQL" if args.postgres else "SQLite")
+    report_open_loop(steps, open_failures, seconds)
+    ratios = subprocess.run([sys.executable, str(ROOT / "bench" / "sheet_ratios.py"), *(["--smoke"] if args.smoke else [])])
+    ok = ok and ratios.returncode == 0
     return 0 if ok or (args.smoke and server_ms and not errors) else 1
 
 

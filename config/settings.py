@@ -122,7 +122,6 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
-FORM_RENDERER = "config.form_renderer.QuickInputs"  # bare <input>s and <textarea>s without the template engine
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -139,6 +138,15 @@ TEMPLATES = [
             # `{% submission_token %}` in every staff form, with no `{% load %}` (tournament/submissions.py)
             "builtins": ["tournament.templatetags.submissions"],
         },
+    },
+    {
+        # The score sheet's games (config/templates/scoring/sheet_games.html), asked for by name with
+        # `using="jinja2"`: its hundreds of inputs at the speed of a simple page.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [SITE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja_env.environment"},
     },
 ]
 

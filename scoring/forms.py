@@ -13,6 +13,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from django import forms
+from django.forms.renderers import Jinja2
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
@@ -20,6 +21,14 @@ from scoring.services.cards import confirmation_needed, disqualifies_now
 from scoring.models import Card, SeatResult
 from scoring.services.sheets import POOL, EnteredGame
 from tournament.refusals import MESSAGES, message_for
+
+
+class RefereeForm(forms.Form):
+    """A form of the score-sheet page: its widgets drawn by Django's Jinja2 templates (a sheet has
+    some 400 inputs, which Django's template engine drew at a third of a millisecond each)."""
+
+    default_renderer = Jinja2()
+
 
 KEYPAD_BACK = "back"
 KEYPAD_CLEAR = "clear"
@@ -186,12 +195,12 @@ def seat_form_fields(number, letter):
     }
 
 
-class GameForm(forms.Form):
+class GameForm(RefereeForm):
     """One game as posted by a tablet: who went out, and a field per seat and rack value.
 
-    Cleaning parses every value, reads the racks (`racks`, the keypad's faces in `keypad` and
-    their sums in `keypad_totals`) and asks for what is missing and for a confirmation above 200
-    points of tiles; `entered()` hands the game to the rules (`services.check_game`).
+    Cleaning parses every value, reads the racks (the keypad's faces added up) and asks for what is
+    missing and for a confirmation above 200 points of tiles; `entered()` is the game as read, a
+    plain value for the rules (`services.check_game`).
 
     With `require_complete=False` (the live preview) what is still missing is not an error.
     A correction of a verified sheet (`correcting`) needs a reason.
@@ -229,8 +238,6 @@ class GameForm(forms.Form):
         self.fields["reason"].required = correcting and require_complete
         self.racks = {}
         self.keypad = {}
-        self.keypad_totals = {}
-        self.tile_counts = {}  # the tiles left on each rack read (typed, or added up from the keypad)
 
     def seat_fields(self, letter):
         return SeatFields(*(self[f"{letter}-{name}"] for name in SEAT_FIELDS))
@@ -254,7 +261,6 @@ class GameForm(forms.Form):
                 self.add_error(f"{letter}-keypad", message_for(error.code, error.params))
                 return
             self.keypad[letter] = faces
-            self.keypad_totals[letter] = (tiles, jokers)
         field = f"{letter}-keypad" if faces else f"{letter}-tiles"
         if letter == self.cleaned_data.get("ending"):
             if tiles is not None or jokers or opening != rules.OPENED or first_move:
@@ -266,7 +272,6 @@ class GameForm(forms.Form):
                     self.add_error(field, message_for("rack_missing", {"seat": letter}))
                 return
             tiles = 0
-        self.tile_counts[letter] = tiles
         if rules.CONFIRM_TILES_ABOVE < tiles <= rules.MAX_TILES and not self.cleaned_data.get("confirm_tiles"):
             self.add_error(field, message_for("confirm_tiles", {"limit": rules.CONFIRM_TILES_ABOVE}))
         self.racks[letter] = rules.Rack(tiles, jokers, opening, first_move)
@@ -311,7 +316,7 @@ def _as_int(text):
         return None
 
 
-class OverrideForm(forms.Form):
+class OverrideForm(RefereeForm):
     """The head referee sets a seat's score by hand (empty score: back to the computed one)."""
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -336,7 +341,7 @@ class OverrideForm(forms.Form):
         return value
 
 
-class CardForm(forms.Form):
+class CardForm(RefereeForm):
     """A warning, yellow or red card with its reason (red only for the head referee), for `player`
     whose cards so far are `cards` (the withdrawn ones too, oldest first).
 

@@ -86,11 +86,12 @@ class CheckedGame:
     game: rules.Game | None = None
     result: rules.GameResult | None = None
     keypad: dict[str, list] = field(default_factory=dict)  # the faces to store, per keypad rack
+    entered: EnteredGame | None = None  # the game as read, which this checked
 
 
 def check_game(entered: EnteredGame, settings: rules.Settings) -> CheckedGame:
     """Validate an entered game with the rules engine (SPEC §3) and, when complete, score it."""
-    checked = CheckedGame()
+    checked = CheckedGame(entered=entered)
     for letter, rack in entered.racks.items():
         if letter == entered.winner:
             checked.problems.append(Refused("winner_has_rack", field=entered.field(letter, "tiles"), seat=letter))

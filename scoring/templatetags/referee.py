@@ -6,6 +6,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import rules
 from scoring.forms import KEYPAD_BACK, KEYPAD_CLEAR
@@ -24,6 +25,13 @@ def signed(value):
     if value < 0:
         return f"−{-value}"
     return "0"
+
+
+def rack_count(tiles, jokers):
+    """A rack's count in words: "10 in tiles and 1 joker"."""
+    return ngettext(
+        "%(tiles)s in tiles and %(jokers)s joker", "%(tiles)s in tiles and %(jokers)s jokers", jokers,
+    ) % {"tiles": tiles, "jokers": jokers}
 
 
 @register.simple_tag

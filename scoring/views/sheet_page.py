@@ -3,10 +3,13 @@
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import rules
 from scoring.selectors import sheets as selectors
@@ -260,14 +263,19 @@ class SheetPage:
 
     def bind(self, number, form, status, checked):
         """Show `form` (what the tablet posted, validated) for game `number` instead of the stored
-        values, with what the rules found in it (`checked`: problems, minus points, scores)."""
+        values, with what the rules found in the game it read (`checked`: problems, minus points,
+        scores)."""
         form.add_refusals(checked.problems)
         entry = self.entry(number)
         entry.form, entry.status, entry.checked = form, status, checked
         entry.rows = self._rows(form, entry.stored)
+        entered = checked.entered
         for row in entry.rows:
-            row.tiles = form.tile_counts.get(row.letter)
-            row.keypad_total = form.keypad_totals.get(row.letter)
+            rack = entered.racks.get(row.letter)
+            if rack is not None and row.letter != entered.ending:
+                row.tiles = rack.tiles
+            if rack is not None and row.letter in entered.keypad:
+                row.keypad_total = (rack.tiles, rack.jokers)
             row.minus = checked.minus.get(row.letter)
             row.score = checked.result.scores[row.letter] if checked.result else None
         return entry
@@ -328,6 +336,13 @@ class SheetPage:
         return range(1, self.n_games + 1) if self.editable else range(0)
 
     @property
+    def submit_hint(self):
+        return ngettext(
+            "Submit the sheet when %(counter)s game is saved.", "Submit the sheet when all %(counter)s games are saved.",
+            self.n_games,
+        ) % {"counter": self.n_games}
+
+    @property
     def js_text(self):
         """The messages of sheet.js, in the user's language."""
         return {
@@ -367,7 +382,26 @@ def posted_game(request, tournament, round_number, table_number, game_number, re
 
 
 def render_sheet(request, page, *, status=200):
-    return render(request, "scoring/sheet.html", {"page": page, "tournament": page.tournament}, status=status)
+    context = {
+        "page": page, "tournament": page.tournament,
+        "state_badge": render_games(request, page, part="badge"), "games": render_games(request, page, part="games"),
+    }
+    return render(request, "scoring/sheet.html", context, status=status)
+
+
+def render_games(request, page, **context):
+    """A part of the sheet drawn by its Jinja2 template: the games and totals, the state badge, or
+    what an htmx request about one game gets back."""
+    template = get_template("scoring/sheet_games.html", using="jinja2")
+    return mark_safe(template.render({"page": page, "tournament": page.tournament, **context}, request))
+
+
+def answer(request, page, entry, *, status=200, with_version=False, saved=False):
+    """An htmx request gets the parts of game `entry` (`render_game`, always status 200 so that
+    htmx swaps them); a plain form post gets the whole page with `status`."""
+    if request.htmx:
+        return render_game(request, page, entry, with_version=with_version, saved=saved)
+    return render_sheet(request, page, status=status)
 
 
 def render_game(request, page, entry, *, with_version=False, saved=False):
@@ -377,8 +411,5 @@ def render_game(request, page, entry, *, with_version=False, saved=False):
     reply is on its way. `with_version` moves the form on to the sheet's current version (after a
     save or a conflict); `saved` also sends the round totals and every other game's version.
     """
-    context = {
-        "page": page, "tournament": page.tournament, "entry": entry, "live": True,
-        "with_version": with_version or saved, "saved": saved,
-    }
-    return render(request, "scoring/sheet.html#game-live", context)
+    html = render_games(request, page, part="live", entry=entry, live=True, with_version=with_version, saved=saved)
+    return HttpResponse(html)

@@ -17,7 +17,7 @@ from scoring.services import sheets as services
 from scoring.forms import OverrideForm
 from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
-from scoring.views.sheet_page import game_number_or_404, posted_game, render_game, render_sheet, sheet_page
+from scoring.views.sheet_page import answer, game_number_or_404, posted_game, render_sheet, sheet_page
 from tournament.models import Round
 from tournament.selectors import current_round, playing_clock
 from tournament.refusals import Refused
@@ -62,9 +62,7 @@ def game_preview(request, tournament, round_number, table_number, game_number):
     entry.force_open = True
     if entry.matches_stored():
         entry.status = "saved"
-    if request.htmx:
-        return render_game(request, page, entry)
-    return render_sheet(request, page)
+    return answer(request, page, entry)
 
 
 @require_POST
@@ -93,10 +91,7 @@ def game_save(request, tournament, round_number, table_number, game_number):
 
 def show_unsaved(request, page, number, form, checked):
     """Nothing was saved: the values sent, with their errors and what they score."""
-    entry = page.bind(number, form, "unsaved", checked)
-    if request.htmx:
-        return render_game(request, page, entry)
-    return render_sheet(request, page)
+    return answer(request, page, page.bind(number, form, "unsaved", checked))
 
 
 def saved_response(request, page, number):
@@ -107,7 +102,7 @@ def saved_response(request, page, number):
         return redirect(f"{page.url('sheet')}#{f'game-{following}' if following else 'sheet-summary'}")
     entry = page.entry(number)
     entry.status = "just_saved"
-    return render_game(request, page, entry, saved=True)
+    return answer(request, page, entry, saved=True)
 
 
 def show_conflict(request, page, number, form, conflict):
@@ -125,19 +120,17 @@ def show_conflict(request, page, number, form, conflict):
     entry = page.bind(number, kept, "conflict", conflict.checked)
     changes = [describe_entry(change, page.players) for change in conflict.changes]
     entry.conflict = page.conflict(entry, changes, conflict.checked)
-    if request.htmx:
-        return render_game(request, page, entry, with_version=True)
-    return render_sheet(request, page, status=409)
+    return answer(request, page, entry, status=409, with_version=True)
 
 
 def refuse(request, page, number, refusal):
     """A change this user may not make (e.g. a referee on a verified sheet): say so, change nothing."""
+    entry = page.entry(number)
     if request.htmx:
-        entry = page.entry(number)
         entry.refusal = refusal.message
-        return render_game(request, page, entry)
-    messages.error(request, refusal.message)
-    return render_sheet(request, page, status=403)
+    else:
+        messages.error(request, refusal.message)
+    return answer(request, page, entry, status=403)
 
 
 @require_POST

@@ -43,7 +43,7 @@ WITHOUT_TOKEN = {
     ("accounts/login.html", "narrow"): "a sign-in: the second one's answer could not carry the first one's session",
     ("accounts/setup.html", "narrow"): "a sign-in (the first organiser), once only by itself (the setup code)",
     ("accounts/device_confirm.html", 'method="post"'): "a tablet's sign-in: the link works once by itself",
-    ("scoring/sheet.html", "game-form"): "a game save is guarded by the sheet's version (compare-and-swap)",
+    ("scoring/sheet_games.html", "game-form"): "a game save is guarded by the sheet's version (compare-and-swap)",
     ("organiser/_backup_upload.html", "restore-form"): "an upload shows a preview and changes nothing; "
                                                         "its view reads the body after checking its size",
     ("organiser/backups.html", "snapshot_restore"): "shows a snapshot's preview and changes nothing",

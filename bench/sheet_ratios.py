@@ -1,0 +1,106 @@
+"""The score sheet's cost next to a bare Django view, in one process and one run.
+
+Production settings with `/bench/ping` added (`bench/public_settings.py`), a throwaway SQLite
+database, Django's test client (no network, no server threads): the same middleware answers a bare
+view, the heaviest score-sheet page (no game entered yet: every game's inputs) and an htmx game
+save, taken in turns, each timed in processor time (this thread's, so that other processes on the
+machine weigh little on the figures). Prints each median and its ratio to the bare view's. Budgets: the sheet page <= 30x, an htmx save <= 20x.
+
+Usage: .venv/bin/python bench/sheet_ratios.py [--smoke]   (run by bench/bench_entry.py)
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_entry import save_data
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGETS = {"sheet page": 30, "htmx save": 20}
+SHEET = "/referee/test/round/1/table/{}/"
+
+
+def prepare(workdir):
+    """Migrate a throwaway database; one referee, signed in, and two empty tables."""
+    os.environ.update({"VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR", "DJANGO_SETTINGS_MODULE": "bench.public_settings"})
+    for name in ("DATABASE_URL", "TESTING"):
+        os.environ.pop(name, None)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import Group, User
+    from django.core.management import call_command
+    from django.test import Client
+
+    from tests.factories import build, table
+
+    call_command("migrate", verbosity=0)
+    tables = [table(n, [f"p{4 * n - 3}", f"p{4 * n - 2}", f"p{4 * n - 1}", f"p{4 * n}"], state="empty") for n in (1, 2)]
+    build(8, rounds=[{"number": 1, "kind": "qualifying", "state": "started", "tables": tables}])
+    user = User.objects.create_user("ref1")
+    Group.objects.get(name="referee").user_set.add(user)
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    return client
+
+
+def timed(call):
+    """The processor time a request takes (this thread's: the load of other processes does not
+    count, as it does in the elapsed time)."""
+    started = time.thread_time()
+    response = call()
+    return time.thread_time() - started, response
+
+
+def measure(client, rounds):
+    """Medians (seconds) of the bare view, the empty sheet page and an htmx save, taken in turns."""
+    times = {"bare view": [], "sheet page": [], "htmx save": []}
+    version, size = 0, 0
+    for i in range(rounds):
+        seconds, response = timed(lambda: client.get("/bench/ping"))
+        times["bare view"].append(seconds)
+        seconds, response = timed(lambda: client.get(SHEET.format(2)))
+        assert response.status_code == 200, response.status_code
+        times["sheet page"].append(seconds)
+        size = len(response.content)
+        data = save_data(i, version)
+        seconds, response = timed(lambda: client.post(f"{SHEET.format(1)}game/1/", data, HTTP_HX_REQUEST="true"))
+        html = response.content.decode()
+        assert "data-just-saved" in html, html[:500]
+        times["htmx save"].append(seconds)
+        version = int(re.search(r'id="g1-version" value="(\d+)"', html).group(1))
+    return {name: statistics.median(values[len(values) // 5:]) for name, values in times.items()}, size
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="a few rounds only")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="bench-ratios-"))
+    try:
+        client = prepare(workdir)
+        medians, size = measure(client, 10 if args.smoke else 200)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    bare = medians["bare view"]
+    print(f"sheet ratios (in one process, Django's test client, SQLite; load average {os.getloadavg()[0]:.1f}):")
+    print(f"  bare view {bare * 1000:.2f} ms")
+    ok = True
+    for name, budget in BUDGETS.items():
+        ratio = medians[name] / bare
+        ok = ok and ratio <= budget
+        extra = f", {size / 1024:.0f} KB" if name == "sheet page" else ""
+        print(f"  {name} {medians[name] * 1000:.1f} ms{extra}: {ratio:.0f}x the bare view "
+              f"(budget <= {budget}x: {'PASS' if ratio <= budget else 'FAIL'})")
+    return 0 if ok or args.smoke else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
