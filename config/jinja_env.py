@@ -9,7 +9,7 @@ reads every form's tags in config/templates).
 from django.template.defaultfilters import date
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from jinja2 import Environment, nodes
+from jinja2 import ChainableUndefined, Environment, nodes
 from jinja2.ext import Extension
 
 from scoring.templatetags import referee
@@ -38,6 +38,9 @@ def local_date(value, format_string):
 
 
 def environment(**options):
+    # A missing value reads as empty, as in a Django template (a verified sheet's game has no form):
+    # never an error on a referee's page.
+    options["undefined"] = ChainableUndefined
     env = Environment(extensions=["jinja2.ext.i18n", FormTokens], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=False)
     env.filters.update(signed=referee.signed, date=local_date)
