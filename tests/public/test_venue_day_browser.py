@@ -95,3 +95,15 @@ def test_the_ceremony_controls_on_a_phone_and_a_tablet_never_cover_its_buttons(
                      or tool["x"] >= button["x"] + button["width"] or button["x"] >= tool["x"] + tool["width"])
             assert apart, f"the screen's controls {tool} cover a ceremony button {button}"
     screenshot(page, f"ceremony-controls-{viewport['width']}")
+
+
+def test_the_ceremony_and_projector_buttons_on_a_phone_stand_apart(live_server, new_page, head_referee, client):
+    build_hall()
+    page = signed_in_page(new_page, live_server, client, head_referee, PHONE)
+    page.goto(f"{live_server.url}/t/test/results-control/")
+    ceremony = page.locator("a.button[href$='/ceremony/']").bounding_box()
+    projector = page.locator("a.button[href$='/projector/']").bounding_box()
+    below = projector["y"] >= ceremony["y"] + ceremony["height"] + 8
+    beside = projector["x"] >= ceremony["x"] + ceremony["width"] + 8
+    assert below or beside, f"the buttons touch: {ceremony} {projector}"
+    screenshot(page, "results-control-390")
