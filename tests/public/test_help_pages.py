@@ -90,3 +90,16 @@ def test_each_page_links_to_its_pdf_and_to_the_other_roles():
 def test_an_unknown_role_has_no_help_page():
     assert Client().get("/help/player/").status_code == 404
     assert Client().post("/help/referee/").status_code == 405
+
+
+def test_the_pages_tell_the_days_clock_the_questions_the_seating_screen_the_venue_and_the_finals_plan():
+    organiser = visitor("pl").get("/help/organiser/").content.decode()
+    for words in ("„Harmonogram dnia” w panelu", "Zegar rundy liczy od „Rozpocznij rundę”", "najpierw pytają na stronie",
+                  "Wycofanie można cofnąć", "zaraz po usunięciu strona pozwala je cofnąć",
+                  "rzutnik pokazuje jej rozstawienie według nazwisk", "Każdy turniej ma własny adres na sali",
+                  "panel pokazuje plan jego wyników"):
+        assert words in organiser, words
+    head = visitor("pl").get("/help/head-referee/").content.decode()
+    assert "Zegar rundy liczy od jej rozpoczęcia" in head and "rzutnik pokazuje jej rozstawienie według nazwisk" in head
+    referee = visitor("en").get("/help/referee/").content.decode()
+    assert "“Tables” shows the time left in the round" in referee

@@ -4,6 +4,7 @@ which round of how many, withdrawn and disqualified players are marked, and a pu
 seating is shown by surname until it starts (screenshots in test-artifacts/)."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.factories import build_hall
@@ -103,3 +104,19 @@ def test_a_long_field_still_fits_at_1280x720(live_server, new_page):
         screen.goto(f"{live_server.url}/t/test/projector/?page={page}")
         assert_fits_and_is_uncovered(screen)
     screenshot(screen, "projector-standings-120-1280")
+
+
+def test_on_a_tablet_the_clock_sits_above_the_board_and_the_controls_below_its_last_row(live_server, new_page):
+    tournament = hall_of_42()
+    Round.objects.filter(tournament=tournament, number=3).update(state="started", started_at=timezone.now())
+    screen = new_page({"width": 768, "height": 1024})
+    screen.goto(f"{live_server.url}/t/test/projector/")
+    expect(screen.locator("#round-clock .time-left")).to_be_visible()
+    screen.keyboard.press("Shift")
+    boxes = screen.evaluate(BOXES)
+    clock = screen.locator("#round-clock").bounding_box()
+    board = screen.locator("#board").bounding_box()
+    last_row = boxes["rows"][-1]
+    assert clock["y"] + clock["height"] <= board["y"], "the clock runs into the board"
+    assert all(last_row["bottom"] + 8 <= tool["top"] for tool in boxes["tools"]), f"the controls meet the last row {last_row}"
+    screenshot(screen, "projector-clock-768")

@@ -74,3 +74,36 @@ def test_revealing_a_ceremony_place_asks_first_and_warns_when_results_are_not_fi
     tournament.refresh_from_db()
     assert tournament.ceremony_step == 1 and dialogs == []
     screenshot(page, "ceremony-warning")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 768, "height": 1024}], ids=["390", "768"])
+def test_the_ceremony_controls_on_a_phone_and_a_tablet_never_cover_its_buttons(
+    live_server, new_page, head_referee, client, viewport,
+):
+    tournament = build_hall()
+    tournament.ceremony_step = 2
+    tournament.save(update_fields=["ceremony_step"])
+    page = signed_in_page(new_page, live_server, client, head_referee, viewport)
+    page.goto(f"{live_server.url}/t/test/ceremony/")
+    page.wait_for_timeout(300)
+    tools = [page.locator(".screen__tools a").bounding_box()]
+    buttons = [box for box in (b.bounding_box() for b in page.locator(".stage__control .button").all()) if box]
+    assert buttons
+    for tool in tools:
+        for button in buttons:
+            apart = (tool["y"] >= button["y"] + button["height"] or button["y"] >= tool["y"] + tool["height"]
+                     or tool["x"] >= button["x"] + button["width"] or button["x"] >= tool["x"] + tool["width"])
+            assert apart, f"the screen's controls {tool} cover a ceremony button {button}"
+    screenshot(page, f"ceremony-controls-{viewport['width']}")
+
+
+def test_the_ceremony_and_projector_buttons_on_a_phone_stand_apart(live_server, new_page, head_referee, client):
+    build_hall()
+    page = signed_in_page(new_page, live_server, client, head_referee, PHONE)
+    page.goto(f"{live_server.url}/t/test/results-control/")
+    ceremony = page.locator("a.button[href$='/ceremony/']").bounding_box()
+    projector = page.locator("a.button[href$='/projector/']").bounding_box()
+    below = projector["y"] >= ceremony["y"] + ceremony["height"] + 8
+    beside = projector["x"] >= ceremony["x"] + ceremony["width"] + 8
+    assert below or beside, f"the buttons touch: {ceremony} {projector}"
+    screenshot(page, "results-control-390")
