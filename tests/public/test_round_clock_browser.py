@@ -34,7 +34,8 @@ def test_the_projectors_clock_counts_the_servers_seconds_down_to_time_is_up(live
     seconds = int(time_left.get_attribute("data-seconds-left"))
     assert 10 <= seconds <= 20
     page.clock.run_for(5_000)
-    assert time_left.inner_text() == format_seconds(seconds - 5)
+    # 5 s on the device's clock, and the real time the test itself took (under load, up to a second)
+    assert time_left.inner_text() in {format_seconds(seconds - 5), format_seconds(seconds - 6)}
     page.clock.run_for(20_000)  # past zero, before the clock's 30 s refresh
     assert time_left.inner_text() == "Time is up"
     assert "is-up" in time_left.get_attribute("class")
