@@ -67,8 +67,8 @@ dev: system-packages $(VENV)/.installed-run
 	$(DEV) $(PY) manage.py load_demo --if-empty
 	$(DEV) LISTEN_HOST=$(HOST) $(PY) manage.py runserver $(HOST):$(PORT)
 
-# The floor plan first (import-linter's contracts in pyproject.toml), then the engine's tests with
-# no Django at all (no settings module, the pytest-django plugin off), then the whole suite. Both
+# The lint (ruff) and the floor plan (import-linter's contracts in pyproject.toml) first, then
+# the engine's tests with no Django at all (no settings module, the pytest-django plugin off), then the whole suite. Both
 # test runs are spread over TEST_WORKERS processes by pytest-xdist (auto: one a core; 0: none);
 # each worker has its own test database, and each test its own data folder and error log
 # (tests/conftest.py); a module marked xdist_group (one server for its tests) stays on one worker.
@@ -77,6 +77,7 @@ TEST_WORKERS ?= auto
 SUITE = TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 test: NEED = test
 test: system-packages $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy --strict engine
 	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q -n $(TEST_WORKERS) engine/tests

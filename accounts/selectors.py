@@ -3,7 +3,7 @@ the tournaments a staff member was granted, and a tournament's staff."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, QuerySet, Subquery

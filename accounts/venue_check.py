@@ -44,7 +44,7 @@ class VenueCheck:
     @property
     def checked_at_local(self):
         """When it was asked, as an aware datetime for templates."""
-        return datetime.datetime.fromtimestamp(self.checked_at, tz=datetime.timezone.utc)
+        return datetime.datetime.fromtimestamp(self.checked_at, tz=datetime.UTC)
 
 
 def new_nonce() -> str:

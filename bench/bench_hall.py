@@ -100,8 +100,8 @@ def prepare(env, size):
     from django.core.management import call_command
     from django.db import connections
 
-    from accounts.services import create_device_link
     from accounts.models import Role, TournamentRole
+    from accounts.services import create_device_link
     from organiser.interchange import import_tournament
 
     call_command("migrate", verbosity=0)

@@ -41,8 +41,8 @@ def main(tables, diplomas):
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from printing.testing import polish_players, seating, tournament_data
     from organiser.interchange import import_tournament
+    from printing.testing import polish_players, seating, tournament_data
 
     def seated(slug, player_count, round_state, sheet_state="empty"):
         players = polish_players(player_count)

@@ -225,7 +225,7 @@ class Referee(HallUser):
     def submit(self, page):
         """'Submit sheet', then 'Yes, submit': a plain form post (its form came with the last save's
         reply), redirected to the sheet page."""
-        for attempt in range(8):
+        for _attempt in range(8):
             fields = form_fields(page, f"{self.sheet}submit/")
             if not fields:
                 return

@@ -71,7 +71,7 @@ def measure(client, rounds):
         times["sheet page"].append(seconds)
         size = len(response.content)
         data = save_data(i, version)
-        seconds, response = timed(lambda: client.post(f"{SHEET.format(1)}game/1/", data, HTTP_HX_REQUEST="true"))
+        seconds, response = timed(lambda data=data: client.post(f"{SHEET.format(1)}game/1/", data, HTTP_HX_REQUEST="true"))
         html = response.content.decode()
         assert "data-just-saved" in html, html[:500]
         times["htmx save"].append(seconds)

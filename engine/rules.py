@@ -10,8 +10,8 @@ prefix the JSON path.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence, Sized
 
 SEAT_LETTERS = ("A", "B", "C", "D")
 MAX_TILES = 728  # the sum of all 104 numbered tiles: 4 colours x 2 x (1 + ... + 13)

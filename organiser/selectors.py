@@ -12,11 +12,10 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from engine import seating
 from scoring.models import ScoreSheet
-from tournament.models import AuditEntry
-from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
 from tournament import clock
-from tournament.selectors import qualifying_over, round_times
+from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
+from tournament.selectors import qualifying_over, round_times
 
 # Changes a backup snapshot should follow (see organiser.backups.snapshots).
 RESULT_CHANGES = ("verify", "correct_game", "round_complete")

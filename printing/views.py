@@ -15,14 +15,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from accounts import venue_check
 from accounts.devices import sign_in_url
-from accounts.help import BY_SLUG
 from accounts.forms import DeviceSheetForm
+from accounts.help import BY_SLUG
 from accounts.models import Role
 from accounts.roles import staff_required
 from accounts.selectors import active_link_count
 from accounts.services import create_device_sheet
-from accounts import venue_check
 from accounts.venue import venue_address
 from printing import documents, selectors
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf

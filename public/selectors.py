@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from public.text import name_matches, search_terms
 from tournament.models import Player, Round, Seat, Tournament
 from tournament.names import sorted_by_surname, surname_key
-
-from public.text import name_matches, search_terms
 
 MAX_SEARCH_MATCHES = 8
 

@@ -21,6 +21,15 @@ from accounts.first_run import needs_setup
 from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
+from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
+from public.projector import projector_layout
+from public.selectors import (
+    find_players,
+    public_rounds_in_order,
+    round_being_seated,
+    seating_by_surname,
+    standings_progress,
+)
 from scoring.selectors.results import player_rounds, public_round, public_rounds, round_tables
 from scoring.selectors.sheets import sheets_in_play_count, unfinished_results
 from scoring.selectors.standings import compute_standings, placing_reason, standings_json
@@ -43,16 +52,6 @@ from tournament.selectors import (
     player_or_404,
     playing_clock,
     tournament_or_404,
-)
-
-from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
-from public.projector import projector_layout
-from public.selectors import (
-    find_players,
-    public_rounds_in_order,
-    round_being_seated,
-    seating_by_surname,
-    standings_progress,
 )
 
 SEATING_ONLY = Scope(visible=False, up_to_round=None)

@@ -17,8 +17,8 @@ from django.forms.renderers import Jinja2
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
-from scoring.services.cards import confirmation_needed, disqualifies_now
 from scoring.models import Card, SeatResult
+from scoring.services.cards import confirmation_needed, disqualifies_now
 from scoring.services.sheets import POOL, EnteredGame
 from tournament.refusals import MESSAGES, message_for
 

@@ -132,7 +132,7 @@ def settings_data(tournament=None, **changes):
     """The POST data of the settings form as it stands (defaults for a new tournament)."""
     form = TournamentForm(instance=tournament)
     data = {}
-    for name, field in form.fields.items():
+    for name, _field in form.fields.items():
         value = form[name].value()
         if isinstance(value, bool):
             if value:

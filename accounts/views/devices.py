@@ -16,13 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from accounts import venue_check
 from accounts.devices import sign_in_url
 from accounts.forms import DeviceLinkForm, DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import staff_required
 from accounts.selectors import find_link, link_or_404, tournament_links, usable_link
 from accounts.services import create_device_link, redeem_device_link, revoke_device_link
-from accounts import venue_check
 from accounts.venue import venue_address
 
 NEW_LINK_SESSION_KEY = "device_link_new"

@@ -87,7 +87,7 @@ def rounds_available(player_count: int) -> int:
     return params[0] if params else 0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schedule(player_count: int) -> Blocks:
     """The built-in schedule's rounds (tuples of point blocks), checked by ``verify``."""
     if player_count in _AFFINE:

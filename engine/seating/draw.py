@@ -13,7 +13,6 @@ from engine.seating.quality import QualityReport, quality_report
 from engine.seating.schedules import design_round
 from engine.seating.search import continued_round, lookahead, plan_rounds
 from engine.seating.settle import settled
-from engine.seating.tabu import improve, tabu_search
 from engine.seating.tables import (
     METHODS,
     HistoryCounts,
@@ -23,7 +22,6 @@ from engine.seating.tables import (
     Seating,
     SeatingError,
     Seed,
-    Table,
     Tables,
     derive_seed,
     history_counts,
@@ -32,6 +30,7 @@ from engine.seating.tables import (
     stable_order,
     table_sizes,
 )
+from engine.seating.tabu import improve, tabu_search
 
 
 def draw_round(

@@ -16,7 +16,7 @@ from collections.abc import Hashable, Mapping, Sequence
 
 from engine.seating import designs, letters
 from engine.seating.plan import MAX_LOOKAHEAD, org_matrix
-from engine.seating.quality import QualityReport, quality_report
+from engine.seating.quality import quality_report
 from engine.seating.search import fair_order, field_plan, lookahead, plan_rounds
 from engine.seating.tables import (
     LETTERS,

@@ -22,7 +22,6 @@ from engine.seating.plan import (
     Plan,
     org_matrix,
 )
-from engine.seating.tabu import improve, tabu_search
 from engine.seating.tables import (
     LETTERS,
     Organisations,
@@ -36,6 +35,7 @@ from engine.seating.tables import (
     table_sizes,
     to_seating,
 )
+from engine.seating.tabu import improve, tabu_search
 
 # At most this many seeded attempts per plan.
 _MAX_ATTEMPTS = 12

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar, Union, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 # The callers' player ids: opaque hashable values (ints or strings), sorted naturally
 # when all of one type.  ``Player`` keeps the callers' own type in the public functions.
@@ -24,7 +24,7 @@ Table = Mapping[str, PlayerId]  # seat letter -> player id
 Seating = Sequence[Table]  # one round, table 1 first
 Tables = list[list[int]]  # one round as tables of player indices, in letter order
 Organisations = Mapping[Any, Hashable]  # player id -> organisation (None: none)
-Seed = Union[int, float, str, bytes, bytearray, None]  # what ``random.Random`` accepts
+Seed = int | float | str | bytes | bytearray | None  # what ``random.Random`` accepts
 
 LETTERS = ("A", "B", "C", "D")
 _LETTER_INDEX = {letter: i for i, letter in enumerate(LETTERS)}

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.seating import designs
 from engine.seating import (
     LETTERS,
+    designs,
     draw_round,
     plan_tournament,
     quality_report,

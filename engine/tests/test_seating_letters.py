@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.seating import letters as seat_letters
 from engine.seating import LETTERS, draw_round, plan_tournament, table_sizes
+from engine.seating import letters as seat_letters
 
 
 def letter_state(rounds):

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.seating import draw_round
 from engine.seating import draw as draw_module
+from engine.seating import draw_round
 
 
 def counts(rounds):

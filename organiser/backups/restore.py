@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import gzip
 import os
 import re
 import secrets

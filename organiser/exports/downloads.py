@@ -5,10 +5,10 @@ columns (the download the page offers first), and `NAME-comma.csv` separated by 
 other tools. Both are UTF-8 with a byte order mark.
 """
 
-from organiser.exports.writers.csvfile import COMMA, csv_bytes
-from organiser.exports.writers.spreadsheet import workbook_bytes
 from organiser.exports.rows import rounds_table, standings_table, workbook_tables
 from organiser.exports.site import site_zip
+from organiser.exports.writers.csvfile import COMMA, csv_bytes
+from organiser.exports.writers.spreadsheet import workbook_bytes
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"

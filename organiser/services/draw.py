@@ -10,9 +10,9 @@ from django.db import IntegrityError, transaction
 
 from engine import seating
 from organiser.selectors import eligible_players, qualifying_seatings
-from scoring.services.sheets import ensure_sheet
 from scoring.selectors.standings import compute_standings
 from scoring.selectors.ties import final_candidates
+from scoring.services.sheets import ensure_sheet
 from tournament.audit import log_change
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.refusals import Refused

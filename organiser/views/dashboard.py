@@ -21,7 +21,6 @@ from tournament.models import Player
 from tournament.navigation import htmx_page
 from tournament.selectors import rounds_in_order
 
-
 # How many sheets are in each state, as the dashboard counts them ("3 verified"): the words
 # agree with the number (Polish: 1 zweryfikowany, 2 zweryfikowane, 5 zweryfikowanych).
 SHEET_COUNT_LABELS = {

@@ -24,9 +24,9 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import has_role
 from engine import discipline
-from scoring.selectors import sheets as selectors
 from scoring.models import Card
 from scoring.records import card_record
+from scoring.selectors import sheets as selectors
 from scoring.services.sheets import is_head_referee
 from tournament.audit import log_change
 from tournament.models import Player

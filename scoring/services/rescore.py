@@ -93,7 +93,7 @@ def read_results(tournament: Tournament) -> Reading:
             for game in games
         ]
         totals = rules.table_round(scored, settings)
-        for letter, player in players.items():
+        for letter, _player in players.items():
             values = totals.get(letter, {"small_points": 0, "big_points": 0, "games_won": 0})
             outcome = Outcome(
                 scores=tuple((game.number, result.scores[letter]) for game, result in zip(games, scored)

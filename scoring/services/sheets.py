@@ -16,9 +16,9 @@ from django.utils import timezone
 from accounts.models import Role
 from accounts.roles import RANK, has_role
 from engine import rules
-from scoring.selectors import sheets as selectors
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.records import game_record
+from scoring.selectors import sheets as selectors
 from scoring.signals import send_after_commit
 from tournament.audit import log_change
 from tournament.refusals import Refused
@@ -153,7 +153,7 @@ def store_game(sheet, number, game, *, keypad=None, overrides=None):
         rules.validate_keypad_racks(keypad)
     result = rules.score_game(game, settings)
     overrides = overrides or {}
-    for letter, (score, reason) in overrides.items():
+    for letter, (_score, reason) in overrides.items():
         if letter not in result.scores:
             raise rules.RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table")
         if not str(reason or "").strip():

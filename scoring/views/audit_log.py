@@ -6,8 +6,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.models import ScoreSheet, SeatResult
-from tournament.models import AuditEntry
 from scoring.templatetags.referee import signed
+from tournament.models import AuditEntry
 
 OPENING_LABELS = dict(SeatResult.Opening.choices)
 ACTION_LABELS = {

@@ -8,9 +8,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from accounts.models import Role
-from scoring.services import cards as card_services
 from scoring.forms import CardForm, WithdrawCardForm
 from scoring.selectors.sheets import cards_of_player, players_with_card_counts
+from scoring.services import cards as card_services
 from scoring.views.access import is_head, referee_view
 from tournament.navigation import return_path
 from tournament.refusals import Refused

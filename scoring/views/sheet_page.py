@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine import rules
-from scoring.selectors import sheets as selectors
-from scoring.services import sheets as services
 from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
+from scoring.selectors import sheets as selectors
+from scoring.services import sheets as services
 from scoring.views.access import is_head, load_table
 from scoring.views.audit_log import ChangeView, rack_words
 from tournament.models import Player

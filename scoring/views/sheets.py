@@ -12,15 +12,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
+from scoring.forms import OverrideForm
 from scoring.selectors import sheets as selectors
 from scoring.services import sheets as services
-from scoring.forms import OverrideForm
 from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
 from scoring.views.sheet_page import answer, game_number_or_404, posted_game, render_sheet, sheet_page
 from tournament.models import Round
-from tournament.selectors import current_round, playing_clock
 from tournament.refusals import Refused
+from tournament.selectors import current_round, playing_clock
 
 
 @referee_view()

@@ -6,10 +6,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from accounts.models import Role
+from scoring.forms import SetAsideForm, TieDecisionForm
 from scoring.selectors.sheets import ties_to_decide
 from scoring.selectors.ties import decisions_to_review
 from scoring.services.ties import decide_tie, set_decision_aside
-from scoring.forms import SetAsideForm, TieDecisionForm
 from scoring.views.access import referee_view
 from tournament.refusals import Refused
 

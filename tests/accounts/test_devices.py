@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.services import create_device_link, revoke_device_link
 from accounts.models import DeviceLink, Role, TournamentRole
+from accounts.services import create_device_link, revoke_device_link
 from organiser.interchange import import_tournament
 from tests.factories import build, example_one, sheet_url, started_round, table, tournament_data
 

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from accounts import first_run, services
 from accounts.models import Role, SetupCodeTries, TournamentRole
+from tests.factories import build
 from tests.support.browser import assert_no_horizontal_scroll, screenshot
 from tournament.models import AuditEntry
-from tests.factories import build
 from tournament.refusals import Refused
 
 PASSWORD = "long-enough-password-1"

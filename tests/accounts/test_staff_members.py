@@ -11,11 +11,10 @@ from django.contrib.messages import get_messages
 
 from accounts import services
 from accounts.models import Role, TournamentRole
-from tournament.models import AuditEntry
 from organiser.interchange import import_tournament
 from tests.factories import build, tournament_data
 from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,10 @@ import pytest
 from django.test import Client, RequestFactory
 from pypdf import PdfReader
 
-from accounts.services import create_device_link
-from accounts.models import DeviceLink
 from accounts import venue
-from printing.testing import pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
-from printing.testing import qr_matrix, qr_payloads
+from accounts.models import DeviceLink
+from accounts.services import create_device_link
+from printing.testing import pdf_text, qr_matrix, qr_payloads, seated_tournament, strict_pdf_rendering  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db  # the venue address an organiser saved is read from the database

@@ -8,10 +8,9 @@ import urllib.request
 import pytest
 
 from accounts import venue
-from printing.testing import pdf_text
+from printing.testing import pdf_text, qr_matrix, qr_payloads
 from tests.support.http_client import Client
 from tests.support.server import MakeRun
-from printing.testing import qr_matrix, qr_payloads
 
 pytestmark = [pytest.mark.server, pytest.mark.own_database]
 SLUG = "senioriada-demo"

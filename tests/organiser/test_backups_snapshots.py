@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from organiser import services
 from organiser.backups import files, snapshots
-from scoring.services import sheets as scoring
 from scoring.models import ScoreSheet
-from tournament.models import AuditEntry
+from scoring.services import sheets as scoring
 from tests.factories import sheet_url, submitted_and_verified
+from tournament.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -2,10 +2,10 @@
 
 import pytest
 
+from organiser import services
 from scoring.models import ScoreSheet
 from tests.factories import checked_in
 from tests.support.browser import signed_in_page
-from organiser import services
 from tournament.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]

@@ -15,11 +15,19 @@ from django.test.utils import CaptureQueriesContext
 
 from organiser.demo import random_tournament
 from organiser.exports.downloads import EXPORT_FILES
-from organiser.interchange import import_tournament
 from organiser.exports.site import site_files
+from organiser.interchange import import_tournament
 from scoring.services.visibility import set_visibility
 from tests.factories import (
-    LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build, build_hall, games, hostile_tournament, table,
+    LATE_SCORE,
+    LIVE_ONLY_TOTALS,
+    ROUND1_SCORE,
+    UNVERIFIED_SCORE,
+    build,
+    build_hall,
+    games,
+    hostile_tournament,
+    table,
 )
 from tests.support.files import number_pattern, read_workbook, zip_texts
 from tournament.models import Tournament

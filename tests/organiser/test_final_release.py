@@ -6,9 +6,8 @@ import pytest
 from django.test import Client
 
 from organiser import services
-from tournament.models import AuditEntry
 from tests.factories import build, out_game, settings_data, table
-from tournament.models import Tournament
+from tournament.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db
 

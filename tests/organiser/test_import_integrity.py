@@ -8,10 +8,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
+from organiser.forms import PlayerForm, TournamentForm
 from organiser.interchange import InterchangeError, import_json_text, import_tournament
 from tests.factories import build, out_game, settings_data, table, tournament_data
 from tests.support.files import xlsx
-from organiser.forms import PlayerForm, TournamentForm
 from tournament.models import Organisation, Player, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.factories import build
 from organiser.importers import read_player_file
+from tests.factories import build
 from tests.support.files import xlsx
 from tournament.models import Player
 from tournament.refusals import Refused
@@ -78,7 +78,7 @@ def test_a_surname_first_column_and_names_with_a_comma():
     text = "Nazwisko i imię,Organizacja\nNowak Anna Maria,UTW Kraków\n\"Lis, Jan\",UTW Kraków\nŻak,Klub\n"
     rows = read_player_file("lista.csv", text.encode())
     assert [(r.given_names, r.surname) for r in rows] == [("Anna Maria", "Nowak"), ("Jan", "Lis"), ("", "Żak")]
-    rows = read_player_file("list.csv", "Name,Organisation\nLis Jan,Klub\nJan Lis,Klub\n".encode())
+    rows = read_player_file("list.csv", b"Name,Organisation\nLis Jan,Klub\nJan Lis,Klub\n")
     assert [(r.given_names, r.surname) for r in rows] == [("Lis", "Jan"), ("Jan", "Lis")]  # one name column: surname last
 
 

@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 
 from engine import rules
 from organiser.interchange import InterchangeError, dumps, export_tournament, import_json_text, import_tournament
+from scoring.models import ScoreSheet
 from scoring.services import cards
 from scoring.services import sheets as services
-from scoring.models import ScoreSheet
 from tests.factories import build, started_round, table, tournament_data
 from tournament.models import AuditEntry, Tournament
 

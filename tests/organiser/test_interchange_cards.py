@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from engine import rules
 from organiser.interchange import InterchangeError, dumps, export_tournament, import_json_text, import_tournament
+from scoring.models import Card, ScoreSheet
 from scoring.services import cards
 from scoring.services import sheets as services
-from scoring.models import Card, ScoreSheet
 from tests.factories import build, four_games, sheet_url, started_round, table, tournament_data
 from tournament.models import AuditEntry, Player, Tournament
 

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from tests.factories import build, checked_in, table
 from organiser import selectors, services
+from tests.factories import build, checked_in, table
 from tournament.models import AuditEntry, Organisation, Player
 from tournament.refusals import Refused
 

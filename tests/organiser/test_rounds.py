@@ -6,9 +6,9 @@ import pytest
 
 from accounts.models import DeviceLink
 from engine import seating
+from organiser import services
 from scoring.models import Card, ScoreSheet
 from tests.factories import build, checked_in, out_game, table, verify_sheets
-from organiser import services
 from tournament.models import AuditEntry, Player, Round, Seat
 from tournament.refusals import Refused
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from scoring.models import SeatResult
-from tests.factories import build, out_game, settings_data, table
 from organiser.forms import TournamentForm, parse_places
 from organiser.services import create_tournament
+from scoring.models import SeatResult
+from tests.factories import build, out_game, settings_data, table
 from tournament.models import AuditEntry, Tournament
 from tournament.refusals import Refused
 

@@ -7,7 +7,13 @@ import pytest
 from printing import render
 from printing.render import BASE_URL, PdfWarnings, StaticFilesFetcher, html_to_pdf, static_file_path
 from printing.testing import (  # noqa: F401
-    A4_PORTRAIT, flat, page_sizes, pdf_fonts, pdf_reader, pdf_text, strict_pdf_rendering,
+    A4_PORTRAIT,
+    flat,
+    page_sizes,
+    pdf_fonts,
+    pdf_reader,
+    pdf_text,
+    strict_pdf_rendering,
 )
 
 STYLED = '<html><head><link rel="stylesheet" href="/static/print/print.css"></head><body>{}</body></html>'

@@ -7,12 +7,20 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
+from organiser.interchange import import_tournament
 from printing.testing import (  # noqa: F401
-    A4_PORTRAIT, flat, page_lines, page_sizes, pdf_reader, pdf_text, polish_players, strict_pdf_rendering, tournament_data,
+    A4_PORTRAIT,
+    flat,
+    page_lines,
+    page_sizes,
+    pdf_reader,
+    pdf_text,
+    polish_players,
+    strict_pdf_rendering,
+    tournament_data,
     without_spaces,
 )
 from printing.views import device_sheet_pdf
-from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet, TieDecision
 from scoring.services.visibility import set_visibility
 from tests.factories import out_game

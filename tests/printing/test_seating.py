@@ -3,12 +3,18 @@
 import re
 
 import pytest
-
 from django.test import Client
 
 from organiser.interchange import import_tournament
 from printing.testing import (  # noqa: F401
-    A4_PORTRAIT, flat, page_sizes, pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering, tournament_data,
+    A4_PORTRAIT,
+    flat,
+    page_sizes,
+    pdf_reader,
+    pdf_text,
+    seated_tournament,
+    strict_pdf_rendering,
+    tournament_data,
     without_spaces,
 )
 from tournament.models import Player, Round, Seat

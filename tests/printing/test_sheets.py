@@ -5,12 +5,24 @@ import re
 import pytest
 from django.test import Client
 
+from organiser.interchange import import_tournament
 from printing.documents import SHEET_NAME_STEPS, distinct_forms, fit
 from printing.testing import (  # noqa: F401
-    A4_LANDSCAPE, flat, page_lines, page_sizes, pdf_reader, pdf_text, placed_texts, polish_players, seated_tournament,
-    qr_matrix, qr_payloads, strict_pdf_rendering, tournament_data, without_spaces,
+    A4_LANDSCAPE,
+    flat,
+    page_lines,
+    page_sizes,
+    pdf_reader,
+    pdf_text,
+    placed_texts,
+    polish_players,
+    qr_matrix,
+    qr_payloads,
+    seated_tournament,
+    strict_pdf_rendering,
+    tournament_data,
+    without_spaces,
 )
-from organiser.interchange import import_tournament
 from tournament.models import Player, Round, Seat
 
 pytestmark = pytest.mark.django_db

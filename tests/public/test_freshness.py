@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.contrib.sessions.middleware import SessionMiddleware
 from django.contrib.messages.storage.cookie import CookieStorage
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.db.models import F
 from django.http import HttpResponse
 from django.test import Client

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from scoring.models import TieDecision
-from scoring.services.cards import give_card
 from scoring.selectors.standings import compute_standings
+from scoring.services.cards import give_card
 from tests.factories import build_hall
 from tournament.models import Player, Round
 

@@ -3,8 +3,8 @@ and the header's help link on staff pages is a full-size target that overlaps no
 
 import pytest
 
-from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.factories import build, table
+from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

@@ -29,7 +29,14 @@ from organiser.exports.site import site_files
 from organiser.interchange import import_tournament
 from scoring.services.visibility import advance_ceremony, set_visibility
 from tests.factories import (
-    LATE_SCORE, LIVE_ONLY_TOTALS, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, games, table, tournament_data,
+    LATE_SCORE,
+    LIVE_ONLY_TOTALS,
+    ROUND1_SCORE,
+    UNVERIFIED_SCORE,
+    build_hall,
+    games,
+    table,
+    tournament_data,
 )
 from tests.support.files import number_pattern
 from tournament.models import Tournament

@@ -10,7 +10,6 @@ from tests.factories import build
 from tests.support.browser import PHONE
 
 
-
 @pytest.mark.django_db
 def test_the_timer_is_public_and_counts_the_tournaments_move_seconds(client):
     build(4, settings={"move_seconds": 25})

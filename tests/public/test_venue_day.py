@@ -6,9 +6,9 @@ import re
 import pytest
 from django.test import Client
 
-from scoring.selectors.sheets import unfinished_results
-from printing.testing import pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
 from organiser.interchange import import_tournament
+from printing.testing import pdf_reader, pdf_text, seated_tournament, strict_pdf_rendering  # noqa: F401
+from scoring.selectors.sheets import unfinished_results
 from scoring.selectors.standings import compute_standings
 from tests.factories import build_hall, hall_data
 from tournament.models import Tournament

@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import cards
-from scoring.selectors import sheets as selectors
 from scoring.models import Card
+from scoring.selectors import sheets as selectors
 from scoring.selectors.standings import compute_standings
+from scoring.services import cards
 from tests.factories import build, four_games, started_round, table
 from tournament.models import AuditEntry, Player
 from tournament.refusals import Refused

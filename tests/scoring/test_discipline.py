@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import cards
 from scoring.models import Card
+from scoring.services import cards
 from tests.factories import build, sheet_url, started_round, table
 from tournament.models import AuditEntry, Player
 from tournament.refusals import Refused

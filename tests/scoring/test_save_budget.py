@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from engine import rules
 from scoring.models import ScoreSheet
-from tournament.models import AuditEntry
 from tests.factories import build, out_game, table
+from tournament.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Game
-from tournament.models import AuditEntry
 from tests.factories import build, example_one, out_game, sheet_of, sheet_url, started_round, table, text_of
+from tournament.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +35,8 @@ def test_home_picks_the_latest_started_round():
         started_round(table(1, ["p1", "p5", "p2", "p6"], state="empty"),
                       table(7, ["p3", "p7", "p4", "p8"], state="empty"), number=2),
     ])
-    from tournament.selectors import current_round
     from tournament.models import Tournament
+    from tournament.selectors import current_round
 
     assert current_round(Tournament.objects.get(slug="test")).number == 2
 

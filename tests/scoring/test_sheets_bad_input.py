@@ -4,14 +4,14 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils.functional import Promise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from django.utils.functional import Promise
 
 from engine import rules
-from tournament.refusals import MESSAGES
 from scoring.models import Game, ScoreSheet
 from tests.factories import build, example_one, sheet_url, started_round, table, text_of
+from tournament.refusals import MESSAGES
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from tournament.models import AuditEntry
 from tests.support.browser import screenshot
 from tests.support.browser_steps import open_empty_sheet
+from tournament.models import AuditEntry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

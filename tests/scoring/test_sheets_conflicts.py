@@ -7,10 +7,10 @@ import pytest
 from django.db import connection
 
 from engine import rules
-from scoring.services import sheets as services
 from scoring.models import Game, ScoreSheet
-from tournament.models import AuditEntry
+from scoring.services import sheets as services
 from tests.factories import build, example_one, sheet_of, sheet_url, started_round, table, text_of
+from tournament.models import AuditEntry
 from tournament.refusals import Refused
 
 

@@ -3,13 +3,13 @@
 import pytest
 from django.test import Client
 
+from organiser import services
+from scoring.models import TieDecision
 from scoring.selectors import sheets as selectors
 from scoring.selectors.ties import decisions_to_review
 from scoring.services import ties
-from scoring.models import TieDecision
 from tests.factories import build, out_game, table
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
-from organiser import services
 from tournament.models import AuditEntry, Player, Seat
 from tournament.refusals import Refused
 

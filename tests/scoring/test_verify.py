@@ -3,10 +3,10 @@
 import pytest
 from django.contrib.auth.models import Group, User
 
-from scoring.services import sheets as services
 from scoring.models import ScoreSheet
-from tournament.models import AuditEntry
+from scoring.services import sheets as services
 from tests.factories import example_one, sheet_of, sheet_url, submitted_and_verified, text_of
+from tournament.models import AuditEntry
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db

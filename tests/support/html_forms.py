@@ -2,6 +2,7 @@
 `hx-post`, each submit button's `formaction`, and the fields with their values and choices
 (read by tests/system/test_fuzz_posts.py to post every form of the site with hostile values)."""
 
+import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit

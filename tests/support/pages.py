@@ -2,7 +2,6 @@
 demo tournament (`world`), and a client signed in as each role. Shared by the system tests that
 open every page (every page, staff navigation, tap targets)."""
 
-import re
 from html.parser import HTMLParser
 
 import pytest
@@ -17,7 +16,6 @@ from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.support.urls import pattern_defaults, url_patterns
 from tournament.models import Player, Tournament
-
 
 # Patterns left out, each with its reason.
 EXCLUDED = {

@@ -15,8 +15,19 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.support.venue import (
-    GAMES, TABLES, exported_game, exported_games, form_data, game_path, game_values, next_version, save_outcome,
-    server_errors, sheet_version, sign_in, start_venue,
+    GAMES,
+    TABLES,
+    exported_game,
+    exported_games,
+    form_data,
+    game_path,
+    game_values,
+    next_version,
+    save_outcome,
+    server_errors,
+    sheet_version,
+    sign_in,
+    start_venue,
 )
 
 # One worker runs this module's tests (make test's --dist loadgroup): they share one module-scoped server.

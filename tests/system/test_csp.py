@@ -5,8 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from accounts.services import create_device_link
 from tests.factories import build, out_game, table

@@ -22,8 +22,8 @@ from django.test import Client
 from pypdf import PdfReader
 
 from scoring.models import Card, ScoreSheet
-from scoring.selectors.standings import compute_standings
 from scoring.selectors.sheets import ties_to_decide
+from scoring.selectors.standings import compute_standings
 from tests.support.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
 from tournament.models import AuditEntry, Player, Round, Table, Tournament

@@ -18,7 +18,14 @@ import pytest
 
 from tests.support.files import entries
 from tests.support.pages import (  # noqa: F401 (world: a fixture)
-    LEFTOVER_SYNTAX, ROLES, VISIBLE_ATTRIBUTES, VisibleText, client_for, excluded, pages, world,
+    LEFTOVER_SYNTAX,
+    ROLES,
+    VISIBLE_ATTRIBUTES,
+    VisibleText,
+    client_for,
+    excluded,
+    pages,
+    world,
 )
 from tests.support.urls import url_patterns
 
@@ -72,7 +79,7 @@ def test_every_page_reads_right_in_polish_and_answers_head_like_get(world, role)
     fragments = english_fragments()
     client = client_for(role)
     problems, seen = [], 0
-    for route, url in pages(world):
+    for _route, url in pages(world):
         response = client.get(url)
         head = client.head(url)
         if head.status_code != response.status_code or head.content:

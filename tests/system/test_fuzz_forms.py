@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.forms import DeviceLinkForm
+from organiser.forms import TournamentForm
 from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet
 from tests.factories import out_game, table, tournament_data
-from organiser.forms import TournamentForm
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db

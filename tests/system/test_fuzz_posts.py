@@ -346,7 +346,7 @@ def test_no_post_to_any_endpoint_as_any_role_gives_a_server_error(world):
     got_request_exception.connect(errors)
     failures, posted, sent = [], set(), 0
     try:
-        for route, name, urls in targets(patterns, forms):
+        for route, _name, urls in targets(patterns, forms):
             for role in ROLES:
                 for url in urls:
                     rng = random.Random(zlib.crc32(f"{SEED} {role} {url}".encode()))

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from accounts.services import create_device_link
 from accounts.models import Role, TournamentRole
+from accounts.services import create_device_link
 from organiser.interchange import export_tournament, import_tournament
 from scoring.models import ScoreSheet
 from tests.factories import build, out_game, table, tournament_data

@@ -14,9 +14,9 @@ from django.utils import translation
 from django.utils.translation import ngettext, npgettext
 
 from organiser.views.dashboard import SHEET_COUNT_LABELS
-from tournament.refusals import message_for
 from scoring.models import ScoreSheet
 from tests.support.files import entries
+from tournament.refusals import message_for
 from tournament.validation import at_most_characters
 
 COUNTS = (1, 2, 5, 22)

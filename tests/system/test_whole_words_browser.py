@@ -4,7 +4,6 @@ seating, and the referee pages, with long Polish surnames and organisation names
 over two lines has client rectangles on two lines; a hyphenated surname may wrap after its hyphen."""
 
 import pytest
-from django.contrib.auth.models import User
 
 from organiser.interchange import import_tournament
 from tests.factories import hall_data

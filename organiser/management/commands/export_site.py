@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from organiser.management.command_line import tournament_by_slug, write_file
 from organiser.exports.site import site_zip
+from organiser.management.command_line import tournament_by_slug, write_file
 
 
 class Command(BaseCommand):
