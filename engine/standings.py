@@ -326,7 +326,7 @@ def decision_stands(rows: Iterable[StandingRow], order: Sequence[str]) -> bool:
 
 def rank(
     entrants: Iterable[Entrant], results: Iterable[tuple[Hashable, bool, Mapping[str, int]]],
-    finalists: Iterable[Hashable], decisions: Iterable[Sequence[str]],
+    finalists: Iterable[Hashable], decisions: Iterable[Sequence[str]], *, final_planned: bool = False,
 ) -> list[StandingRow]:
     """The standings rows in order (SPEC §4).
 
@@ -336,6 +336,8 @@ def rank(
     finalists first, ranked by the final (its big points, its small points, then the qualifying
     rank), the others after them in qualifying order; disqualified players last, without a rank.
     A row a decision placed names the places it settled (`StandingRow.decided_places`).
+    `final_planned`: the medals are the final's, so a tie in the qualifying rounds at places 1–3
+    is no tie at a medal place (`StandingRow.unresolved_tie` marks only finalists then).
     """
     rows = {entrant.key: StandingRow(entrant) for entrant in entrants}
     for key in finalists:
@@ -366,7 +368,8 @@ def rank(
         row.qualifying_places = qualifying[id(row)]
 
     for row in ranked:
-        row.unresolved_tie = row.rank is not None and row.rank <= MEDAL_PLACES and row.rank_to != row.rank
+        at_medal_place = row.rank is not None and row.rank <= MEDAL_PLACES
+        row.unresolved_tie = at_medal_place and row.rank_to != row.rank and (not final_planned or row.final is not None)
     for row in disqualified:
         row.rank = row.rank_to = None
     return ranked + disqualified

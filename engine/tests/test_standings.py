@@ -84,6 +84,24 @@ def test_a_tie_at_a_medal_place_is_flagged_until_a_decision_orders_it():
     assert not any(row.unresolved_tie for row in decided)
 
 
+def test_with_a_final_ahead_a_qualifying_tie_at_places_1_to_3_is_no_medal_tie():
+    # p2 and p3 share places 2–3 after the qualifying rounds; the final will hand out the medals.
+    players = [entrant(n) for n in range(1, 6)]
+    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 0, 2)), (3, False, totals(2, 0, 2)),
+                  (4, False, totals(1, 0, 1)), (5, False, totals(0, 0, 0))]
+    before_the_final = rank(players, qualifying, finalists=(), decisions=(), final_planned=True)
+    assert labels(before_the_final) == [("p1", "1"), ("p2", "2–3"), ("p3", "2–3"), ("p4", "4"), ("p5", "5")]
+    assert not any(row.unresolved_tie for row in before_the_final)
+
+    # At the final p1 and p4 both score 1 big point and +10: they share place 2 of the final
+    # only if the qualifying rank did not order them, and it does (p1 1st, p4 4th): no tie.
+    final = [(1, True, totals(1, 10, 1)), (2, True, totals(2, 20, 2)), (3, True, totals(0, -30, 0)),
+             (4, True, totals(1, 10, 1))]
+    after_the_final = rank(players, qualifying + final, finalists=(1, 2, 3, 4), decisions=(), final_planned=True)
+    assert labels(after_the_final)[:4] == [("p2", "1"), ("p1", "2"), ("p4", "3"), ("p3", "4")]
+    assert not any(row.unresolved_tie for row in after_the_final)
+
+
 def test_a_decision_that_names_only_part_of_a_tie_changes_nothing():
     players = [entrant(n) for n in range(1, 4)]
     results = [(n, False, totals(1, 0, 1)) for n in range(1, 4)]

@@ -105,7 +105,9 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     games = {table_id: by_game.values() for table_id, by_game in loaded.items()}
     totals = standings.table_totals(games, tournament.rules_settings())
     results = ((*seat_player[seat], values) for seat, values in totals.items())
-    return standings.rank(entrants, results, finalists, [d.order for d in decisions])
+    return standings.rank(
+        entrants, results, finalists, [d.order for d in decisions], final_planned=tournament.final
+    )
 
 
 def standings_json(rows):

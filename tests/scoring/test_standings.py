@@ -45,6 +45,14 @@ def test_order_big_then_small_points_and_shared_ranks():
         ("p8", "8", 0, -200, 0),
     ]
     assert [r.medal for r in rows[:4]] == ["gold", "silver", "silver", None]
+    # A final is ahead (the default): its table hands out the medals, so 2–3 is no medal tie yet.
+    assert tournament.final and not any(r.unresolved_tie for r in rows)
+
+
+def test_without_a_final_a_shared_medal_place_waits_for_the_head_referee():
+    tournament = build(8, [round_one()], settings={"final": False})
+    rows = compute_standings(tournament)
+    assert [r.rank_label for r in rows[:4]] == ["1", "2–3", "2–3", "4"]
     assert [r.unresolved_tie for r in rows[:4]] == [False, True, True, False]
 
 
