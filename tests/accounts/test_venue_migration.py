@@ -3,7 +3,9 @@ whole server is copied to every tournament, and the server-wide row is dropped."
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.support.migrations import latest
+from tests.support.migrations import migrate as migrate_to
 
 BEFORE = ("accounts", "0007_setup_code_tries")
 AFTER = ("accounts", "0008_tournament_venue")
@@ -11,15 +13,8 @@ AFTER = ("accounts", "0008_tournament_venue")
 
 def migrate(*accounts):
     """Migrate accounts to `accounts` (every app to its latest without it); the apps' models then."""
-    targets = [*accounts, *(leaf for leaf in leaves() if not accounts or leaf[0] != "accounts")]
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def leaves():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+    targets = [*accounts, *(leaf for leaf in latest() if not accounts or leaf[0] != "accounts")]
+    return migrate_to(targets)
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)

@@ -2,20 +2,13 @@
 final has started (as those tournaments had it), hidden until the ceremony everywhere else."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.support.migrations import latest, migrate
 
 BEFORE = [("tournament", "0007_round_time")]
 AFTER = [("tournament", "0008_tournament_final_release")]
 # The final's state (None: not seated) → the plan the migration gives.
 EXPECTED = {"none": "ceremony", "draft": "ceremony", "published": "ceremony", "started": "live", "completed": "live"}
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -32,4 +25,4 @@ def test_only_a_tournament_whose_final_has_started_keeps_live_results():
         plans = dict(new.get_model("tournament", "Tournament").objects.values_list("name", "final_release"))
         assert plans == EXPECTED
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate(latest())

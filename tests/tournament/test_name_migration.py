@@ -2,8 +2,8 @@
 players saved before it."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.support.migrations import latest, migrate
 
 BEFORE = [("tournament", "0001_initial")]
 AFTER = [("tournament", "0003_player_surname_not_empty")]
@@ -16,13 +16,6 @@ NAMES = {
     "Łucja Żak 0": ("Łucja Żak", "0"),
     "Nowak, Anna": ("Nowak,", "Anna"),  # the name is kept as it was: no comma rule here
 }
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -40,9 +33,4 @@ def test_existing_names_are_split_with_the_last_word_as_the_surname():
         rows = new.get_model("tournament", "Player").objects.values_list("name", "given_names", "surname")
         assert {name: (given_names, surname) for name, given_names, surname in rows} == NAMES
     finally:
-        migrate(executor_leaves())
-
-
-def executor_leaves():
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
+        migrate(latest())
