@@ -21,7 +21,7 @@ system-packages:
 # extras (pytest, Playwright, ...) on top; each is redone only when pyproject.toml or its lock
 # changes. Both install the exact versions of the lock (requirements/, `make lock`), then the
 # project itself with nothing more (--no-deps; its build tool, setuptools, is in the lock too).
-$(VENV)/.installed-run: pyproject.toml requirements/run.txt | system-packages
+$(VENV)/.installed-run: pyproject.toml setup.py requirements/run.txt | system-packages
 	$(PYTHON_BIN) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet --require-hashes -r requirements/run.txt

@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = Path(__file__).with_name("hall_scenario.py")
 SLUG = "hall"
 WORKERS_MAX = 4  # the warm-up reaches every worker of up to this many
-POLL_SECONDS = 30  # the leaderboard page's htmx poll (config/templates/public/standings.html)
+POLL_SECONDS = 30  # the leaderboard page's htmx poll (templates/public/standings.html)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,7 +3,7 @@ hundreds of inputs the Django template language drew at a fifth of the speed).
 
 Django's gettext and the referee's filters and tags, and `{% csrf_token %}` and
 `{% submission_token %}` written as in a Django template (tests/tournament/test_submissions.py
-reads every form's tags in config/templates).
+reads every form's tags in templates).
 """
 
 from django.template.defaultfilters import date

@@ -29,9 +29,10 @@ from accounts.venue import PublicUrlError, check_public_url
 from config.secret_key import SecretKeyError, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Templates, static files and translations are package data of `config`: found the same way in a
-# checkout and in an installed package (`pip install .`, the container image).
-SITE_DIR = Path(__file__).resolve().parent
+CONFIG_DIR = Path(__file__).resolve().parent
+# The templates and static files sit at the top of a checkout; an installed package (`pip install .`,
+# the container image) carries them inside `config`, beside the translations (pyproject.toml).
+SITE_DIR = BASE_DIR if (BASE_DIR / "templates").is_dir() else CONFIG_DIR
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(exist_ok=True)
 BACKUP_DIR = VAR_DIR / "backups"  # automatic snapshots, one folder per tournament (organiser/backups)
@@ -140,7 +141,7 @@ TEMPLATES = [
         },
     },
     {
-        # The score sheet's games (config/templates/scoring/sheet_games.html), asked for by name with
+        # The score sheet's games (templates/scoring/sheet_games.html), asked for by name with
         # `using="jinja2"`: its hundreds of inputs at the speed of a simple page.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
@@ -188,7 +189,7 @@ LOGOUT_REDIRECT_URL = "accounts:login"
 
 LANGUAGE_CODE = "pl"
 LANGUAGES = [("pl", _("Polish")), ("en", _("English"))]
-LOCALE_PATHS = [SITE_DIR / "locale"]
+LOCALE_PATHS = [CONFIG_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Warsaw")
 USE_I18N = True
 USE_TZ = True

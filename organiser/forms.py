@@ -280,7 +280,7 @@ class BackupUploadForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        """The browser refuses a file over the limit before sending it (config/static/js/backup-upload.js)."""
+        """The browser refuses a file over the limit before sending it (static/js/backup-upload.js)."""
         super().__init__(*args, **kwargs)
         self.fields["file"].widget.attrs.update({
             "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large().message,

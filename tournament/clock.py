@@ -3,7 +3,7 @@ left in a started round, always by the server's clock (a tablet's own clock is n
 
 A round's clock runs from its `started_at` for the minutes its timetable line gives
 (`RoundTime`, or `DEFAULT_ROUND_MINUTES` when the organiser set none). The pages render the
-seconds left and `config/static/js/round-clock.js` only counts them down between refreshes.
+seconds left and `static/js/round-clock.js` only counts them down between refreshes.
 """
 
 from __future__ import annotations

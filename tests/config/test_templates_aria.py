@@ -5,7 +5,7 @@ such text goes in a visually hidden span instead (`.visually-hidden`, in app.css
 import re
 from pathlib import Path
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "config" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 GENERIC = re.compile(r"<(span|div|p|li|td|strong|em|b|i)\b([^>]*)>", re.S)
 
 

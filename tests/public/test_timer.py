@@ -29,7 +29,7 @@ def test_the_timer_loads_only_its_own_script_and_stylesheet(client):
     assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/js/timer.js">']
     assert re.findall(r"<link[^>]*>", html) == ['<link rel="stylesheet" href="/static/css/timer.css">']
     assert "<style" not in html and " on" + "click" not in html
-    script = (Path(__file__).parents[2] / "config/static/js/timer.js").read_text()
+    script = (Path(__file__).parents[2] / "static/js/timer.js").read_text()
     assert "fetch(" not in script and "XMLHttpRequest" not in script and "url(" not in script
 
 

@@ -14,7 +14,7 @@ from tests.support.browser import TABLET, signed_in_page
 from tournament.models import Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = sorted((ROOT / "config/templates").rglob("*.html"))
+TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 
 
 def directives(header):
@@ -44,7 +44,7 @@ def test_every_response_carries_the_policy(client, url):
     assert "'unsafe-inline'" not in header.split("style-src-attr")[0] and "'unsafe-eval'" not in header
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=lambda p: str(p.relative_to(ROOT / "config/templates")))
+@pytest.mark.parametrize("template", TEMPLATES, ids=lambda p: str(p.relative_to(ROOT / "templates")))
 def test_no_template_holds_an_inline_script_or_event_handler(template):
     html = template.read_text()
     for tag in re.findall(r"<script\b[^>]*>", html):
@@ -56,7 +56,7 @@ def test_no_template_holds_an_inline_script_or_event_handler(template):
 
 
 def test_htmx_injects_no_style_element():
-    html = (ROOT / "config/templates/base.html").read_text()
+    html = (ROOT / "templates/base.html").read_text()
     assert """<meta name="htmx-config" content='{"includeIndicatorStyles": false}'>""" in html
 
 

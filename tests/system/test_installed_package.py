@@ -77,10 +77,12 @@ def manage(installed, *args, **env):
 
 def test_the_wheel_carries_the_package_data(installed):
     site = installed / "site"
-    for relative in ("templates", "static", "locale"):
-        in_checkout = sorted(p.relative_to(ROOT / "config") for p in (ROOT / "config" / relative).rglob("*") if p.is_file())
-        in_wheel = sorted(p.relative_to(site / "config") for p in (site / "config" / relative).rglob("*") if p.is_file())
-        assert in_wheel == in_checkout and in_wheel, relative
+    for in_checkout, relative in ((ROOT / "templates", "templates"), (ROOT / "static", "static"),
+                                  (ROOT / "config" / "locale", "locale")):
+        checkout_files = sorted(p.relative_to(in_checkout) for p in in_checkout.rglob("*") if p.is_file())
+        wheel_files = sorted(p.relative_to(site / "config" / relative)
+                             for p in (site / "config" / relative).rglob("*") if p.is_file())
+        assert wheel_files == checkout_files and wheel_files, relative
     assert (site / "organiser" / "demo" / "players-42.csv").is_file()
 
 

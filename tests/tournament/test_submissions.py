@@ -28,7 +28,7 @@ from tournament.models import AuditEntry, Player, Round, SubmissionToken, Tourna
 
 pytestmark = pytest.mark.django_db
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "config" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 FORM = re.compile(r"<form\b(?P<tag>[^>]*)>(?P<body>.*?)</form>", re.S | re.I)
 POSTS = re.compile(r"""method=["']?(post|\{\{)""", re.I)
 TOKEN = re.compile(r'name="submission" value="([^"]+)"')

@@ -1,5 +1,5 @@
 // The move timer: counts down the move time, warns at 10 s, beeps at 0; a tap restarts it.
-// Settings and texts come from data attributes of <body> (config/templates/scoring/timer.html).
+// Settings and texts come from data attributes of <body> (templates/scoring/timer.html).
 (function () {
   "use strict";
   var body = document.body;
