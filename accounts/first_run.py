@@ -36,8 +36,8 @@ ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or type
 
 
 def needs_setup() -> bool:
-    """No account can organise yet: no superuser, nobody in the organisers' group."""
-    organisers = Q(is_superuser=True) | Q(groups__name=Role.ORGANISER.value)
+    """No account can organise yet: no superuser, no organiser in a host organisation's team."""
+    organisers = Q(is_superuser=True) | Q(memberships__role=Role.ORGANISER)
     return not get_user_model().objects.filter(organisers, is_active=True).exists()
 
 

@@ -12,8 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Role
-from accounts.roles import RANK, global_role
-from accounts.selectors import granted_roles
+from accounts.roles import best_role
 
 
 @dataclass(frozen=True)
@@ -49,21 +48,11 @@ BY_SLUG = {page.slug: page for page in HELP_PAGES}
 BY_ROLE = {page.role: page for page in HELP_PAGES}
 
 
-def strongest_role(user):
-    """The strongest role `user` holds anywhere (a group, or a grant for any tournament), or None."""
-    best = global_role(user)
-    if user.is_authenticated:
-        for granted in granted_roles(user):
-            if best is None or RANK[Role(granted)] > RANK[best]:
-                best = Role(granted)
-    return best
-
-
 def help_url(request):
     """The help page for the user on this page: the role held for the page's tournament (set by
     `staff_required`), else the strongest role held anywhere; the index for anyone else."""
     role = getattr(request, "role", None)
     if role is None:
         user = getattr(request, "user", None)
-        role = strongest_role(user) if user is not None else None
+        role = best_role(user) if user is not None else None
     return BY_ROLE[role].url if role in BY_ROLE else reverse("public:help")

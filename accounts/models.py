@@ -1,10 +1,11 @@
-"""Per-tournament staff grants (global roles are Django groups, see `roles.py`)."""
+"""Who works for which organisation: a membership gives a role for all of a host organisation's
+tournaments, a tournament role for one tournament (`roles.py` reads both)."""
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Tournament
+from tournament.models import HostOrganisation, Tournament
 
 
 class Role(models.TextChoices):
@@ -13,6 +14,25 @@ class Role(models.TextChoices):
     REFEREE = "referee", _("referee")
     HEAD_REFEREE = "head_referee", _("head referee")
     ORGANISER = "organiser", _("organiser")
+
+
+class Membership(models.Model):
+    """A person in a host organisation's team, with a role for all its tournaments."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships",
+                             verbose_name=_("user"))
+    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, related_name="memberships",
+                             verbose_name=_("host organisation"))
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [models.UniqueConstraint(fields=["user", "host"], name="membership_unique_user")]
+
+    def __str__(self):
+        return f"{self.user} · {self.host} · {self.get_role_display()}"
 
 
 class TournamentRole(models.Model):

@@ -1,64 +1,69 @@
 """Who may do what: organiser > head referee > referee (SPEC §6).
 
-A user's role comes from a Django group of the same name (valid for every tournament) or
-from a `TournamentRole` for one tournament; superusers are organisers everywhere.
+A user's role for a tournament is the stronger of two: the role their membership of the
+tournament's host organisation gives for all its tournaments, and a `TournamentRole` for that
+tournament alone. Superusers (the people who run the service) are organisers everywhere. A
+tournament of an organisation the user holds nothing in answers 404, never its data.
 """
 
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
-from accounts.models import Role, TournamentRole
-from accounts.selectors import tournament_and_grants
+from accounts.models import Role
+from accounts.selectors import grant_for, held_roles, organiser_host_ids, tournament_and_grants
 
 RANK = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
-GROUP_NAMES = {role.value for role in Role}
 
 
-def global_role(user):
-    """The strongest role a user holds through groups, or None."""
+def _held(user):
+    """(the roles of the user's memberships by host organisation, the roles of their grants),
+    read once per request and kept on the user."""
+    if not hasattr(user, "_held_roles"):
+        user._held_roles = held_roles(user)
+    return user._held_roles
+
+
+def best_role(user):
+    """The strongest role `user` holds anywhere (a membership or a grant), or None."""
     if not user.is_authenticated or not user.is_active:
         return None
     if user.is_superuser:
         return Role.ORGANISER
-    cached = getattr(user, "_global_role_cache", False)
-    if cached is not False:
-        return cached
-    names = set(user.groups.filter(name__in=GROUP_NAMES).values_list("name", flat=True))
-    roles = [Role(name) for name in names]
-    best = max(roles, key=RANK.get) if roles else None
-    user._global_role_cache = best
-    return best
+    members, grants = _held(user)
+    return strongest([*members.values(), *grants])
 
 
 def role_for(user, tournament):
     """The strongest role `user` holds for `tournament`, or None."""
-    best = global_role(user)
-    if user.is_authenticated and tournament is not None:
-        grant = TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True).first()
-        best = stronger(best, grant)
-    return best
+    if not user.is_authenticated or not user.is_active or tournament is None:
+        return None
+    if user.is_superuser:
+        return Role.ORGANISER
+    members, _grants = _held(user)
+    return strongest([members.get(tournament.host_id), grant_for(user, tournament)])
 
 
-def stronger(best, grant):
-    """The stronger of a role and a granted role's name (either may be None)."""
-    if grant and (best is None or RANK[Role(grant)] > RANK[best]):
-        return Role(grant)
-    return best
+def strongest(roles):
+    """The strongest of some roles or role names (None among them is no role), or None."""
+    held = [Role(role) for role in roles if role]
+    return max(held, key=RANK.get) if held else None
 
 
 def staff_role(user, slug):
-    """The tournament of `slug` (404 if none) and the strongest role `user` holds for it, read with
-    the user's groups in one query (the groups are kept on the user for `global_role`)."""
+    """The tournament of `slug` and the strongest role `user` holds for it, read in one query;
+    404 when the tournament is missing or belongs to an organisation the user holds nothing in."""
     tournament = tournament_and_grants(slug, user)
     if not user.is_active:
         return tournament, None
     if user.is_superuser:
         return tournament, Role.ORGANISER
-    held = [role for role in Role if getattr(tournament, f"in_{role}")]
-    user._global_role_cache = max(held, key=RANK.get) if held else None
-    return tournament, stronger(user._global_role_cache, tournament.granted)
+    role = strongest([tournament.member_role, tournament.granted])
+    if role is None:
+        raise Http404("no such tournament")
+    return tournament, role
 
 
 def has_role(user, tournament, minimum):
@@ -71,16 +76,17 @@ def outranks(role, minimum):
 
 
 def is_staff_anywhere(user):
-    return global_role(user) is not None or (
-        user.is_authenticated and TournamentRole.objects.filter(user=user).exists()
-    )
+    return best_role(user) is not None
 
 
 def is_organiser_anywhere(user):
-    """An organiser of the whole server or of at least one tournament."""
-    return global_role(user) == Role.ORGANISER or (
-        user.is_authenticated and TournamentRole.objects.filter(user=user, role=Role.ORGANISER).exists()
-    )
+    """An organiser of a host organisation or of at least one tournament."""
+    return best_role(user) == Role.ORGANISER
+
+
+def organises_a_host(user):
+    """Whether `user` may create tournaments: an organiser in a host organisation's team."""
+    return user.is_authenticated and user.is_active and (user.is_superuser or bool(organiser_host_ids(user)))
 
 
 def staff_required(minimum):

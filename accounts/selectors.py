@@ -1,18 +1,18 @@
-"""What the staff pages read of the accounts: tablet sign-in links (by token or by tournament)
-the tournaments a staff member was granted, and a tournament's staff."""
+"""What the staff pages read of the accounts: tablet sign-in links (by token or by tournament),
+what a staff member holds (memberships of host organisations, grants for tournaments) and the
+tournaments that opens to them, and a tournament's staff."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.devices import token_hash
-from accounts.models import DeviceLink, Role, TournamentRole
-from tournament.models import Tournament
+from accounts.models import DeviceLink, Membership, Role, TournamentRole
+from tournament.models import HostOrganisation, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -59,15 +59,46 @@ def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
     return link
 
 
-def granted_tournaments(user: AbstractBaseUser) -> list[Tournament]:
-    """The tournaments a user holds a role in (for users without a role everywhere)."""
-    return [grant.tournament for grant in TournamentRole.objects.filter(user=user).select_related("tournament")]
+def tournaments_of(user: AbstractBaseUser) -> list[Tournament]:
+    """The tournaments a user may open, the newest first: every one of the host organisations they
+    are a member of, and those they hold a grant for; a superuser's, every tournament."""
+    tournaments = Tournament.objects.select_related("host")
+    if not user.is_superuser:
+        mine = Q(host__memberships__user=user.pk) | Q(staff_roles__user=user.pk)
+        tournaments = tournaments.filter(pk__in=Tournament.objects.filter(mine).values("pk"))
+    return list(tournaments)
 
 
-def organiser_grants(user: AbstractBaseUser) -> list[Tournament]:
-    """The tournaments a user was made an organiser of, one by one (by date, newest first)."""
-    grants = TournamentRole.objects.filter(user=user, role=Role.ORGANISER).select_related("tournament")
-    return [grant.tournament for grant in grants.order_by("-tournament__date", "tournament__name")]
+def organised_tournaments(user: AbstractBaseUser) -> list[Tournament]:
+    """The tournaments a user organises: those of the host organisations where they are an
+    organiser, and those they were made an organiser of (a superuser: every one)."""
+    tournaments = Tournament.objects.select_related("host")
+    if not user.is_superuser:
+        mine = Q(host__in=organiser_host_ids(user)) | Q(staff_roles__user=user.pk, staff_roles__role=Role.ORGANISER)
+        tournaments = tournaments.filter(pk__in=Tournament.objects.filter(mine).values("pk"))
+    return list(tournaments)
+
+
+def organiser_host_ids(user: AbstractBaseUser) -> list[int]:
+    """The host organisations in whose team `user` is an organiser."""
+    return list(Membership.objects.filter(user=user.pk, role=Role.ORGANISER).values_list("host", flat=True))
+
+
+def organised_hosts(user: AbstractBaseUser) -> list[HostOrganisation]:
+    """The host organisations whose tournaments `user` may create (a superuser: every one)."""
+    hosts = HostOrganisation.objects.all()
+    return list(hosts if user.is_superuser else hosts.filter(pk__in=organiser_host_ids(user)))
+
+
+def held_roles(user: AbstractBaseUser) -> tuple[dict[int, str], set[str]]:
+    """What `user` holds: their membership roles by host organisation, and their grants' roles."""
+    members = dict(Membership.objects.filter(user=user.pk).values_list("host", "role"))
+    return members, set(TournamentRole.objects.filter(user=user.pk).values_list("role", flat=True))
+
+
+def grant_for(user: AbstractBaseUser, tournament: Tournament) -> str | None:
+    """The role `user` was granted for this one tournament, or None."""
+    return TournamentRole.objects.filter(user=user.pk, tournament=tournament).values_list("role", flat=True).first()
 
 
 def staff_grants(tournament: Any) -> list[TournamentRole]:
@@ -78,19 +109,13 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
     )
 
 
-def granted_roles(user: AbstractBaseUser) -> set[str]:
-    """The roles a user was granted for any tournament."""
-    return set(TournamentRole.objects.filter(user=user).values_list("role", flat=True))
-
-
 def tournament_and_grants(slug: str, user: AbstractBaseUser) -> Tournament:
-    """The tournament of `slug` (404 if none), read in the same query as what `user` holds: its
-    `granted` role for this tournament (or None) and, for each role, whether a group gives it
-    everywhere (`in_<role>`)."""
-    grants = TournamentRole.objects.filter(user=user.pk, tournament=OuterRef("pk")).order_by("pk").values("role")[:1]
-    member = User.groups.through.objects.filter(user=user.pk)
-    groups = {f"in_{role}": Exists(member.filter(group__name=role)) for role in Role}
-    tournament = Tournament.objects.filter(slug=slug).annotate(granted=Subquery(grants), **groups).first()
+    """The tournament of `slug` (404 if none), read in the same query as what `user` holds for it:
+    its `granted` role for this tournament and its `member_role` in the tournament's host
+    organisation (each None when there is none)."""
+    grants = TournamentRole.objects.filter(user=user.pk, tournament=OuterRef("pk")).values("role")[:1]
+    member = Membership.objects.filter(user=user.pk, host=OuterRef("host")).values("role")[:1]
+    tournament = Tournament.objects.filter(slug=slug).annotate(granted=Subquery(grants), member_role=Subquery(member)).first()
     if tournament is None:
         raise Http404("no such tournament")
     return tournament

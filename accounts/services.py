@@ -13,17 +13,17 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import first_run
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, token_hash
-from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
+from accounts.models import DeviceLink, Membership, Role, TournamentRole, TournamentVenue
 from accounts.roles import is_organiser_anywhere
 from accounts.selectors import active_links, usable_link
 from tournament.audit import log_change
+from tournament.models import HostOrganisation, sole_host_organisation
 from tournament.refusals import Refused
 
 EARLIER_KEEP, EARLIER_UNUSED, EARLIER_ALL = "keep", "unused", "all"
@@ -145,10 +145,18 @@ def _first_organiser(*, username: str, password: str) -> Any:
         raise Refused("setup_done")
     if get_user_model().objects.filter(username__iexact=username).exists():
         raise Refused("username_taken", field="username")
-    user = _new_account(username=username, password=password, is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=Role.ORGANISER.value)[0])
+    user = _new_account(username=username, password=password)
+    make_member(user, Role.ORGANISER)
     first_run.code_used()
     return user
+
+
+def make_member(user: Any, role: str, host: HostOrganisation | None = None) -> Membership:
+    """`user` in the team of `host` (None: the server's only host organisation, made on a fresh
+    laptop) with `role` for all its tournaments; a membership held already takes the new role."""
+    host_id = host.pk if host is not None else sole_host_organisation()
+    membership, _created = Membership.objects.update_or_create(user=user, host_id=host_id, defaults={"role": role})
+    return membership
 
 
 def _new_account(*, taken: str = "username_taken", **fields: Any) -> Any:

@@ -20,10 +20,11 @@ import throwaway_database
 throwaway_database.prepare("bench-backup-")
 
 from django.conf import settings  # noqa: E402
-from django.contrib.auth.models import Group, User  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from accounts.services import make_member  # noqa: E402
 from organiser.backups import files, snapshots  # noqa: E402
 from organiser.demo import random_tournament  # noqa: E402
 from organiser.interchange import import_tournament  # noqa: E402
@@ -59,7 +60,7 @@ def measure(players, rounds):
         table["state"] = "submitted"
     tournament = import_tournament(data)
     head = User.objects.create_user("head")
-    head.groups.add(Group.objects.get_or_create(name="head_referee")[0])
+    make_member(head, "head_referee")
     client = Client()
     client.force_login(head)
     sheets = list(

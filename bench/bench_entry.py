@@ -70,11 +70,12 @@ def prepare_database(env, referees):
     django.setup()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.hashers import make_password
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.db import connections
 
+    from accounts.services import make_member
     from tests.factories import build, table
 
     call_command("migrate", verbosity=0)
@@ -86,7 +87,8 @@ def prepare_database(env, referees):
     users = User.objects.bulk_create(
         User(username=f"ref{n}", password=make_password(None)) for n in range(1, referees + 1)
     )
-    Group.objects.get(name="referee").user_set.add(*users)
+    for user in users:
+        make_member(user, "referee")
     sessions = {}
     for user in User.objects.filter(username__startswith="ref"):
         session = SessionStore()

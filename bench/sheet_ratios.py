@@ -35,17 +35,18 @@ def prepare(workdir):
     import django
 
     django.setup()
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.test import Client
 
+    from accounts.services import make_member
     from tests.factories import build, table
 
     call_command("migrate", verbosity=0)
     tables = [table(n, [f"p{4 * n - 3}", f"p{4 * n - 2}", f"p{4 * n - 1}", f"p{4 * n}"], state="empty") for n in (1, 2)]
     build(8, rounds=[{"number": 1, "kind": "qualifying", "state": "started", "tables": tables}])
     user = User.objects.create_user("ref1")
-    Group.objects.get(name="referee").user_set.add(user)
+    make_member(user, "referee")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     return client

@@ -79,7 +79,7 @@ if PUBLIC_URL:
     CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin_site.OperatorsAdminConfig",  # the admin for superusers only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,7 +1,8 @@
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.utils import translation
 
+from accounts.services import make_member
 from tests.support.isolation import error_log_at
 
 
@@ -50,7 +51,7 @@ def backup_dir(settings, tmp_path):
 def _user(username, group=None, **kwargs):
     user = User.objects.create_user(username=username, password="secret-pass-123", **kwargs)
     if group:
-        user.groups.add(Group.objects.get_or_create(name=group)[0])
+        make_member(user, group)
     return user
 
 

@@ -30,6 +30,37 @@ def default_public_language():
     return settings.LANGUAGE_CODE
 
 
+class HostOrganisation(models.Model):
+    """An organisation that runs tournaments on this server (a federation, a senior university, a
+    club): it owns its tournaments, and its people hold their roles through `accounts.Membership`.
+    A laptop install has exactly one (`sole_host_organisation`). Not a player's organisation
+    (`Organisation`, the senior university a player represents in one tournament)."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short address"), max_length=80, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("host organisation")
+        verbose_name_plural = _("host organisations")
+
+    def __str__(self):
+        return self.name
+
+
+LAPTOP_HOST = {"slug": "organizator", "name": "Organizator"}
+
+
+def sole_host_organisation():
+    """A new tournament's default owner: the server's only host organisation, made on a laptop's
+    first tournament when there is none yet; None when there are several (the caller names one)."""
+    pks = list(HostOrganisation.objects.values_list("pk", flat=True)[:2])
+    if not pks:
+        return HostOrganisation.objects.get_or_create(slug=LAPTOP_HOST["slug"], defaults=LAPTOP_HOST)[0].pk
+    return pks[0] if len(pks) == 1 else None
+
+
 class Tournament(models.Model):
     class PenaltyMode(models.TextChoices):
         REPLACE = rules.REPLACE, _("replace: the penalty is the whole minus score")
@@ -59,7 +90,13 @@ class Tournament(models.Model):
         CEREMONY = "ceremony", _("hidden from the start of the final until the medal ceremony reveals them")
         LIVE = "live", _("live: public as soon as the final's score sheet is verified")
 
+    host = models.ForeignKey(
+        HostOrganisation, on_delete=models.PROTECT, related_name="tournaments", default=sole_host_organisation,
+        verbose_name=_("host organisation"),
+    )
     name = models.CharField(_("tournament name"), max_length=200)
+    # Unique on the whole server, so within each organisation too: the public address /t/<slug>/,
+    # printed on table cards and QR codes, names one tournament without its organisation's.
     slug = models.SlugField(_("short address"), max_length=80, unique=True)
     date = models.DateField(_("date"))
 

@@ -34,9 +34,12 @@ def create_groups(apps, schema_editor):
         if codenames is None:
             perms = Permission.objects.filter(content_type__app_label__in=["tournament", "scoring", "accounts"])
         else:
+            # Those of models that exist at this point of the plan (0009 replaces the groups by
+            # memberships: a later model's permission is never needed here).
             perms = [
-                Permission.objects.get(content_type__app_label=label, codename=codename)
+                permission
                 for label, codename in (c.split(".") for c in codenames)
+                for permission in Permission.objects.filter(content_type__app_label=label, codename=codename)
             ]
         group.permissions.set(perms)
 

@@ -7,10 +7,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts import first_run
-from accounts.models import Role
-from accounts.roles import global_role
-from accounts.selectors import granted_tournaments
-from tournament.selectors import all_tournaments
+from accounts.roles import organises_a_host
+from accounts.selectors import tournaments_of
 
 
 class LoginView(auth_views.LoginView):
@@ -25,12 +23,8 @@ class LoginView(auth_views.LoginView):
 @login_required
 def home(request):
     """Where a signed-in staff member lands: the tournaments they may work on."""
-    if global_role(request.user) is not None:
-        tournaments = all_tournaments()
-    else:
-        tournaments = granted_tournaments(request.user)
-    organiser = global_role(request.user) == Role.ORGANISER
-    return render(request, "accounts/home.html", {"tournaments": tournaments, "can_create": organiser})
+    tournaments = tournaments_of(request.user)
+    return render(request, "accounts/home.html", {"tournaments": tournaments, "can_create": organises_a_host(request.user)})
 
 
 def csrf_failure(request, reason=""):

@@ -16,12 +16,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts import venue_check
 from accounts.forms import VenueAddressForm
 from accounts.models import Role
-from accounts.roles import global_role, staff_required
-from accounts.selectors import organiser_grants
+from accounts.roles import staff_required
+from accounts.selectors import organised_tournaments
 from accounts.services import save_venue_address
 from accounts.venue import browser_address, saved_address, venue_address
 from tournament.navigation import return_path
-from tournament.selectors import all_tournaments
 
 FORGET = "forget"
 CHECK_AGAIN = "check"
@@ -32,7 +31,7 @@ CHECK_AGAIN = "check"
 def venue_chooser(request):
     """`/accounts/venue/`: the venue address is a tournament's; one tournament goes straight to
     its page, several are listed."""
-    tournaments = all_tournaments() if global_role(request.user) == Role.ORGANISER else organiser_grants(request.user)
+    tournaments = organised_tournaments(request.user)
     if not tournaments:
         raise PermissionDenied
     back = return_path(request, request.GET.get("next"), "")

@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from accounts.roles import global_role, has_role, staff_required
+from accounts.roles import has_role, organises_a_host, staff_required
 from organiser.backups import files, restore
 from organiser.forms import BackupUploadForm, RestoreConfirmForm
 from organiser.interchange import dumps, export_tournament
@@ -181,7 +181,7 @@ def snapshot_restore(request, tournament, name):
 @login_required
 def restore_new(request):
     """Restore a tournament from a backup file on the list of tournaments (any slug)."""
-    if global_role(request.user) != Role.ORGANISER:
+    if not organises_a_host(request.user):
         raise PermissionDenied
     response, form = _upload_or_preview(request) if request.method == "POST" else (None, BackupUploadForm())
     return response or render(request, "organiser/restore_new.html", {"form": form})
@@ -198,7 +198,7 @@ def restore_confirm(request):
         messages.error(request, refusal.message)
         return redirect_after_post(request, "/staff/")
     shown = restore.preview(plan)
-    allowed = has_role(request.user, shown.replaces, Role.ORGANISER) if shown.replaces else global_role(request.user) == Role.ORGANISER
+    allowed = has_role(request.user, shown.replaces, Role.ORGANISER) if shown.replaces else organises_a_host(request.user)
     if not allowed:
         raise PermissionDenied
     form = RestoreConfirmForm(request.POST, replaces=shown.replaces)

@@ -10,26 +10,26 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from accounts.roles import global_role, staff_required
+from accounts.roles import organises_a_host, staff_required
+from accounts.selectors import organised_tournaments
 from organiser import services
 from organiser.forms import FinalReleaseForm, RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import all_tournaments
 
 
 @login_required
 def staff_home(request):
     """The organisers' list of tournaments; other staff go to their own start page."""
-    if global_role(request.user) != Role.ORGANISER:
+    if not organises_a_host(request.user):
         return redirect("accounts:home")
-    return render(request, "organiser/home.html", {"tournaments": all_tournaments()})
+    return render(request, "organiser/home.html", {"tournaments": organised_tournaments(request.user)})
 
 
 @login_required
 def tournament_create(request):
-    if global_role(request.user) != Role.ORGANISER:
+    if not organises_a_host(request.user):
         raise PermissionDenied
     form = TournamentForm(posted_data(request))
     if request.method == "POST" and form.is_valid():

@@ -127,10 +127,10 @@ def test_the_organiser_sees_which_links_have_signed_in(organiser_client, tournam
 def test_a_device_session_is_refused_on_another_tournament(client, tournament, other_tournament):
     _, token = create_device_link(tournament, label="Tablet 1")
     client.post(sign_in_path(token))
-    assert client.get(sheet_url(slug="other")).status_code == 403
+    assert client.get(sheet_url(slug="other")).status_code == 404
     response = client.post(sheet_url("game_save", slug="other", game_number=1), example_one())
-    assert response.status_code == 403
-    assert client.get(reverse("scoring:home", kwargs={"slug": "other"})).status_code == 403
+    assert response.status_code == 404
+    assert client.get(reverse("scoring:home", kwargs={"slug": "other"})).status_code == 404
     assert client.get(reverse("accounts:device_links", kwargs={"slug": "test"})).status_code == 403
 
 

@@ -6,11 +6,12 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 
 from accounts import services
 from accounts.models import Role, TournamentRole
+from accounts.services import make_member
 from organiser.interchange import import_tournament
 from tests.factories import build, tournament_data
 from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
@@ -77,7 +78,7 @@ def test_the_added_person_is_a_new_account_with_the_password_typed(organiser_cli
 def test_an_organisers_role_and_ones_own_are_not_taken_away(organiser_client, organiser, tournament, co_organiser):
     own = TournamentRole.objects.create(user=organiser, tournament=tournament, role=Role.REFEREE)
     global_organiser = User.objects.create_user("zofia.glowna")
-    global_organiser.groups.add(Group.objects.get_or_create(name=Role.ORGANISER.value)[0])
+    make_member(global_organiser, Role.ORGANISER.value)
     theirs = TournamentRole.objects.create(user=global_organiser, tournament=tournament, role=Role.REFEREE)
     co_grant = TournamentRole.objects.get(user=co_organiser)
     for shown, grant in enumerate((co_grant, own, theirs), start=1):

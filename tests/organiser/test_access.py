@@ -44,10 +44,10 @@ def test_head_referee_may_not_change_the_round_lifecycle(head_referee_client, to
     assert head_referee_client.post(url).status_code == 403
 
 
-def test_a_signed_in_user_without_a_role_gets_403(client, tournament):
+def test_a_signed_in_user_holding_nothing_in_the_tournament_finds_no_such_tournament(client, tournament):
     client.force_login(User.objects.create_user("visitor", password="x" * 12))
-    assert client.get("/staff/test/").status_code == 403
-    assert client.get("/staff/test/rounds/1/").status_code == 403
+    assert client.get("/staff/test/").status_code == 404
+    assert client.get("/staff/test/rounds/1/").status_code == 404
 
 
 def test_a_referee_opening_the_dashboard_is_sent_to_score_entry(referee_client, tournament):

@@ -18,7 +18,8 @@ PASSWORD = "drill-pass-4821"
 FILL = f"""
 from django.conf import settings
 settings.BACKUP_SNAPSHOTS = "off"  # the fill is not what the drill measures
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
+from accounts.services import make_member
 from engine import rules
 from organiser import services
 from organiser.interchange import import_tournament
@@ -28,7 +29,7 @@ from tournament.models import Table
 
 organiser = User.objects.create_user("org", password={PASSWORD!r}, is_superuser=True)
 head = User.objects.create_user("head", password={PASSWORD!r})
-head.groups.add(Group.objects.get_or_create(name="head_referee")[0])
+make_member(head, "head_referee")
 tournament = import_tournament({{
     "format": "rummikub-tournament/1",
     "tournament": {{"name": "Drill", "slug": {SLUG!r}, "date": "2026-02-10", "settings": {{"rounds_planned": 6, "final": False}}}},

@@ -9,10 +9,11 @@ import os
 import threading
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
+from accounts.services import make_member
 from organiser.backups import files, restore, snapshots
 from organiser.interchange import dumps, export_tournament
 from tests.factories import build
@@ -130,7 +131,7 @@ def test_another_users_upload_cannot_be_confirmed(organiser_client, client, back
     tournament = build(4)
     token = upload(organiser_client, dumps(export_tournament(tournament)))
     other = User.objects.create_user("second-organiser", is_staff=True)
-    other.groups.add(Group.objects.get_or_create(name="organiser")[0])
+    make_member(other, "organiser")
     client.force_login(other)
     answer = client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"}, follow=True)
     assert "expired or was already restored" in answer.content.decode()
@@ -201,7 +202,7 @@ def test_five_confirmations_of_one_upload_at_once_restore_once_with_one_snapshot
     find it gone (before or after it was restored)."""
     tournament = build(4)
     organiser = User.objects.create_user("organiser-1", is_staff=True)
-    organiser.groups.add(Group.objects.get_or_create(name="organiser")[0])
+    make_member(organiser, "organiser")
     tabs = []
     for _ in range(5):  # five tabs of one browser: one session
         tab = Client(raise_request_exception=False)

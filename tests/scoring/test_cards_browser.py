@@ -4,10 +4,11 @@ referee withdraws it with a reason: the player is no longer disqualified and the
 standings rank them again."""
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import expect
 
+from accounts.services import make_member
 from scoring.models import Card
 from tests.factories import build, four_games, started_round, table
 from tests.support.browser import PHONE, screenshot, signed_in_page
@@ -20,7 +21,7 @@ SECOND_YELLOW = "This is Gracz 2's second yellow card: Gracz 2 will be disqualif
 
 def staff(username, group):
     user = User.objects.create_user(username, password="secret-pass-123")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
+    make_member(user, group)
     return user
 
 

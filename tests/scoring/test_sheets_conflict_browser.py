@@ -3,9 +3,10 @@ next to the save button and on the screen, saying what the other tablet saved an
 now would do."""
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from accounts.services import make_member
 from scoring.models import Game
 from tests.support.browser import TABLET, screenshot, signed_in_page
 from tests.support.browser_steps import open_empty_sheet
@@ -18,7 +19,7 @@ SHEET = "/referee/test/round/1/table/1/"
 
 def other_tablet(live_server, new_page, client):
     user = User.objects.create_user("tablet-2")
-    user.groups.add(Group.objects.get_or_create(name="referee")[0])
+    make_member(user, "referee")
     page = signed_in_page(new_page, live_server, client, user, viewport=TABLET)
     page.goto(f"{live_server.url}{SHEET}")
     return page

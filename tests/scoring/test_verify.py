@@ -1,8 +1,9 @@
 """Verification by the head referee, corrections with a reason, score overrides, the audit log."""
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
+from accounts.services import make_member
 from scoring.models import ScoreSheet
 from scoring.services import sheets as services
 from tests.factories import example_one, sheet_of, sheet_url, submitted_and_verified, text_of
@@ -66,7 +67,7 @@ def test_a_verified_sheet_is_read_only_for_referees(referee_client, tournament):
 def test_a_referee_whose_page_predates_the_verification_is_told_it_is_verified(referee_client, tournament):
     sheet = sheet_of(tournament)
     head = User.objects.create_user("chief")
-    head.groups.add(Group.objects.get(name="head_referee"))
+    make_member(head, "head_referee")
     services.verify_sheet(sheet, version=sheet.version, user=head)
     response = referee_client.post(sheet_url("game_save", game_number=1), correction(sheet.version),
                                    HTTP_HX_REQUEST="true")
@@ -172,9 +173,9 @@ def test_submit_and_verify_need_the_current_version(referee_client, referee, tou
     assert sheet.state == "in_progress"
 
 
-def test_group_grants_are_what_the_role_check_uses(client, tournament):
+def test_a_membership_of_the_host_organisation_is_what_the_role_check_uses(client, tournament):
     user = User.objects.create_user("somebody", password="x" * 12)
     client.force_login(user)
-    assert client.get(sheet_url()).status_code == 403
-    user.groups.add(Group.objects.get(name="referee"))
+    assert client.get(sheet_url()).status_code == 404
+    make_member(user, "referee")
     assert client.get(sheet_url()).status_code == 200

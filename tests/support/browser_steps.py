@@ -4,9 +4,10 @@ downloading a PDF, entering a score sheet, the names on the public standings).""
 
 import io
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from pypdf import PdfReader
 
+from accounts.services import make_member
 from scoring.services.sheets import games_per_table
 from tests.factories import build, started_round, table
 from tests.support.browser import ARTIFACTS, TABLET
@@ -16,7 +17,7 @@ def open_empty_sheet(live_server, new_page, locale="en-GB"):
     """A referee's tablet signed in, on the empty sheet of a four-table."""
     build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])
     user = User.objects.create_user("tablet", password="secret-pass-123")
-    user.groups.add(Group.objects.get_or_create(name="referee")[0])
+    make_member(user, "referee")
     page = new_page(TABLET, locale=locale)
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "tablet")

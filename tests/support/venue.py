@@ -40,12 +40,13 @@ def start_venue(folder, *, referees=0, device_links=0, workers=2, threads=4):
         staff = server.manage("shell", "-v", "0", "-c", (
             "import json\n"
             "from django.contrib.auth.hashers import make_password\n"
-            "from django.contrib.auth.models import Group, User\n"
+            "from django.contrib.auth.models import User\n"
+            "from accounts.services import make_member\n"
             "from accounts.services import create_device_link\n"
             "from tournament.models import Tournament\n"
             f"password = make_password({PASSWORD!r})\n"  # hashed once: the same hash for every account
             f"users = User.objects.bulk_create([User(username=f'ref{{i}}', password=password) for i in range(1, {referees} + 1)])\n"
-            "Group.objects.get(name='referee').user_set.add(*users)\n"
+            "[make_member(u, 'referee') for u in users]\n"
             f"tournament = Tournament.objects.get(slug={SLUG!r})\n"
             f"print(json.dumps([create_device_link(tournament, label=f'Tablet {{i}}')[1] for i in range(1, {device_links} + 1)]))\n"
         ))

@@ -34,9 +34,10 @@ def server(tmp_path_factory):
         path.write_text(json.dumps(tournament_data(8)), encoding="utf-8")
         server.manage("import_tournament", str(path))
         server.manage("shell", "-v", "0", "-c", (
-            "from django.contrib.auth.models import Group, User\n"
+            "from django.contrib.auth.models import User\n"
+            "from accounts.services import make_member\n"
             f"user = User.objects.create_user('org', password={PASSWORD!r})\n"
-            "Group.objects.get(name='organiser').user_set.add(user)\n"
+            "make_member(user, 'organiser')\n"
             "from tournament.models import Player\n"
             "Player.objects.update(present=True)\n"
         ))

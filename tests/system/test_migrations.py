@@ -32,6 +32,24 @@ def row_counts(path):
         return {table: connection.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables}
 
 
+def membership_roles(path):
+    with sqlite3.connect(path) as connection:
+        query = ("SELECT u.username, m.role, h.slug FROM accounts_membership m JOIN auth_user u ON u.id = m.user_id "
+                 "JOIN tournament_hostorganisation h ON h.id = m.host_id ORDER BY u.username")
+        return [(username, role) for username, role, _host in connection.execute(query)]
+
+
+def group_roles(packed_path, folder):
+    """Each staff member's group in the earlier release's database (one group each there)."""
+    earlier = folder / "earlier.sqlite3"
+    with gzip.open(packed_path) as packed, earlier.open("wb") as unpacked:
+        shutil.copyfileobj(packed, unpacked)
+    with sqlite3.connect(earlier) as connection:
+        query = ("SELECT u.username, g.name FROM auth_user_groups ug JOIN auth_user u ON u.id = ug.user_id "
+                 "JOIN auth_group g ON g.id = ug.group_id ORDER BY u.username")
+        return list(connection.execute(query))
+
+
 def manage(folder, *arguments):
     environment = {
         name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "VAR_DIR", "DJANGO_SETTINGS_MODULE")
@@ -54,6 +72,11 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
     manage(tmp_path, "migrate", "--noinput")
 
     after = row_counts(database)
+    # The staff groups became memberships of the one host organisation every tournament moved into.
+    groups = {"auth_group": before.pop("auth_group"), "auth_user_groups": before.pop("auth_user_groups")}
+    assert (after["auth_group"], after["auth_user_groups"]) == (0, 0)
+    assert after["accounts_membership"] == groups["auth_user_groups"] and after["tournament_hostorganisation"] == 1
+    assert membership_roles(database) == group_roles(DATA / f"{RELEASE}.sqlite3.gz", tmp_path)
     kept = {table: count for table, count in before.items() if table not in CATALOGUE}
     assert {table: after[table] for table in kept} == kept
     expected = json.loads(gzip.decompress((DATA / f"{RELEASE}.json.gz").read_bytes()))

@@ -12,12 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import AnonymousUser, Group, User
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.messages import get_messages
 from django.template import Context, Template
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
+from accounts.services import make_member
 from organiser import services
 from organiser.backups import files
 from organiser.interchange import dumps, export_tournament
@@ -220,7 +221,7 @@ def test_another_users_token_neither_runs_nor_uses_up_the_owners_form(organiser_
     build(4)
     token = submissions.new_token(organiser)  # rendered for the organiser; the tablet is then signed in as another
     co_organiser = User.objects.create_user("ewa.co")
-    co_organiser.groups.add(Group.objects.get(name="organiser"))
+    make_member(co_organiser, "organiser")
     other = Client()
     other.force_login(co_organiser)
     answer = other.post("/staff/test/players/check-in-everyone/", {"submission": token},

@@ -3,11 +3,12 @@ import secrets
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import Role
+from accounts.services import make_member
 from organiser.demo import DEMO_SLUG, demo_data
 from organiser.interchange import import_tournament
 from tournament.models import Tournament
@@ -42,10 +43,9 @@ class Command(BaseCommand):
                 for username, role in DEMO_USERS:
                     password = secrets.token_urlsafe(9)
                     user = User.objects.filter(username=username).first() or User(username=username)
-                    user.is_staff = role == Role.ORGANISER
                     user.set_password(password)
                     user.save()
-                    user.groups.add(Group.objects.get_or_create(name=role.value)[0])
+                    make_member(user, role, tournament.host)
                     lines.append(f"{str(role.label):<14} {username:<14} {password}")
                 write_private(logins_file, "\n".join(lines) + "\n")
         if logins_file.exists():
