@@ -53,8 +53,9 @@ LAPTOP_HOST = {"slug": "organizator", "name": "Organizator"}
 
 
 def sole_host_organisation():
-    """A new tournament's default owner: the server's only host organisation, made on a laptop's
-    first tournament when there is none yet; None when there are several (the caller names one)."""
+    """The owner of a tournament saved without one: the server's only host organisation, made with
+    a laptop's first tournament when there is none yet; None when there are several (the caller
+    names one)."""
     pks = list(HostOrganisation.objects.values_list("pk", flat=True)[:2])
     if not pks:
         return HostOrganisation.objects.get_or_create(slug=LAPTOP_HOST["slug"], defaults=LAPTOP_HOST)[0].pk
@@ -91,8 +92,7 @@ class Tournament(models.Model):
         LIVE = "live", _("live: public as soon as the final's score sheet is verified")
 
     host = models.ForeignKey(
-        HostOrganisation, on_delete=models.PROTECT, related_name="tournaments", default=sole_host_organisation,
-        verbose_name=_("host organisation"),
+        HostOrganisation, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("host organisation"),
     )
     name = models.CharField(_("tournament name"), max_length=200)
     # Unique on the whole server, so within each organisation too: the public address /t/<slug>/,
@@ -191,6 +191,12 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        """A tournament saved without its organisation goes to the server's only one (a laptop's)."""
+        if self.host_id is None:
+            self.host_id = sole_host_organisation()
+        super().save(*args, **kwargs)
 
     def rules_settings(self) -> rules.Settings:
         return rules.Settings(

@@ -1,4 +1,4 @@
-"""The demo that `make run` loads, and the admin an organiser uses for corrections."""
+"""The demo that `make run` loads, and the admin the operators use."""
 
 from io import StringIO
 
@@ -60,7 +60,8 @@ def test_demo_logins_work(demo, client):
     line = next(line for line in output.splitlines() if "organizator" in line)
     password = line.split()[-1]
     assert client.login(username="organizator", password=password)
-    assert client.get("/admin/").status_code == 200
+    assert client.get("/staff/").status_code == 200
+    assert client.get("/admin/").status_code == 302  # the admin is the operators', not an organiser's
 
 
 def test_every_model_has_an_admin_list_and_form(demo, admin_client):

@@ -7,7 +7,6 @@ the database holds tournaments; a fresh one gets it with its first tournament.
 import django.db.models.deletion
 from django.db import migrations, models
 
-import tournament.models
 
 LAPTOP_HOST = {"slug": "organizator", "name": "Organizator"}
 
@@ -50,8 +49,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="tournament",
             name="host",
-            field=models.ForeignKey(default=tournament.models.sole_host_organisation,
-                                    on_delete=django.db.models.deletion.PROTECT, related_name="tournaments",
+            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="tournaments",
                                     to="tournament.hostorganisation", verbose_name="host organisation"),
         ),
     ]
