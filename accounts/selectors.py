@@ -3,7 +3,7 @@ the tournaments a staff member was granted, and a tournament's staff."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
@@ -13,9 +13,6 @@ from django.utils import timezone
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Role, TournamentRole
 from tournament.models import Tournament
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 MAX_TOKEN_LENGTH = 200
 
@@ -59,12 +56,12 @@ def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
     return link
 
 
-def granted_tournaments(user: AbstractBaseUser) -> list[Tournament]:
+def granted_tournaments(user: User) -> list[Tournament]:
     """The tournaments a user holds a role in (for users without a role everywhere)."""
     return [grant.tournament for grant in TournamentRole.objects.filter(user=user).select_related("tournament")]
 
 
-def organiser_grants(user: AbstractBaseUser) -> list[Tournament]:
+def organiser_grants(user: User) -> list[Tournament]:
     """The tournaments a user was made an organiser of, one by one (by date, newest first)."""
     grants = TournamentRole.objects.filter(user=user, role=Role.ORGANISER).select_related("tournament")
     return [grant.tournament for grant in grants.order_by("-tournament__date", "tournament__name")]
@@ -78,12 +75,12 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
     )
 
 
-def granted_roles(user: AbstractBaseUser) -> set[str]:
+def granted_roles(user: User) -> set[str]:
     """The roles a user was granted for any tournament."""
     return set(TournamentRole.objects.filter(user=user).values_list("role", flat=True))
 
 
-def tournament_and_grants(slug: str, user: AbstractBaseUser) -> Tournament:
+def tournament_and_grants(slug: str, user: User) -> Tournament:
     """The tournament of `slug` (404 if none), read in the same query as what `user` holds: its
     `granted` role for this tournament (or None) and, for each role, whether a group gives it
     everywhere (`in_<role>`)."""
