@@ -4,8 +4,9 @@ tournaments that opens to them, and a tournament's staff."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
@@ -13,9 +14,6 @@ from django.utils import timezone
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Membership, Role, TournamentRole
 from tournament.models import HostOrganisation, Tournament
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 MAX_TOKEN_LENGTH = 200
 
@@ -59,7 +57,7 @@ def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
     return link
 
 
-def tournaments_of(user: AbstractBaseUser) -> list[Tournament]:
+def tournaments_of(user: User) -> list[Tournament]:
     """The tournaments a user may open, the newest first: every one of the host organisations they
     are a member of, and those they hold a grant for; a superuser's, every tournament."""
     tournaments = Tournament.objects.select_related("host")
@@ -69,7 +67,7 @@ def tournaments_of(user: AbstractBaseUser) -> list[Tournament]:
     return list(tournaments)
 
 
-def organised_tournaments(user: AbstractBaseUser) -> list[Tournament]:
+def organised_tournaments(user: User) -> list[Tournament]:
     """The tournaments a user organises: those of the host organisations where they are an
     organiser, and those they were made an organiser of (a superuser: every one)."""
     tournaments = Tournament.objects.select_related("host")
@@ -79,24 +77,24 @@ def organised_tournaments(user: AbstractBaseUser) -> list[Tournament]:
     return list(tournaments)
 
 
-def organiser_host_ids(user: AbstractBaseUser) -> list[int]:
+def organiser_host_ids(user: User) -> list[int]:
     """The host organisations in whose team `user` is an organiser."""
     return list(Membership.objects.filter(user=user.pk, role=Role.ORGANISER).values_list("host", flat=True))
 
 
-def organised_hosts(user: AbstractBaseUser) -> list[HostOrganisation]:
+def organised_hosts(user: User) -> list[HostOrganisation]:
     """The host organisations whose tournaments `user` may create (a superuser: every one)."""
     hosts = HostOrganisation.objects.all()
     return list(hosts if user.is_superuser else hosts.filter(pk__in=organiser_host_ids(user)))
 
 
-def held_roles(user: AbstractBaseUser) -> tuple[dict[int, str], set[str]]:
+def held_roles(user: User) -> tuple[dict[int, str], set[str]]:
     """What `user` holds: their membership roles by host organisation, and their grants' roles."""
     members = dict(Membership.objects.filter(user=user.pk).values_list("host", "role"))
     return members, set(TournamentRole.objects.filter(user=user.pk).values_list("role", flat=True))
 
 
-def grant_for(user: AbstractBaseUser, tournament: Tournament) -> str | None:
+def grant_for(user: User, tournament: Tournament) -> str | None:
     """The role `user` was granted for this one tournament, or None."""
     return TournamentRole.objects.filter(user=user.pk, tournament=tournament).values_list("role", flat=True).first()
 
@@ -109,7 +107,7 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
     )
 
 
-def tournament_and_grants(slug: str, user: AbstractBaseUser) -> Tournament:
+def tournament_and_grants(slug: str, user: User) -> Tournament:
     """The tournament of `slug` (404 if none), read in the same query as what `user` holds for it:
     its `granted` role for this tournament and its `member_role` in the tournament's host
     organisation (each None when there is none)."""

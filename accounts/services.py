@@ -226,7 +226,7 @@ def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str
     removed = removed_grant(tournament, undo)
     user = None if removed is None else get_user_model().objects.filter(
         pk=removed["user"], is_active=True, device_link__isnull=True).first()
-    if user is None:
+    if removed is None or user is None:
         raise Refused("staff_undo_expired")
     _grant, created = TournamentRole.objects.get_or_create(user=user, tournament=tournament, defaults={"role": removed["role"]})
     if not created:

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine import rules
 from engine.discipline import ACTIVE, DISQUALIFIED, derived_status
@@ -51,7 +51,7 @@ class Entrant:
     organisation: str
     start_number: int
     status: str
-    record: object = None
+    record: Any = None  # whatever the caller's record is: the engine only hands it back
 
 
 @dataclass
@@ -113,7 +113,7 @@ class StandingRow:
         return self.qualifying if self.final is None else self.final
 
     @property
-    def player(self) -> object:
+    def player(self) -> Any:
         """The caller's own record of the player (``Entrant.record``)."""
         return self.entrant.record
 
@@ -177,14 +177,14 @@ def _figures(totals: Totals) -> dict[str, int]:
 
 
 def table_totals(
-    games_by_table: Mapping[Hashable, Iterable[tuple[dict[str, int], Iterable[str]]]], settings: rules.Settings,
-) -> dict[tuple[Hashable, str], dict[str, int]]:
+    games_by_table: Mapping[Key, Iterable[tuple[dict[str, int], Iterable[str]]]], settings: rules.Settings,
+) -> dict[tuple[Key, str], dict[str, int]]:
     """{(table, letter): round totals} from each table's scored games.
 
     `games_by_table`: {table: iterable of (scores by letter, winner letters)}, the scores with
     the referee's overrides applied.
     """
-    totals: dict[tuple[Hashable, str], dict[str, int]] = {}
+    totals: dict[tuple[Key, str], dict[str, int]] = {}
     for table, games in games_by_table.items():
         scored = [rules.GameResult(scores=scores, winners=frozenset(winners), minus={}) for scores, winners in games]
         for letter, values in rules.table_round(scored, settings).items():

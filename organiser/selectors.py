@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
@@ -52,7 +54,7 @@ def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dic
     seats = Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.QUALIFYING)
     if up_to is not None:
         seats = seats.filter(round__number__lte=up_to)
-    tables = defaultdict(dict)
+    tables: defaultdict[tuple[int, int], dict[str, int]] = defaultdict(dict)
     for number, table, letter, player_id in seats.values_list(
         "round__number", "table__number", "letter", "player_id"
     ).order_by("round__number", "table__number", "letter"):
@@ -99,12 +101,12 @@ class Quality:
     unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (engine.seating.letters)
 
 
-def round_quality(round_: Round, players_by_pk: dict[int, Player]) -> Quality:
+def round_quality(round_: Round, players_by_pk: Mapping[Any, Player]) -> Quality:
     """The engine's quality report for the qualifying rounds up to `round_`, this round's part named."""
     history = qualifying_seatings(round_.tournament, up_to=round_.number)
     rounds = [history[n] for n in sorted(history)]
     report = seating.quality_report(rounds)
-    together = set()
+    together: set[frozenset[Hashable]] = set()
     for seated in rounds[-1] if rounds else []:
         ids = list(seated.values())
         together.update(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
@@ -188,7 +190,8 @@ def final_release_plan(tournament: Tournament, rounds: list[Round]) -> FinalRele
 def player_counts(tournament: Tournament) -> tuple[Counter, int]:
     """(players by status, active players checked in), in one query."""
     rows = Player.objects.filter(tournament=tournament).values_list("status", "present")
-    statuses, present = Counter(), 0
+    statuses: Counter[str] = Counter()
+    present = 0
     for status, is_present in rows:
         statuses[status] += 1
         if status == Player.Status.ACTIVE and is_present:
@@ -254,19 +257,18 @@ def day_timetable(
     """Every round of the day with its planned start and length, its actual start and end, and,
     once a started round's time is up, the tables still playing (no sheet submitted yet).
     `rounds`: the tournament's rounds when the caller has read them already."""
-    if rounds is None:
-        rounds = Round.objects.filter(tournament=tournament)
-    rounds = {round_.number: round_ for round_ in rounds}
+    read = rounds if rounds is not None else Round.objects.filter(tournament=tournament)
+    by_number = {round_.number: round_ for round_ in read}
     times = round_times(tournament)
     lines = []
-    for number in clock.timetable_numbers(tournament, list(rounds.values())):
-        round_, line = rounds.get(number), times.get(number)
+    for number in clock.timetable_numbers(tournament, list(by_number.values())):
+        round_, line = by_number.get(number), times.get(number)
         length = clock.length_of(number, times)
         running = clock.clock_of(round_, length, now) if round_ is not None else None
         lines.append(TimetableLine(
             number, clock.round_label(tournament, number, round_), line.planned_start if line else None,
             clock.planned_end(tournament, line, length), length, round_, running,
-            tables_still_playing(round_) if running is not None and running.is_up else [],
+            tables_still_playing(round_) if round_ is not None and running is not None and running.is_up else [],
         ))
     return lines
 

@@ -26,7 +26,7 @@ def rounds_with_table_numbers(tournament: Tournament) -> list[Round]:
     for round_id, number in tables:
         table_numbers[round_id].append(number)
     for round_ in rounds:
-        round_.table_numbers = table_numbers[round_.pk]
+        round_.table_numbers = table_numbers[round_.pk]  # type: ignore[attr-defined]  # for the page only
     return rounds
 
 

@@ -334,7 +334,7 @@ class Round(models.Model):
             return str(_("Final"))
         return str(_("Round %(number)s") % {"number": self.number})
 
-    def get_state_display(self):
+    def get_state_display(self):  # type: ignore[no-redef]  # replaces the one Django makes for `choices`
         """The state as said of this round: Polish agrees it with the noun ("Runda 2 opublikowana",
         but "Finał opublikowany": finał is masculine), so the final's states have their own messages."""
         if self.is_final:

@@ -24,7 +24,7 @@ from tournament.models import Tournament
 
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
-_waiting = set()  # tournament ids queued and not started yet
+_waiting: set[int] = set()  # tournament ids queued and not started yet
 _executor = None
 START_DELAY = 0.3  # seconds: the response goes out first, and verifications meanwhile share the snapshot
 

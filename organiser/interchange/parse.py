@@ -44,7 +44,7 @@ CHOICES = {
     "seating_method": [c for c, _ in Tournament.SeatingMethod.choices],
     "visibility": [c for c, _ in Tournament.Visibility.choices],
     "final_release": [c for c, _ in Tournament.FinalRelease.choices],
-    "public_language": [c for c, _ in Tournament._meta.get_field("public_language").choices],
+    "public_language": [c for c, _ in Tournament._meta.get_field("public_language").choices or ()],
 }
 BOOL_SETTINGS = ("final", "auto_freeze")
 SETTING_KEYS = (

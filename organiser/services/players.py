@@ -35,7 +35,10 @@ def registration_problems(
         existing = existing.exclude(pk=ignore.pk)
     taken = {(name_key(p.organisation.name), name_key(p.name)) for p in existing}
     per_organisation = Counter(name_key(p.organisation.name) for p in existing)
-    problems, seen, new_lines, display = [], {}, defaultdict(list), {}
+    problems: list[Refused] = []
+    seen: dict[tuple[str, str], int | None] = {}
+    new_lines: defaultdict[str, list[int | None]] = defaultdict(list)
+    display: dict[str, str] = {}
     for entry in entries:
         if not entry.surname:
             code = "surname_empty" if entry.given_names else "name_empty"
@@ -94,7 +97,9 @@ def _organisation(tournament, name):
 
 def _free_slot(tournament, organisation, ignore=None):
     """The lowest free place 1…quota in the organisation (the database keeps places unique)."""
-    others = Player.objects.filter(organisation=organisation).exclude(pk=getattr(ignore, "pk", None))
+    others = Player.objects.filter(organisation=organisation)
+    if ignore is not None:
+        others = others.exclude(pk=ignore.pk)
     used = set(others.values_list("org_slot", flat=True))
     free = [slot for slot in range(1, tournament.players_per_organisation + 1) if slot not in used]
     if not free:

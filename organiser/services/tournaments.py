@@ -117,11 +117,12 @@ def save_tournament(
     if before is not None:
         saved.rescored = recompute_scores(tournament)
         saved.plan = RescorePlan.between(before, read_results(tournament))
+        reason = ""
         if saved.plan:
-            _check(confirmation, saved.plan, tournament, user)
-            log_plan(tournament, saved.plan, user=user, reason=confirmation.reason.strip())
+            reason = _confirmed_reason(confirmation, saved.plan, tournament, user)
+            log_plan(tournament, saved.plan, user=user, reason=reason)
         log_change(
-            tournament, user, "settings_rescore", reason=confirmation.reason.strip() if saved.plan else "",
+            tournament, user, "settings_rescore", reason=reason,
             before={name: getattr(stored, name) for name in changed},
             after={name: form.cleaned_data[name] for name in changed},
         )
@@ -158,9 +159,9 @@ def _log_final_release(stored: Tournament, release: str, *, user, reason: str) -
     )
 
 
-def _check(confirmation: Confirmation | None, plan: RescorePlan, tournament: Tournament, user) -> None:
-    """Refuse (rolling everything back) unless `confirmation` names this plan, with a reason, by
-    the head referee or the organiser."""
+def _confirmed_reason(confirmation: Confirmation | None, plan: RescorePlan, tournament: Tournament, user) -> str:
+    """The reason of `confirmation`; refuses (rolling everything back) unless it names this plan,
+    with a reason, by the head referee or the organiser."""
     if confirmation is None:
         raise ResultsWouldChange("rescore_confirm", plan)
     if not has_role(user, tournament, Role.HEAD_REFEREE):
@@ -169,3 +170,4 @@ def _check(confirmation: Confirmation | None, plan: RescorePlan, tournament: Tou
         raise ResultsWouldChange("rescore_changed", plan)
     if not confirmation.reason.strip():
         raise ResultsWouldChange("rescore_reason_required", plan, field="reason")
+    return confirmation.reason.strip()

@@ -62,7 +62,7 @@ def _verified_scores(table_ids):
         .order_by("game__sheet__table_id", "game__number", "letter")
         .values_list("game__sheet__table_id", "game__number", "letter", "score", "override_score", "is_winner")
     )
-    games = defaultdict(dict)
+    games: defaultdict[int, dict[int, tuple[dict[str, int], set[str]]]] = defaultdict(dict)
     for table_id, number, letter, score, override, is_winner in rows:
         scores, winners = games[table_id].setdefault(number, ({}, set()))
         scores[letter] = score if override is None else override
@@ -82,7 +82,7 @@ def _fill_results(line, games, totals):
 def tables_with_results(tournament, seats, scope):
     """Group seat rows (with `table`, `round` and `player` loaded) into TableViews, adding the
     verified results of every round the scope shows."""
-    tables = {}
+    tables: dict[int, TableView] = {}
     for seat in seats:
         view = tables.get(seat.table_id)
         if view is None:

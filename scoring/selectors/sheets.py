@@ -36,8 +36,8 @@ def as_prefetched(instance: models.Model, relation: str, *, objects: Iterable[mo
     queryset._result_cache = list(objects)
     queryset._prefetch_done = True
     if not hasattr(instance, "_prefetched_objects_cache"):
-        instance._prefetched_objects_cache = {}
-    instance._prefetched_objects_cache[relation] = queryset
+        instance._prefetched_objects_cache = {}  # type: ignore[attr-defined]  # Django's own, not in the stubs
+    instance._prefetched_objects_cache[relation] = queryset  # type: ignore[attr-defined]  # as above
 
 
 def sheet_table(tournament: Tournament, *, round_number: int, table_number: int) -> Table | None:
@@ -121,7 +121,7 @@ def changes_since(sheet: ScoreSheet, version: int) -> list[AuditEntry]:
     """The audit entries of `sheet` written after it had `version`, oldest first."""
     entries = AuditEntry.objects.filter(sheet=sheet, action__in=SHEET_ACTIONS).select_related("user")
     newer = [e for e in entries if isinstance(e.after, dict) and (e.after.get("version") or 0) > version]
-    return sorted(newer, key=lambda e: (e.after["version"], e.pk))
+    return sorted(newer, key=lambda e: ((e.after or {})["version"], e.pk))
 
 
 def sheet_log(sheet: ScoreSheet) -> list[AuditEntry]:

@@ -47,7 +47,7 @@ def _load_results(tournament, verified_only, up_to_round):
     with connection.cursor() as cursor:
         cursor.execute(_results_sql(verified_only, up_to_round), params)
         rows = cursor.fetchall()
-    by_table = defaultdict(dict)
+    by_table: defaultdict[int, dict[int, tuple[dict[str, int], list[str]]]] = defaultdict(dict)
     for table_id, game_id, letter, score, is_winner in rows:  # the score set by the referee, else the computed one
         game = by_table[table_id].get(game_id)
         if game is None:
