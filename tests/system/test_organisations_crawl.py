@@ -1,0 +1,207 @@
+"""One side's staff see nothing of another's and change nothing of it.
+
+Two sides, each with its tournament and its people (`make_side`). B's organiser crawls every
+staff page, file and form of B (tests/support/crawl.py: links are followed, not listed, so a new
+page is covered without editing this test). Then each of A's people (organiser, head referee,
+referee, a tablet signed in with its link) asks for every one of those URLs and posts every one
+of those forms as B's organiser saw them, tokens included: the answer is 403, 404 or a redirect
+to the sign-in page, and no body carries B's data. The same URLs and forms with A's tournament in
+place of B's (the ids of B's players, links and staff kept) show nothing of B either. After all
+of it, B's rows and snapshots are as they were.
+"""
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import serializers
+from django.test import Client
+from django.urls import resolve, reverse
+
+from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
+from accounts.services import create_device_link
+from organiser.backups import files
+from organiser.backups.snapshots import take_snapshot
+from organiser.interchange import import_tournament
+from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
+from tests.factories import hall_data
+from tests.support.crawl import crawl, text
+from tournament import submissions
+from tournament.models import AuditEntry, Organisation, Player, Round, RoundTime, Seat, Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE = ("organiser", "head referee", "referee", "tablet")
+# B's data, written so that no page of A and no page of the app's own says it (looked for in
+# lowercase): the tournament's name, its clubs, a card's reason and its tablet's label all carry
+# the first; the others are B's players' surnames.
+B_MARKERS = ("bravoberg", "quillfeather", "zanzibarek", "wolfsschanz", "pokrzywnicka",
+             "hollowmere", "traszkiewicz", "oxenbridge", "yellowhammer")
+B_NAMES = ["Ada Quillfeather", "Bogdan Zanzibarek", "Cecylia Wolfsschanz", "Dorota Pokrzywnicka",
+           "Edmund Hollowmere", "Felicja Traszkiewicz", "Gustaw Oxenbridge", "Halina Yellowhammer"]
+# URL arguments that name one object (not a number counted within the tournament, like a round's).
+OBJECT_ARGUMENTS = {"pk", "player_id", "link_id", "grant_id", "name", "ext_id"}
+SIGNED_OUT = reverse("accounts:login")
+
+
+@dataclass
+class Side:
+    """One organisation's tournament and its people: users by role, and a tablet's sign-in token."""
+
+    tournament: Tournament
+    people: dict = field(default_factory=dict)
+    tablet_token: str = ""
+
+
+def make_side(name, data):
+    """A side: its tournament imported from `data`, its organiser, head referee and referee, and a
+    tablet link. Who belongs where is decided here and nowhere else: today each person holds a
+    grant for the side's tournament only (a global group would see every side)."""
+    tournament = import_tournament(data)
+    side = Side(tournament)
+    for role in (Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE):
+        user = User.objects.create_user(f"{name}.{role}")
+        TournamentRole.objects.create(user=user, tournament=tournament, role=role)
+        side.people[role.label] = user
+    _link, side.tablet_token = create_device_link(tournament, label=f"Tablet {name}", created_by=side.people["organiser"])
+    return side
+
+
+def bravo_data():
+    """B: the hall tournament (rounds completed, started with a verified and a submitted sheet,
+    published, drawn) under names found nowhere else, with a yellow card."""
+    data = hall_data(slug="b-cup")
+    data["tournament"]["name"] = "Bravoberg Grand Prix"
+    for number, (player, name) in enumerate(zip(data["players"], B_NAMES), start=1):
+        player["name"], player["organisation"] = name, f"Klub Bravoberg {number}"
+    data["cards"] = [{"player": "p3", "round": 3, "colour": "yellow", "reason": "Bravoberg: noise at the table"}]
+    return data
+
+
+def alfa_data():
+    data = hall_data(slug="a-cup")
+    data["tournament"]["name"] = "Puchar Alfa"
+    return data
+
+
+@pytest.fixture
+def sides():
+    bravo = make_side("bravoberg", bravo_data())
+    alfa = make_side("alfa", alfa_data())
+    take_snapshot(bravo.tournament, "verify-r3-t1")
+    TournamentVenue.objects.create(tournament=bravo.tournament, address="http://bravoberg.example:8000")
+    return alfa, bravo
+
+
+def client_of(side, person):
+    client = Client(raise_request_exception=False)
+    if person == "tablet":
+        assert client.post(reverse("accounts:device_sign_in", args=[side.tablet_token])).status_code == 302
+    else:
+        client.force_login(side.people[person])
+    return client
+
+
+def rows_of(tournament):
+    """Everything stored of a tournament, as text, and its snapshots' names and sizes."""
+    of = {"tournament": tournament}
+    querysets = [
+        Tournament.objects.filter(pk=tournament.pk), Organisation.objects.filter(**of), Player.objects.filter(**of),
+        Round.objects.filter(**of), RoundTime.objects.filter(**of), Table.objects.filter(round__tournament=tournament),
+        Seat.objects.filter(round__tournament=tournament), ScoreSheet.objects.filter(table__round__tournament=tournament),
+        Game.objects.filter(sheet__table__round__tournament=tournament),
+        SeatResult.objects.filter(game__sheet__table__round__tournament=tournament), Card.objects.filter(**of),
+        TieDecision.objects.filter(**of), TournamentRole.objects.filter(**of), DeviceLink.objects.filter(**of),
+        TournamentVenue.objects.filter(**of),
+    ]
+    dump = [serializers.serialize("json", queryset.order_by("pk")) for queryset in querysets]
+    dump.append(AuditEntry.objects.filter(**of).count())
+    dump.append(sorted((path.name, path.stat().st_size) for path in files.folder(tournament).glob("*")))
+    return dump
+
+
+def leaks(response):
+    """B's markers found in a response's body (a PDF's, a spreadsheet's or an archive's text too)."""
+    if response.status_code in (301, 302, 304, 204):
+        return []
+    said = text(response)
+    return [marker for marker in B_MARKERS if marker in said]
+
+
+def refused(response):
+    """403, 404 or a redirect to the sign-in page."""
+    if response.status_code in (301, 302):
+        return urlsplit(response["Location"]).path == SIGNED_OUT
+    return response.status_code in (403, 404)
+
+
+def turned_back(response):
+    """The answer to a submission token issued to someone else: back to the staff home, nothing run."""
+    return response.status_code == 302 and urlsplit(response["Location"]).path == reverse("accounts:home")
+
+
+def without_token(data):
+    return {name: values for name, values in data.items() if name != submissions.FIELD}
+
+
+def in_side(url, bravo, alfa):
+    """The URL with A's tournament in place of B's, when it names one of B's objects (a player, a
+    link, a grant, a snapshot), else None: a number counted within the tournament names A's own."""
+    match = resolve(urlsplit(url).path)
+    if match.kwargs.get("slug") != bravo.tournament.slug or not OBJECT_ARGUMENTS & set(match.kwargs):
+        return None
+    return url.replace(f"/{bravo.tournament.slug}/", f"/{alfa.tournament.slug}/", 1)
+
+
+def test_a_sides_staff_see_and_change_nothing_of_another_side(sides):
+    alfa, bravo = sides
+    before = rows_of(bravo.tournament)
+    start = [
+        reverse("accounts:home"), reverse("organiser:home"), reverse("public:help"),
+        reverse("accounts:venue_chooser"),
+        *(reverse(name, args=[bravo.tournament.slug]) for name in (
+            "organiser:dashboard", "scoring:home", "printing:index", "accounts:staff_members", "accounts:device_links",
+        )),
+    ]
+    found = crawl(client_of(bravo, "organiser"), start)
+    assert rows_of(bravo.tournament) == before, "a GET changed B's data"
+    counts = found.counts()
+    assert len(found.urls()) >= 40 and counts["form"] >= 20, counts
+    must_reach = {
+        "organiser:dashboard", "organiser:players", "organiser:player", "organiser:round", "organiser:draw",
+        "scoring:home", "scoring:sheet", "scoring:player", "scoring:give_card", "scoring:ties",
+        "organiser:backups", "organiser:snapshot_download", "organiser:backup_download", "organiser:exports",
+        "organiser:export_file", "printing:index", "printing:score_sheets", "printing:seating_by_table",
+        "accounts:staff_members", "accounts:venue", "organiser:timetable", "accounts:device_links",
+        "organiser:settings", "public:help",
+    }
+    assert must_reach - found.routes() == set(), "the crawl no longer reaches these"
+
+    failures = []
+    people = {person: client_of(alfa, person) for person in PEOPLE}
+    for person, client in people.items():
+        for url in found.urls():
+            response = client.get(url)
+            own = resolve(urlsplit(url).path).kwargs.get("slug") == bravo.tournament.slug
+            if (own and not refused(response)) or response.status_code >= 500 or leaks(response):
+                failures.append(f"{person}: GET {url} → {response.status_code} {leaks(response)}")
+            swapped = in_side(url, bravo, alfa)
+            if swapped and ((response := client.get(swapped)).status_code >= 500 or leaks(response)):
+                failures.append(f"{person}: GET {swapped} → {response.status_code} {leaks(response)}")
+    for person, client in people.items():
+        for form in found.forms:
+            # As B's organiser's page sent it: the submission token, issued to B's organiser, is
+            # refused before the view runs (back to the staff home); without it, the view refuses.
+            sent = form.sent()
+            for data, foreign_token in ((sent, submissions.FIELD in sent), (without_token(sent), False)):
+                response = client.post(form.action, data)
+                if not (refused(response) or foreign_token and turned_back(response)) or leaks(response):
+                    failures.append(f"{person}: POST {form.action} → {response.status_code} {leaks(response)}")
+    # A's organiser posts B's forms, with B's ids and tokens, to A's tournament: A's pages, not B's data.
+    for form in found.forms:
+        action = form.action.replace(f"/{bravo.tournament.slug}/", f"/{alfa.tournament.slug}/", 1)
+        if action != form.action and (response := people["organiser"].post(action, form.sent())).status_code >= 500:
+            failures.append(f"organiser: POST {action} → {response.status_code}")
+    assert not failures, f"{len(failures)} answers let A's staff at B:\n" + "\n".join(failures)
+    assert rows_of(bravo.tournament) == before, "A's staff changed B's data"
