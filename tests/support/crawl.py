@@ -24,7 +24,8 @@ from pypdf import PdfReader
 
 from tests.support.html_forms import Form, page_forms
 
-# The areas a staff member works in; the public pages (/, /t/…, the public PDFs) show public data.
+# The areas a staff member works in; a page elsewhere is a staff page when it is served as one
+# (`staff_answer`): the public pages (/, /t/…, the public PDFs) show public data.
 STAFF_AREAS = ("/staff/", "/referee/", "/print/", "/accounts/", "/help/")
 # Never followed, with the reason: signing out, switching the language or opening a tablet's
 # sign-in link changes the crawling session; the admin is Django's own (tests/tournament/test_admin.py);
@@ -126,13 +127,12 @@ def view_name(url):
         return None
 
 
-def route_of(url, *, posted=False):
-    """The URL pattern a same-site staff URL belongs to, or None when the crawl leaves it alone.
-    A form posted from a staff page counts wherever it posts (the results control is under /t/)."""
+def route_of(url):
+    """The URL pattern of a same-site URL, or None when the crawl leaves it alone (see SKIPPED)."""
     parts = urlsplit(url)
     if parts.scheme not in ("", "http", "https") or parts.netloc not in ("", "testserver"):
         return None
-    if not posted and (not parts.path.startswith(STAFF_AREAS) or parts.path.startswith(PUBLIC_PREFIXES)):
+    if parts.path.startswith(PUBLIC_PREFIXES):
         return None
     try:
         match = resolve(parts.path)
@@ -143,11 +143,18 @@ def route_of(url, *, posted=False):
     return match.route
 
 
+def staff_answer(url, response):
+    """Whether a page is a staff page: in the staff areas, or served as one elsewhere (the
+    results control under /t/: `Cache-Control: no-store`, config.security.StaffNoStoreMiddleware)."""
+    return urlsplit(url).path.startswith(STAFF_AREAS) or response.get("Cache-Control") == "no-store"
+
+
 def crawl(client, start, per_route=3, limit=400):
-    """Every staff URL and POST form reachable from `start` by `client`, at most `per_route` URLs of
-    each pattern (a query string makes another URL of the same pattern) and `limit` in all."""
+    """Every staff URL and POST form reachable from `start` by `client`, at most `per_route` URLs and
+    `per_route` forms of each pattern (a query string makes another URL of the same pattern, other
+    fields another form) and `limit` URLs in all."""
     result, queue, seen, per = Crawl(), deque(), set(), Counter()
-    forms = {}
+    forms, per_form = {}, Counter()
 
     def enqueue(url):
         parts = urlsplit(url)
@@ -164,6 +171,8 @@ def crawl(client, start, per_route=3, limit=400):
     while queue:
         url, route = queue.popleft()
         response = client.get(url)
+        if not staff_answer(url, response):
+            continue  # a public page: not followed
         content_type = response.get("Content-Type", "").split(";")[0].strip()
         result.fetched[url] = Fetched(url, route, response.status_code, KINDS.get(content_type, content_type))
         if response.status_code in (301, 302):
@@ -175,7 +184,9 @@ def crawl(client, start, per_route=3, limit=400):
         for found in links(url, html):
             enqueue(found)
         for form in page_forms(url, html):
-            if route_of(form.action, posted=True) is not None:
-                forms.setdefault(form.key, form)
+            posted = route_of(form.action)
+            if posted is not None and form.key not in forms and per_form[posted] < per_route:
+                per_form[posted] += 1
+                forms[form.key] = form
     result.forms = list(forms.values())
     return result
