@@ -1,6 +1,6 @@
 """One side's staff see nothing of another's and change nothing of it.
 
-Two sides, each with its tournament and its people (`make_side`). B's organiser crawls every
+Two sides, each with its tournament and its people (tests/support/sides.py: `make_side`). B's organiser crawls every
 staff page, file and form of B (tests/support/crawl.py: links are followed, not listed, so a new
 page is covered without editing this test). Then each of A's people (organiser, head referee,
 referee, a tablet signed in with its link) asks for every one of those URLs and posts every one
@@ -10,30 +10,21 @@ place of B's (the ids of B's players, links and staff kept) show nothing of B ei
 of it, B's rows and snapshots are as they were.
 """
 
-from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import pytest
-from django.contrib.auth.models import User
-from django.core import serializers
 from django.db import transaction
-from django.test import Client
 from django.urls import resolve, reverse
 
-from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
-from accounts.services import create_device_link
-from organiser.backups import files
+from accounts.models import TournamentVenue
 from organiser.backups.snapshots import take_snapshot
-from organiser.interchange import import_tournament
-from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
 from tests.factories import hall_data
 from tests.support.crawl import crawl, text
+from tests.support.sides import PEOPLE, client_of, make_side, rows_of
 from tournament import submissions
-from tournament.models import AuditEntry, Organisation, Player, Round, RoundTime, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
-PEOPLE = ("organiser", "head referee", "referee", "tablet")
 # B's data, written so that no page of A and no page of the app's own says it (looked for in
 # lowercase): the tournament's name, its clubs, a card's reason and its tablet's label all carry
 # the first; the others are B's players' surnames.
@@ -44,29 +35,6 @@ B_NAMES = ["Ada Quillfeather", "Bogdan Zanzibarek", "Cecylia Wolfsschanz", "Doro
 # URL arguments that name one object (not a number counted within the tournament, like a round's).
 OBJECT_ARGUMENTS = {"pk", "player_id", "link_id", "grant_id", "name", "ext_id"}
 SIGNED_OUT = reverse("accounts:login")
-
-
-@dataclass
-class Side:
-    """One organisation's tournament and its people: users by role, and a tablet's sign-in token."""
-
-    tournament: Tournament
-    people: dict = field(default_factory=dict)
-    tablet_token: str = ""
-
-
-def make_side(name, data):
-    """A side: its tournament imported from `data`, its organiser, head referee and referee, and a
-    tablet link. Who belongs where is decided here and nowhere else: today each person holds a
-    grant for the side's tournament only (a global group would see every side)."""
-    tournament = import_tournament(data)
-    side = Side(tournament)
-    for role in (Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE):
-        user = User.objects.create_user(f"{name}.{role}")
-        TournamentRole.objects.create(user=user, tournament=tournament, role=role)
-        side.people[role.label] = user
-    _link, side.tablet_token = create_device_link(tournament, label=f"Tablet {name}", created_by=side.people["organiser"])
-    return side
 
 
 def bravo_data():
@@ -93,33 +61,6 @@ def sides():
     take_snapshot(bravo.tournament, "verify-r3-t1")
     TournamentVenue.objects.create(tournament=bravo.tournament, address="http://bravoberg.example:8000")
     return alfa, bravo
-
-
-def client_of(side, person):
-    client = Client(raise_request_exception=False)
-    if person == "tablet":
-        assert client.post(reverse("accounts:device_sign_in", args=[side.tablet_token])).status_code == 302
-    else:
-        client.force_login(side.people[person])
-    return client
-
-
-def rows_of(tournament):
-    """Everything stored of a tournament, as text, and its snapshots' names and sizes."""
-    of = {"tournament": tournament}
-    querysets = [
-        Tournament.objects.filter(pk=tournament.pk), Organisation.objects.filter(**of), Player.objects.filter(**of),
-        Round.objects.filter(**of), RoundTime.objects.filter(**of), Table.objects.filter(round__tournament=tournament),
-        Seat.objects.filter(round__tournament=tournament), ScoreSheet.objects.filter(table__round__tournament=tournament),
-        Game.objects.filter(sheet__table__round__tournament=tournament),
-        SeatResult.objects.filter(game__sheet__table__round__tournament=tournament), Card.objects.filter(**of),
-        TieDecision.objects.filter(**of), TournamentRole.objects.filter(**of), DeviceLink.objects.filter(**of),
-        TournamentVenue.objects.filter(**of),
-    ]
-    dump = [serializers.serialize("json", queryset.order_by("pk")) for queryset in querysets]
-    dump.append(AuditEntry.objects.filter(**of).count())
-    dump.append(sorted((path.name, path.stat().st_size) for path in files.folder(tournament).glob("*")))
-    return dump
 
 
 def leaks(response):
