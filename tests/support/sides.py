@@ -9,7 +9,6 @@ sides with it. `rows_of` is everything stored of a tournament, to compare before
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
-from django.core import serializers
 from django.test import Client
 from django.urls import reverse
 
@@ -58,7 +57,7 @@ def client_of(side, person):
 
 
 def rows_of(tournament):
-    """Everything stored of a tournament, as text, with its snapshots' names and sizes."""
+    """Everything stored of a tournament (every row's values), with its snapshots' names and sizes."""
     of = {"tournament": tournament}
     querysets = [
         Tournament.objects.filter(pk=tournament.pk), Organisation.objects.filter(**of), Player.objects.filter(**of),
@@ -69,7 +68,7 @@ def rows_of(tournament):
         TieDecision.objects.filter(**of), TournamentRole.objects.filter(**of), DeviceLink.objects.filter(**of),
         TournamentVenue.objects.filter(**of),
     ]
-    dump = [serializers.serialize("json", queryset.order_by("pk")) for queryset in querysets]
+    dump = [list(queryset.order_by("pk").values_list()) for queryset in querysets]
     dump.append(AuditEntry.objects.filter(**of).count())
     dump.append(sorted((path.name, path.stat().st_size) for path in files.folder(tournament).glob("*")))
     return dump
