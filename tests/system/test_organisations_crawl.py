@@ -1,13 +1,16 @@
 """One side's staff see nothing of another's and change nothing of it.
 
-Two sides, each with its tournament and its people (tests/support/sides.py: `make_side`). B's organiser crawls every
-staff page, file and form of B (tests/support/crawl.py: links are followed, not listed, so a new
-page is covered without editing this test). Then each of A's people (organiser, head referee,
-referee, a tablet signed in with its link) asks for every one of those URLs and posts every one
-of those forms as B's organiser saw them, tokens included: the answer is 403, 404 or a redirect
-to the sign-in page, and no body carries B's data. The same URLs and forms with A's tournament in
-place of B's (the ids of B's players, links and staff kept) show nothing of B either. After all
-of it, B's rows and snapshots are as they were.
+Two sides, each with its tournament and its people (tests/support/sides.py: `make_side`, the one
+place that says who belongs where). B's organiser crawls every staff page, file and form of B
+(tests/support/crawl.py: links are followed, not listed, so a new page is covered without
+editing this test). Then each of A's people (organiser, head referee, referee, a tablet signed in
+with its link) asks for every one of those URLs and posts every one of those forms as B's
+organiser saw them, tokens included, and again without the submission token (which only B's
+organiser may send): every URL of B's tournament answers 403, 404 or a redirect to the sign-in
+page, and no body carries B's data, the shared pages' (the staff home, the help) included. B's
+URLs that name one of its objects (a player, a link, a grant, a snapshot) asked in A's tournament,
+and B's forms posted to A's tournament, show nothing of B either. After all of it, B's rows and
+snapshots are as they were. It runs on both databases.
 """
 
 from urllib.parse import urlsplit
@@ -87,27 +90,31 @@ def without_token(data):
     return {name: values for name, values in data.items() if name != submissions.FIELD}
 
 
-def in_side(url, bravo, alfa):
-    """The URL with A's tournament in place of B's, when it names one of B's objects (a player, a
-    link, a grant, a snapshot), else None: a number counted within the tournament names A's own."""
-    match = resolve(urlsplit(url).path)
-    if match.kwargs.get("slug") != bravo.tournament.slug or not OBJECT_ARGUMENTS & set(match.kwargs):
-        return None
+def of_b(url, bravo):
+    """Whether a URL is one of B's tournament's (its slug in the path)."""
+    return resolve(urlsplit(url).path).kwargs.get("slug") == bravo.tournament.slug
+
+
+def in_a(url, bravo, alfa):
     return url.replace(f"/{bravo.tournament.slug}/", f"/{alfa.tournament.slug}/", 1)
 
 
-def test_a_sides_staff_see_and_change_nothing_of_another_side(sides):
-    alfa, bravo = sides
-    before = rows_of(bravo.tournament)
+def names_an_object(url):
+    """Whether a URL names one object (a player, a link, a grant, a snapshot): a number counted
+    within the tournament (a round's, a table's) names A's own in A's tournament."""
+    return bool(OBJECT_ARGUMENTS & set(resolve(urlsplit(url).path).kwargs))
+
+
+def crawl_b(bravo):
+    """B's staff pages, files and forms as B's organiser finds them, with a floor and the kinds of
+    page the crawl must reach, so that a crawler that stops seeing pages fails."""
     start = [
-        reverse("accounts:home"), reverse("organiser:home"), reverse("public:help"),
-        reverse("accounts:venue_chooser"),
+        reverse("accounts:home"), reverse("organiser:home"), reverse("public:help"), reverse("accounts:venue_chooser"),
         *(reverse(name, args=[bravo.tournament.slug]) for name in (
             "organiser:dashboard", "scoring:home", "printing:index", "accounts:staff_members", "accounts:device_links",
         )),
     ]
     found = crawl(client_of(bravo, "organiser"), start)
-    assert rows_of(bravo.tournament) == before, "a GET changed B's data"
     counts = found.counts()
     assert len(found.urls()) >= 40 and counts["form"] >= 20, counts
     must_reach = {
@@ -119,41 +126,65 @@ def test_a_sides_staff_see_and_change_nothing_of_another_side(sides):
         "organiser:settings", "public:help", "public:results_control",
     }
     assert must_reach - found.routes() == set(), "the crawl no longer reaches these"
+    return found
 
+
+def asked(found, people, alfa, bravo):
+    """Each of A's people GETs every URL: B's are refused; none shows B's data, nor does one of
+    B's objects asked for in A's tournament."""
     failures = []
-    people = {person: client_of(alfa, person) for person in PEOPLE}
     for person, client in people.items():
         for url in found.urls():
             response = client.get(url)
-            own = resolve(urlsplit(url).path).kwargs.get("slug") == bravo.tournament.slug
-            if (own and not refused(response)) or response.status_code >= 500 or leaks(response):
+            if (of_b(url, bravo) and not refused(response)) or response.status_code >= 500 or leaks(response):
                 failures.append(f"{person}: GET {url} → {response.status_code} {leaks(response)}")
-            swapped = in_side(url, bravo, alfa)
-            if swapped and ((response := client.get(swapped)).status_code >= 500 or leaks(response)):
-                failures.append(f"{person}: GET {swapped} → {response.status_code} {leaks(response)}")
+            if of_b(url, bravo) and names_an_object(url):
+                response = client.get(in_a(url, bravo, alfa))
+                if response.status_code >= 500 or leaks(response):
+                    failures.append(f"{person}: GET {in_a(url, bravo, alfa)} → {response.status_code} {leaks(response)}")
+    return failures
+
+
+def posted(found, people, bravo):
+    """Each of A's people posts every form as B's organiser's page sent it (the submission token,
+    issued to B's organiser, is refused before the view runs: back to the staff home) and without
+    the token (the view itself refuses): B's forms are refused; none answers with B's data."""
+    failures = []
     for person, client in people.items():
         for form in found.forms:
-            # As B's organiser's page sent it: the submission token, issued to B's organiser, is
-            # refused before the view runs (back to the staff home); without it, the view refuses.
             sent = form.sent()
             for data, foreign_token in ((sent, submissions.FIELD in sent), (without_token(sent), False)):
                 response = client.post(form.action, data)
-                if not (refused(response) or foreign_token and turned_back(response)) or leaks(response):
+                answered = refused(response) or (foreign_token and turned_back(response))
+                if (of_b(form.action, bravo) and not answered) or response.status_code >= 500 or leaks(response):
                     failures.append(f"{person}: POST {form.action} → {response.status_code} {leaks(response)}")
-    # A's organiser posts B's forms, with B's ids, to A's tournament: each post on A as it was
-    # (rolled back), answered without B's data (what the form itself sent may come back) and
-    # leaving B as it was.
-    for form in found.forms:
-        action = form.action.replace(f"/{bravo.tournament.slug}/", f"/{alfa.tournament.slug}/", 1)
-        if action == form.action:
-            continue
-        data = without_token(form.sent())
+    return failures
+
+
+def posted_in_a(found, organiser, alfa, bravo, before):
+    """A's organiser posts B's forms, with B's ids, to A's tournament: each post on A as it was
+    (rolled back), answered without B's data (what the form itself sent may come back), leaving
+    B as it was."""
+    failures = []
+    for form in (form for form in found.forms if of_b(form.action, bravo)):
+        action, data = in_a(form.action, bravo, alfa), without_token(form.sent())
         echoed = {marker for marker in B_MARKERS if marker in str(data).lower()}
         with transaction.atomic():
-            response = people["organiser"].post(action, data)
+            response = organiser.post(action, data)
             shown = set(leaks(response)) - echoed
             if response.status_code >= 500 or shown or rows_of(bravo.tournament) != before:
                 failures.append(f"organiser: POST {action} → {response.status_code} {sorted(shown)}")
             transaction.set_rollback(True)
+    return failures
+
+
+def test_a_sides_staff_see_and_change_nothing_of_another_side(sides):
+    alfa, bravo = sides
+    before = rows_of(bravo.tournament)
+    found = crawl_b(bravo)
+    assert rows_of(bravo.tournament) == before, "a GET changed B's data"
+    people = {person: client_of(alfa, person) for person in PEOPLE}
+    failures = asked(found, people, alfa, bravo) + posted(found, people, bravo)
+    failures += posted_in_a(found, people["organiser"], alfa, bravo, before)
     assert not failures, f"{len(failures)} answers let A's staff at B:\n" + "\n".join(failures)
     assert rows_of(bravo.tournament) == before, "A's staff changed B's data"
