@@ -13,6 +13,7 @@ and B's forms posted to A's tournament, show nothing of B either. After all of i
 snapshots are as they were. It runs on both databases.
 """
 
+from itertools import product
 from urllib.parse import urlsplit
 
 import pytest
@@ -38,6 +39,7 @@ B_NAMES = ["Ada Quillfeather", "Bogdan Zanzibarek", "Cecylia Wolfsschanz", "Doro
 # URL arguments that name one object (not a number counted within the tournament, like a round's).
 OBJECT_ARGUMENTS = {"pk", "player_id", "link_id", "grant_id", "name", "ext_id"}
 SIGNED_OUT = reverse("accounts:login")
+HTMX = [{}, {"HTTP_HX_REQUEST": "true"}]
 
 
 def bravo_data():
@@ -130,14 +132,16 @@ def crawl_b(bravo):
 
 
 def asked(found, people, alfa, bravo):
-    """Each of A's people GETs every URL: B's are refused; none shows B's data, nor does one of
-    B's objects asked for in A's tournament."""
+    """Each of A's people GETs every URL (the tablet as htmx too, as its pages ask): B's are
+    refused; none shows B's data, nor does one of B's objects asked for in A's tournament."""
     failures = []
     for person, client in people.items():
-        for url in found.urls():
-            response = client.get(url)
+        for url, headers in product(found.urls(), HTMX if person == "tablet" else [{}]):
+            response = client.get(url, **headers)
             if (of_b(url, bravo) and not refused(response)) or response.status_code >= 500 or leaks(response):
-                failures.append(f"{person}: GET {url} → {response.status_code} {leaks(response)}")
+                failures.append(f"{person}: GET {url} {headers} → {response.status_code} {leaks(response)}")
+            if headers:
+                continue
             if of_b(url, bravo) and names_an_object(url):
                 response = client.get(in_a(url, bravo, alfa))
                 if response.status_code >= 500 or leaks(response):
