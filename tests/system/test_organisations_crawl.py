@@ -49,7 +49,7 @@ def bravo_data():
     data["tournament"]["name"] = "Bravoberg Grand Prix"
     for number, (player, name) in enumerate(zip(data["players"], B_NAMES), start=1):
         player["name"], player["organisation"] = name, f"Klub Bravoberg {number}"
-    data["cards"] = [{"player": "p3", "round": 3, "colour": "yellow", "reason": "Bravoberg: noise at the table"}]
+    data["cards"] = [{"player": "p5", "round": 3, "colour": "yellow", "reason": "Bravoberg: noise at the table"}]
     return data
 
 
@@ -125,7 +125,7 @@ def crawl_b(bravo):
         "organiser:backups", "organiser:snapshot_download", "organiser:backup_download", "organiser:exports",
         "organiser:export_file", "printing:index", "printing:score_sheets", "printing:seating_by_table",
         "accounts:staff_members", "accounts:venue", "organiser:timetable", "accounts:device_links",
-        "organiser:settings", "public:help", "public:results_control",
+        "organiser:settings", "public:help", "public:results_control", "scoring:withdraw_card",
     }
     assert must_reach - found.routes() == set(), "the crawl no longer reaches these"
     return found
