@@ -49,10 +49,8 @@ KINDS = {  # content type (start) → kind of file
 
 @dataclass
 class Fetched:
-    url: str
-    route: str
     status: int
-    kind: str
+    kind: str  # "page", "pdf", "csv", "xlsx", "json", "gzip", … (KINDS), else the content type
 
 
 @dataclass
@@ -164,17 +162,17 @@ def crawl(client, start, per_route=3, limit=400):
             return
         seen.add(url)
         per[route] += 1
-        queue.append((url, route))
+        queue.append(url)
 
     for url in start:
         enqueue(url)
     while queue:
-        url, route = queue.popleft()
+        url = queue.popleft()
         response = client.get(url)
         if not staff_answer(url, response):
             continue  # a public page: not followed
         content_type = response.get("Content-Type", "").split(";")[0].strip()
-        result.fetched[url] = Fetched(url, route, response.status_code, KINDS.get(content_type, content_type))
+        result.fetched[url] = Fetched(response.status_code, KINDS.get(content_type, content_type))
         if response.status_code in (301, 302):
             enqueue(urljoin(url, response["Location"]))
             continue
