@@ -12,6 +12,10 @@ must find the first two, so the test fails if the crawler stops seeing the pages
 A tournament with a final, under the default plan for the final's results, is crawled as well:
 nothing of its results reaches the public from the final's start until the medal ceremony
 reveals 1st place, and then the final's results are public everywhere.
+
+Another side's tournament is on the server too (tests/support/sides.py), live, with scores of
+its own planted: none of them ever shows on this tournament's pages, and the frozen and the
+final's crawls run as that side's organiser or head referee, who see no more than the public.
 """
 
 import io
@@ -35,10 +39,12 @@ from tests.factories import (
     UNVERIFIED_SCORE,
     build_hall,
     games,
+    hall_data,
     table,
     tournament_data,
 )
 from tests.support.files import number_pattern
+from tests.support.sides import client_of, make_side
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -138,10 +144,30 @@ def crawled_kinds(texts, slug):
     return {kind for kind, marker in kinds.items() if any(marker in url for url in texts)}
 
 
+# The other side's planted scores, in place of ROUND1_SCORE, LATE_SCORE and UNVERIFIED_SCORE.
+OTHER_SCORES = {ROUND1_SCORE: 5813, LATE_SCORE: 5927, UNVERIFIED_SCORE: 5641}
+
+
 @pytest.fixture
-def tournament(db):
+def other_side(db):
+    """Another side's hall tournament, live, its scores planted as OTHER_SCORES."""
+    data = hall_data(slug="other-side")
+    data["tournament"]["name"] = "Other side's cup"
+    for game in (game for round_ in data["rounds"] for table_ in round_["tables"] for game in table_["games"]):
+        if "winner_override" in game:
+            game["winner_override"]["score"] = OTHER_SCORES[game["winner_override"]["score"]]
+    return make_side("other", data)
+
+
+@pytest.fixture
+def tournament(other_side):
     # 42 players: the projector has two pages, so its paging is crawled too.
     return build_hall(players=42)
+
+
+def assert_nothing_of_the_other_side(texts):
+    for value in OTHER_SCORES.values():
+        assert found(texts, value) == [], f"the other side's {value} shows on this tournament's pages"
 
 
 def test_live_mode_shows_the_verified_scores_so_the_crawl_can_see_them(client, tournament):
@@ -152,14 +178,16 @@ def test_live_mode_shows_the_verified_scores_so_the_crawl_can_see_them(client, t
     }
     assert found(texts, ROUND1_SCORE) and found(texts, LATE_SCORE) and found(texts, LIVE_ONLY_TOTALS[0])
     assert found(texts, UNVERIFIED_SCORE) == []
+    assert_nothing_of_the_other_side(texts)
 
 
-def test_frozen_mode_shows_nothing_after_the_freeze(client, tournament):
+def test_frozen_mode_shows_nothing_after_the_freeze_even_to_another_sides_organiser(tournament, other_side):
     set_visibility(tournament, Tournament.Visibility.FROZEN)  # as of round 2, the last completed
-    texts = crawl(client, tournament.slug)
+    texts = crawl(client_of(other_side, "organiser"), tournament.slug)
     assert found(texts, ROUND1_SCORE), "the crawl must still see the results up to the freeze"
     for value in (LATE_SCORE, UNVERIFIED_SCORE, *LIVE_ONLY_TOTALS):
         assert found(texts, value) == [], f"{value} leaked"
+    assert_nothing_of_the_other_side(texts)
 
 
 def test_hidden_mode_shows_no_score_at_all(client, tournament):
@@ -199,7 +227,8 @@ def site_found(tournament, value):
     return sorted(path for path, data in site_files(tournament).items() if pattern.search(data.decode()))
 
 
-def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony(client, organiser, head_referee):
+def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony(client, organiser, head_referee,
+                                                                                    other_side):
     tournament = final_to_start()
     assert tournament.final_release == Tournament.FinalRelease.CEREMONY  # nobody ticked anything
     texts = crawl(client, tournament.slug)  # before the start: live, and every cache filled
@@ -207,8 +236,8 @@ def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony
     assert any(url.endswith("standings.pdf") for url in texts)
 
     services.start_round(tournament.rounds.get(number=2), user=organiser)
-    for revealed in (0, 1, 2):
-        texts = crawl(client, tournament.slug)
+    for revealed in (0, 1, 2):  # asked by another side's head referee: no more than the public sees
+        texts = crawl(client_of(other_side, "head referee"), tournament.slug)
         assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(texts, tournament.slug)
         assert f"/t/{tournament.slug}/round/2/" in texts and f"/t/{tournament.slug}/player/p1/" in texts
         for value in (FINAL_SCORE, FINAL_POINTS, FINAL_AND_QUALIFYING, ROUND1_SCORE):

@@ -40,13 +40,14 @@ from django.db import transaction
 from django.test import Client
 from django.urls import Resolver404, resolve, reverse
 
-from accounts.models import TournamentRole
+from accounts.models import DeviceLink, TournamentRole
 from accounts.services import create_device_link, remove_staff_member
 from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import import_tournament
 from scoring.models import Card
 from tests.factories import hall_data, tournament_data
 from tests.support.html_forms import page_forms
+from tests.support.sides import make_side, rows_of
 from tests.support.urls import pattern_defaults, url_patterns
 from tournament import submissions
 from tournament.models import Player
@@ -95,16 +96,16 @@ def upload(name, content):
     return SimpleUploadedFile(name, content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
 
 
-def hostile_value(rng, spec):
+def hostile_value(rng, spec, foreign=()):
     if spec.kind == "file":
         return [upload(*rng.choice(HOSTILE_FILES))]
-    value = rng.choice(HOSTILE + spec.choices)
+    value = rng.choice(HOSTILE + spec.choices + list(foreign))
     return [value, rng.choice(HOSTILE)] if rng.random() < 0.2 else [value]
 
 
-def mutations(form, rng, full):
+def mutations(form, rng, full, foreign=()):
     """(description, POST data) to send to the form's target: the form as sent, then hostile
-    versions (all of them when `full`, else one random mix)."""
+    versions (all of them when `full`, else one random mix, whose values may be `foreign`)."""
     sent = form.sent()
     if full:
         yield "the form as the page sends it", sent
@@ -120,17 +121,17 @@ def mutations(form, rng, full):
             for name, spec in form.fields.items()
         }
     for number in range(RANDOM_MIXES if full else 1):
-        yield f"random mix {number + 1}", random_mix(form, sent, rng)
+        yield f"random mix {number + 1}", random_mix(form, sent, rng, foreign)
 
 
-def random_mix(form, sent, rng):
-    """The form as sent with some fields replaced by hostile values, repeated or dropped, and a
-    field the form does not have."""
+def random_mix(form, sent, rng, foreign=()):
+    """The form as sent with some fields replaced by hostile values (the ids of another side's
+    objects among them), repeated or dropped, and a field the form does not have."""
     data = {name: list(values) for name, values in sent.items()}
     for name, spec in form.fields.items():
         roll = rng.random()
         if roll < 0.4:
-            data[name] = hostile_value(rng, spec)
+            data[name] = hostile_value(rng, spec, foreign)
         elif roll < 0.5:
             data.pop(name, None)
         elif roll < 0.6 and spec.kind != "file":
@@ -138,6 +139,11 @@ def random_mix(form, sent, rng):
     if rng.random() < 0.5:
         data[rng.choice(["unknown", "x" * 300, "next", "\u202ename", "a[]"])] = [rng.choice(HOSTILE)]
     return data
+
+
+def carries(data, values):
+    """Whether POST data sends any of `values` (another side's ids)."""
+    return any(value in values for sent in data.values() for value in sent if isinstance(value, str))
 
 
 def junk(rng):
@@ -164,7 +170,9 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     verified, 2 submitted, 3 in progress), round 4 published, round 5 a draft; a yellow card,
     a snapshot on disk, a staff grant, a tablet signed in with its link and an unused link.
     Its pages give the URL arguments; a second tournament with no round yet, four of its nine
-    players checked in, shows the forms of the draw and the check-in."""
+    players checked in, shows the forms of the draw and the check-in. Another side's tournament
+    (tests/support/sides.py) gives `foreign` values: the ids of its players, staff grants, tablet
+    link and snapshot, which the random mixes post in place of this side's."""
     settings.VAR_DIR = tmp_path
     settings.BACKUP_DIR = tmp_path / "backups"
     data = hall_data(players=12)
@@ -183,6 +191,11 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     gone = TournamentRole.objects.create(user=User.objects.create_user("removed.referee"), tournament=tournament, role="referee")
     _name, undo = remove_staff_member(tournament, grant_id=gone.pk, removed_by=organiser)
     player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    other = make_side("other", hall_data(slug="other-side"))
+    other_link = DeviceLink.objects.get(tournament=other.tournament)
+    foreign = [str(pk) for pk in Player.objects.filter(tournament=other.tournament).values_list("pk", flat=True)[:3]]
+    foreign += [str(other_link.pk), "p1", take_snapshot(other.tournament, "verify-r3-t1").name,
+                *(str(grant.pk) for grant in TournamentRole.objects.filter(tournament=other.tournament)[:2])]
     cookies = {"anonymous": Client().cookies}
     for role, user in (("referee", referee), ("head referee", head_referee), ("organiser", organiser)):
         client = Client()
@@ -197,7 +210,8 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         "token": token, "name": "standings.csv",
     }
     return {
-        "tournament": tournament, "cookies": cookies, "arguments": arguments,
+        "tournament": tournament, "cookies": cookies, "arguments": arguments, "other": other.tournament,
+        "foreign": foreign,
         "by_name": {  # arguments particular to one pattern
             "organiser:snapshot_download": {"name": snapshot}, "organiser:snapshot_restore": {"name": snapshot},
             "organiser:player_action": {"action": "check-in"}, "organiser:round_action": {"action": "publish", "number": 5},
@@ -345,6 +359,7 @@ def test_no_post_to_any_endpoint_as_any_role_gives_a_server_error(world):
     errors = ServerErrors()
     got_request_exception.connect(errors)
     failures, posted, sent = [], set(), 0
+    other = rows_of(world["other"])
     try:
         for route, _name, urls in targets(patterns, forms):
             for role in ROLES:
@@ -352,18 +367,20 @@ def test_no_post_to_any_endpoint_as_any_role_gives_a_server_error(world):
                     rng = random.Random(zlib.crc32(f"{SEED} {role} {url}".encode()))
                     plans = []
                     for form in forms.get(url, [])[:2]:
-                        plans += list(mutations(form, rng, full=role in form.roles[:FULL_ROLES]))
+                        plans += list(mutations(form, rng, full=role in form.roles[:FULL_ROLES], foreign=world["foreign"]))
                     for description, data in distinct(plans or [("hostile fields", junk(rng))]):
                         htmx = rng.random() < 0.5
                         errors.last = None
                         with transaction.atomic():
                             response = client_for(world, role).post(
                                 url, **encode(data, rng), **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+                            crossed = carries(data, world["foreign"]) and rows_of(world["other"]) != other
                             transaction.set_rollback(True)
                         sent += 1
                         posted.add((route, role))
-                        if response.status_code >= 500:
-                            failures.append((response.status_code, role, url, description, htmx, errors.last or ""))
+                        if response.status_code >= 500 or crossed:
+                            failures.append((response.status_code, role, url, description, htmx,
+                                             "changed the other side's tournament" if crossed else errors.last or ""))
     finally:
         got_request_exception.disconnect(errors)
 
