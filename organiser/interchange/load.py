@@ -18,12 +18,13 @@ from tournament.models import Organisation, Player, Round, Seat, Table, Tourname
 
 
 @transaction.atomic
-def import_tournament(data):
-    """Validate and write a decoded file; returns the new Tournament. Raises InterchangeError."""
+def import_tournament(data, host=None):
+    """Validate and write a decoded file into the host organisation `host` (None: the server's
+    only one); returns the new Tournament. Raises InterchangeError."""
     plan = parse(data)
     if Tournament.objects.filter(slug=plan["tournament"]["slug"]).exists():
         fail("tournament.slug", f"a tournament {plan['tournament']['slug']!r} already exists")
-    tournament = Tournament.objects.create(**plan["tournament"])
+    tournament = Tournament.objects.create(**plan["tournament"], host=host)
     organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
     for p in plan["players"].values():
         organisations.setdefault(validation.name_key(p["organisation"]), Organisation(tournament=tournament, name=p["organisation"]))

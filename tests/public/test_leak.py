@@ -210,8 +210,8 @@ FINAL_SCORE = 6173  # the final's first game, overridden: public only once the c
 FINAL_POINTS, FINAL_AND_QUALIFYING = 6148, 10040
 
 
-def final_to_start():
-    """`test`, 8 players: round 1 completed; the final seated and published, its sheet already
+def final_to_start(host):
+    """`test` of the host organisation `host`, 8 players: round 1 completed; the final seated and published, its sheet already
     entered and verified (only so that its numbers would show at once, were they ever public)."""
     ids = [f"p{i}" for i in range(1, 9)]
     rounds = [
@@ -219,7 +219,7 @@ def final_to_start():
         {"number": 2, "kind": "final", "state": "published", "tables": [
             table(1, ["p1", "p5", "p2", "p6"], games(FINAL_SCORE), state="verified")]},
     ]
-    return import_tournament(tournament_data(8, rounds, {"final": True, "rounds_planned": 1}))
+    return import_tournament(tournament_data(8, rounds, {"final": True, "rounds_planned": 1}), host)
 
 
 def site_found(tournament, value):
@@ -229,7 +229,7 @@ def site_found(tournament, value):
 
 def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony(client, organiser, head_referee,
                                                                                     other_side):
-    tournament = final_to_start()
+    tournament = final_to_start(organiser.memberships.get().host)
     assert tournament.final_release == Tournament.FinalRelease.CEREMONY  # nobody ticked anything
     texts = crawl(client, tournament.slug)  # before the start: live, and every cache filled
     assert found(texts, ROUND1_SCORE) and found(texts, FINAL_SCORE) == [], "a final not started shows no result"

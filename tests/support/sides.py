@@ -1,4 +1,4 @@
-"""Sides: the tournaments of different organisers on one server, each with its own people.
+"""Sides: the host organisations on one server, each with its own tournament and people.
 
 `make_side` is the one place that decides who belongs where; the tests that prove one side
 sees and changes nothing of another (tests/system/test_organisations_crawl.py, the hidden-results
@@ -13,11 +13,21 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
-from accounts.services import create_device_link
+from accounts.services import create_device_link, make_member
 from organiser.backups import files
 from organiser.interchange import import_tournament
 from scoring.models import Card, Game, ScoreSheet, SeatResult, TieDecision
-from tournament.models import AuditEntry, Organisation, Player, Round, RoundTime, Seat, Table, Tournament
+from tournament.models import (
+    AuditEntry,
+    HostOrganisation,
+    Organisation,
+    Player,
+    Round,
+    RoundTime,
+    Seat,
+    Table,
+    Tournament,
+)
 
 PEOPLE = ("organiser", "head referee", "referee", "tablet")
 
@@ -32,15 +42,16 @@ class Side:
 
 
 def make_side(name, data):
-    """A side: its tournament imported from `data`, its organiser, head referee and referee
-    (user names `<name>.<role>`), and a tablet link. Who belongs where is decided here and nowhere
-    else: today each person holds a grant for the side's tournament only (a global group would
-    see every side)."""
-    tournament = import_tournament(data)
+    """A side: a host organisation of its own, its tournament imported from `data` into it, and its
+    team: an organiser, a head referee and a referee (user names `<name>.<role>`), members of that
+    organisation only, and a tablet link (a grant for the side's tournament). Who belongs where is
+    decided here and nowhere else."""
+    host = HostOrganisation.objects.create(name=f"Organizacja {name}", slug=f"org-{name}".lower())
+    tournament = import_tournament(data, host)
     side = Side(tournament)
     for role in (Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE):
         user = User.objects.create_user(f"{name}.{role}")
-        TournamentRole.objects.create(user=user, tournament=tournament, role=role)
+        make_member(user, role, host)
         side.people[role.label] = user
     _link, side.tablet_token = create_device_link(tournament, label=f"Tablet {name}", created_by=side.people["organiser"])
     return side
