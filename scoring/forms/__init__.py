@@ -8,15 +8,16 @@ each SPEC §3 validation shows next to its field in the user's language.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import NamedTuple
 
 from django import forms
-from django.forms.renderers import Jinja2
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
+from scoring.forms.widgets import ChoiceButtons, EndingButtons, RememberingRenderer, TextBox
 from scoring.models import Card, SeatResult
 from scoring.services.cards import confirmation_needed, disqualifies_now
 from scoring.services.sheets import POOL, EnteredGame
@@ -25,9 +26,10 @@ from tournament.refusals import MESSAGES, message_for
 
 class RefereeForm(forms.Form):
     """A form of the score-sheet page: its widgets drawn by Django's Jinja2 templates (a sheet has
-    some 400 inputs, which Django's template engine drew at a third of a millisecond each)."""
+    some 400 inputs, which Django's template engine drew at a third of a millisecond each), each
+    distinct one once (`widgets.RememberingRenderer`)."""
 
-    default_renderer = Jinja2()
+    default_renderer = RememberingRenderer()
 
 
 KEYPAD_BACK = "back"
@@ -98,41 +100,6 @@ def stored_initial(game, version):
     return initial
 
 
-class TextBox(forms.TextInput):
-    """A text input that always carries its value, empty when nothing was typed (as a browser sends it)."""
-
-    def format_value(self, value):
-        formatted = super().format_value(value)
-        return "" if formatted is None else formatted
-
-
-class ChoiceButtons(forms.RadioSelect):
-    """Radio inputs the template draws as buttons; each id ends in its value (`g1-B-opening-opened`).
-
-    With a `default` one button is always checked: a post without the field means the default.
-    """
-
-    def __init__(self, attrs=None, choices=(), default=None):
-        super().__init__(attrs, choices)
-        self.default = default
-
-    def value_from_datadict(self, data, files, name):
-        return super().value_from_datadict(data, files, name) or self.default
-
-    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
-        option = super().create_option(name, value, label, selected, index, subindex, attrs)
-        if attrs and attrs.get("id"):
-            option["attrs"]["id"] = f"{attrs['id']}-{value}"
-        return option
-
-
-class EndingButtons(ChoiceButtons):
-    """Who went out: every value posted counts (two taps that disagree are refused)."""
-
-    def value_from_datadict(self, data, files, name):
-        return [value for value in data.getlist(name) if value]
-
-
 class EndingField(forms.ChoiceField):
     widget = EndingButtons
 
@@ -166,8 +133,12 @@ class SeatFields(NamedTuple):
     keypad: forms.BoundField
 
 
+@functools.lru_cache(maxsize=64)
 def seat_form_fields(number, letter):
-    """The form fields of one seat: `B-tiles`, `B-jokers`, `B-opening`, `B-first_move`, `B-keypad`."""
+    """The form fields of one seat: `B-tiles`, `B-jokers`, `B-opening`, `B-first_move`, `B-keypad`.
+
+    Made once for each game and seat and shared by the forms (a field holds no state of a form:
+    what a form reads and its errors live on the form)."""
     typed = {"class": f"g{number}-typed", "inputmode": "numeric", "autocomplete": "off",
              "aria-describedby": f"g{number}-{letter}-tiles-errors"}
     faces = {"class": "keypad__faces", "readonly": True, "placeholder": "–",
