@@ -5,8 +5,8 @@ from html import escape
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine import rules
 from scoring.forms import KEYPAD_BACK, KEYPAD_CLEAR
@@ -57,12 +57,31 @@ def keypad_keys(letter, preview_url):
     ))
 
 
+CHOICE_GROUPS_KEPT = 1024  # distinct groups of choice buttons remembered
+drawn_choice_groups = {}
+
+
 @register.simple_tag
 def choice_buttons(field, label_class):
     """A radio field's inputs, each followed by the label the sheet draws as its button. (Built
-    here rather than in a template loop: a sheet has 144 of them.)"""
-    return mark_safe("\n".join(
-        f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
-        f"{conditional_escape(option.choice_label)}</label>"
-        for option in field
-    ))
+    here rather than in a template loop: a sheet has 144 of them.)
+
+    A group is drawn once for each distinct name, id, value, choices and language (and whether
+    it has errors, which marks its inputs invalid), and remembered: a sheet's groups are nearly
+    all the same from page to page.
+    """
+    key = (
+        field.html_name, field.auto_id, repr(field.value()), bool(field.errors), label_class, get_language(),
+        tuple((str(value), str(label)) for value, label in field.field.widget.choices),
+    )
+    html = drawn_choice_groups.get(key)
+    if html is None:
+        html = mark_safe("\n".join(
+            f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
+            f"{conditional_escape(option.choice_label)}</label>"
+            for option in field
+        ))
+        if len(drawn_choice_groups) >= CHOICE_GROUPS_KEPT:
+            drawn_choice_groups.clear()
+        drawn_choice_groups[key] = html
+    return html
