@@ -1,8 +1,8 @@
 """Forms of the referee tablets: one game of a score sheet, a score override, a card (given or
 withdrawn), a tie.
 
-`GameForm` parses what the tablet posted and asks for what is missing; the rules engine
-checks the game (`services.check_game`). Every message comes from `tournament.refusals`, so
+`GameForm` parses what the tablet posted into a plain value; the rules engine checks the game
+once (`scoring.services.entry.check_game`). Every message comes from `tournament.refusals`, so
 each SPEC §3 validation shows next to its field in the user's language.
 """
 
@@ -20,7 +20,7 @@ from engine import rules
 from scoring.forms.widgets import ChoiceButtons, EndingButtons, RememberingRenderer, TextBox
 from scoring.models import Card, SeatResult
 from scoring.services.cards import confirmation_needed, disqualifies_now
-from scoring.services.sheets import POOL, EnteredGame
+from scoring.services.entry import POOL, EnteredGame, SeatEntry
 from tournament.refusals import MESSAGES, message_for
 
 
@@ -169,11 +169,10 @@ def seat_form_fields(number, letter):
 class GameForm(RefereeForm):
     """One game as posted by a tablet: who went out, and a field per seat and rack value.
 
-    Cleaning parses every value, reads the racks (the keypad's faces added up) and asks for what is
-    missing and for a confirmation above 200 points of tiles; `entered()` is the game as read, a
-    plain value for the rules (`services.check_game`).
+    Cleaning parses every value; `entered_game()` is the game as posted, a plain value that the
+    service checks (`entry.check_game`: the racks read, what is missing, the rules).
 
-    With `require_complete=False` (the live preview) what is still missing is not an error.
+    With `require_complete=False` (the live preview) who went out may still be missing.
     A correction of a verified sheet (`correcting`) needs a reason.
     """
 
@@ -192,13 +191,9 @@ class GameForm(RefereeForm):
         widget=forms.CheckboxInput(attrs={"hx-preserve": True}),
     )
 
-    def __init__(self, data=None, *, players, number, settings, require_complete=True, correcting=False, initial=None):
+    def __init__(self, data=None, *, players, number, require_complete=True, correcting=False, initial=None):
         super().__init__(data, initial=initial, auto_id=f"g{number}-%s")
-        self.players = players
         self.letters = tuple(players)
-        self.number = number
-        self.settings = settings
-        self.require_complete = require_complete
         self.fields["ending"] = EndingField(
             choices=[(letter, player.name) for letter, player in players.items()] + [(POOL, _("Pool exhausted"))],
             required=require_complete, widget=EndingButtons(attrs={"class": "choice-input"}),
@@ -207,77 +202,26 @@ class GameForm(RefereeForm):
         for letter in self.letters:
             self.fields.update(seat_form_fields(number, letter))
         self.fields["reason"].required = correcting and require_complete
-        self.racks = {}
-        self.keypad = {}
 
     def seat_fields(self, letter):
         return SeatFields(*(self[f"{letter}-{name}"] for name in SEAT_FIELDS))
 
-    def clean(self):
-        cleaned = super().clean()
+    def entered_game(self):
+        """The game as posted (validated as a form: each value parsed), a plain value for the
+        rules (`entry.check_game`): the seats whose values could not be read are left out."""
+        self.is_valid()
+        data, errors = self.cleaned_data, self.errors
+        entries = {}
         for letter in self.letters:
-            if not any(f"{letter}-{name}" in self.errors for name in SEAT_FIELDS):
-                self._read_rack(letter)
-        return cleaned
-
-    def _read_rack(self, letter):
-        """Read one seat's rack into `racks` (the winner's only when something was entered)."""
-        value = {name: self.cleaned_data.get(f"{letter}-{name}") for name in SEAT_FIELDS}
-        tiles, jokers, faces = value["tiles"], value["jokers"], value["keypad"]
-        opening, first_move = value["opening"], value["first_move"]
-        if faces:
-            try:
-                tiles, jokers = rules.keypad_rack(faces)
-            except rules.RuleViolation as error:
-                self.add_error(f"{letter}-keypad", message_for(error.code, error.params))
-                return
-            self.keypad[letter] = faces
-        field = f"{letter}-keypad" if faces else f"{letter}-tiles"
-        if letter == self.cleaned_data.get("ending"):
-            if tiles is not None or jokers or opening != rules.OPENED or first_move:
-                self.racks[letter] = rules.Rack(tiles or 0, jokers, opening, first_move)  # the rules refuse it
-            return
-        if tiles is None:
-            if not self._penalty_replaces_count(opening, first_move):
-                if self.require_complete:
-                    self.add_error(field, message_for("rack_missing", {"seat": letter}))
-                return
-            tiles = 0
-        if rules.CONFIRM_TILES_ABOVE < tiles <= rules.MAX_TILES and not self.cleaned_data.get("confirm_tiles"):
-            self.add_error(field, message_for("confirm_tiles", {"limit": rules.CONFIRM_TILES_ABOVE}))
-        self.racks[letter] = rules.Rack(tiles, jokers, opening, first_move)
-
-    def _penalty_replaces_count(self, opening, first_move):
-        """A flat opening penalty that replaces the rack count: the tiles need not be entered."""
-        rack = rules.Rack(opening=opening, first_move_case=first_move)
-        return rules.has_flat_penalty(rack) and self.settings.opening_penalty_mode == rules.REPLACE
-
-    @property
-    def game_complete(self):
-        """The game itself is read whole: who went out and every rack, with no error in them."""
-        ending = self.cleaned_data.get("ending")
-        fields = ["ending"] + [f"{letter}-{name}" for letter in self.letters for name in SEAT_FIELDS]
-        read = all(letter in self.racks for letter in self.letters if letter != ending)
-        return bool(ending) and read and not any(name in self.errors for name in fields)
-
-    def entered(self):
-        """The game as read (after validation), for the rules to check."""
+            names = [f"{letter}-{name}" for name in SEAT_FIELDS]
+            if not any(name in errors for name in names):
+                tiles, jokers, opening, first_move, faces = (data.get(name) for name in names)
+                entries[letter] = SeatEntry(tiles, jokers, opening, first_move, tuple(faces or ()))
         return EnteredGame(
-            seats=self.letters, ending=self.cleaned_data.get("ending") or None, racks=dict(self.racks),
-            keypad=dict(self.keypad), complete=self.game_complete,
+            seats=self.letters, ending=data.get("ending") or None, entries=entries,
+            confirm_tiles=bool(data.get("confirm_tiles")),
+            readable=len(entries) == len(self.letters) and "ending" not in errors,
         )
-
-    def add_refusals(self, refusals):
-        """Show refusals from the rules next to their fields (`racks.B.tiles` → `B-tiles`)."""
-        for refusal in refusals:
-            self.add_error(self._field_of(refusal.field), refusal.message)
-
-    def _field_of(self, path):
-        parts = (path or "").split(".")
-        if parts[0] == "racks" and len(parts) == 3:
-            name = f"{parts[1]}-{parts[2]}"
-            return name if name in self.fields else f"{parts[1]}-tiles"
-        return {"winner": "ending", "reason": "reason"}.get(parts[0])
 
 
 def _as_int(text):

@@ -1,13 +1,12 @@
 """State changes of score sheets. Every function that writes runs in one transaction.
 
 The rules engine computes; these functions store what it computed. A game entered on a tablet
-is checked here, once (`check_game`): the rules engine validates every rack and scores the game.
+is checked here, once (`entry.check_game`): the rules engine validates every rack and scores the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F, Q
@@ -19,11 +18,11 @@ from engine import rules
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.selectors import sheets as selectors
+from scoring.services.entry import CheckedGame, EnteredGame, InvalidGame, check_game
 from scoring.signals import send_after_commit
 from tournament.audit import log_change
 from tournament.refusals import Refused
 
-POOL = "pool"  # the ending of a game nobody went out of: the pool was exhausted
 EDITABLE = (ScoreSheet.State.EMPTY, ScoreSheet.State.IN_PROGRESS)
 
 
@@ -40,104 +39,6 @@ def games_per_table(table):
 def ensure_sheet(table):
     sheet, _ = ScoreSheet.objects.get_or_create(table=table)
     return sheet
-
-
-# ---------------------------------------------------------------- one game, checked once
-
-
-@dataclass(frozen=True)
-class EnteredGame:
-    """A game as read from a tablet: who went out (a seat, `POOL`, or None while not said yet),
-    the racks read so far (a rack for the winner is an error), and the tile faces of every rack
-    entered on the keypad. `complete`: nothing is missing, so the game can be scored."""
-
-    seats: tuple[str, ...]
-    ending: str | None
-    racks: Mapping[str, rules.Rack]
-    keypad: Mapping[str, list] = field(default_factory=dict)
-    complete: bool = True
-
-    @classmethod
-    def of(cls, game: rules.Game, keypad: Mapping[str, list] | None = None) -> EnteredGame:
-        return cls(seats=tuple(game.seats), ending=game.winner or POOL, racks=game.racks, keypad=keypad or {})
-
-    @property
-    def winner(self) -> str | None:
-        return None if self.ending == POOL else self.ending
-
-    @property
-    def game(self) -> rules.Game:
-        return rules.Game(seats=self.seats, winner=self.winner, racks=dict(self.racks))
-
-    def field(self, letter: str, name: str) -> str:
-        """Where a problem with a rack's `name` (tiles, jokers, ...) shows: a keypad rack's on the keypad."""
-        if name in ("tiles", "jokers") and letter in self.keypad:
-            name = "keypad"
-        return f"racks.{letter}.{name}"
-
-
-@dataclass
-class CheckedGame:
-    """What the rules engine found in an entered game: its problems (each names its field), the
-    minus points of every valid rack, and, for a complete valid game, the game and its scores."""
-
-    problems: list[Refused] = field(default_factory=list)
-    minus: dict[str, int] = field(default_factory=dict)
-    game: rules.Game | None = None
-    result: rules.GameResult | None = None
-    keypad: dict[str, list] = field(default_factory=dict)  # the faces to store, per keypad rack
-    entered: EnteredGame | None = None  # the game as read, which this checked
-
-
-def check_game(entered: EnteredGame, settings: rules.Settings) -> CheckedGame:
-    """Validate an entered game with the rules engine (SPEC §3) and, when complete, score it."""
-    checked = CheckedGame(entered=entered)
-    for letter, rack in entered.racks.items():
-        if letter == entered.winner:
-            checked.problems.append(Refused("winner_has_rack", field=entered.field(letter, "tiles"), seat=letter))
-            continue
-        try:
-            rules.validate_rack(rack, f"racks.{letter}")
-        except rules.RuleViolation as error:
-            checked.problems += _refusals(error, entered)
-            continue
-        checked.minus[letter] = rules.rack_minus(rack, settings)
-    checked.keypad = {letter: list(faces) for letter, faces in entered.keypad.items() if letter != entered.winner}
-    try:
-        rules.validate_keypad_racks(checked.keypad)
-    except rules.RuleViolation as error:
-        checked.problems += _refusals(error, entered)
-    if checked.problems or not entered.complete:
-        return checked
-    try:
-        checked.result = rules.score_game(entered.game, settings)
-    except rules.RuleViolation as error:
-        checked.problems += _refusals(error, entered)
-    else:
-        checked.game = entered.game
-    return checked
-
-
-def _refusals(error: rules.RuleViolation, entered: EnteredGame) -> list[Refused]:
-    """The engine's violation as refusals at the fields it concerns (too many jokers: every rack with one)."""
-    if error.code == "jokers_per_game":
-        return [
-            Refused.from_violation(error, field=entered.field(letter, "jokers"))
-            for letter, rack in entered.racks.items() if rack.jokers
-        ]
-    parts = error.path.split(".")
-    if parts[0] == "racks" and len(parts) > 1:
-        return [Refused.from_violation(error, field=entered.field(parts[1], parts[2] if len(parts) > 2 else "tiles"))]
-    return [Refused.from_violation(error, field=error.path or None)]
-
-
-class InvalidGame(Refused):
-    """The game breaks rules of SPEC §3: `problems` say where; `checked` holds what could be counted."""
-
-    def __init__(self, checked: CheckedGame):
-        first = checked.problems[0]
-        super().__init__(first.code, field=first.field, problems=checked.problems, **first.params)
-        self.checked = checked
 
 
 def store_game(sheet, number, game, *, keypad=None, overrides=None):
@@ -338,10 +239,16 @@ def _current_or_conflict(sheet, version):
     return current
 
 
+def save_game(sheet, number, game, *, keypad=None, **options):
+    """`save_entered_game` for a game given whole (a rules.Game; `keypad` the faces of racks
+    entered tile by tile)."""
+    return save_entered_game(sheet, number, EnteredGame.of(game, keypad), **options)
+
+
 @transaction.atomic
-def save_game(sheet, number, game, *, version, user, keypad=None, reason="", role=None):
+def save_entered_game(sheet, number, entered, *, version, user, reason="", role=None):
     """Check one game entered on a tablet (the rules engine validates and scores it, once) and
-    store it as game `number` of `sheet`. Returns a SavedGame.
+    store it as game `number` of `sheet`. Returns a SavedGame: what the sheet page shows.
 
     `sheet` is the sheet as the caller read it: its state decides what the save is. A verified
     sheet changes only by the head referee with a reason (a correction: it stays verified); any
@@ -360,9 +267,9 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason="", rol
     if correcting and not reason.strip():
         raise Refused("reason_required", field="reason")
     settings = tournament.rules_settings()
-    checked = check_game(EnteredGame.of(game, keypad), settings)
-    if checked.problems:
-        raise InvalidGame(checked)
+    checked = check_game(entered, settings)
+    if checked.game is None:
+        raise InvalidGame(checked if checked.problems else _incomplete(checked))
     state = sheet.state if correcting else ScoreSheet.State.IN_PROGRESS
     claimed = _claim_sheet(sheet, version, user, Q(state=sheet.state), state=state)
     games = selectors.sheet_games(sheet)
@@ -380,6 +287,12 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason="", rol
     if correcting:
         send_after_commit(sheet, "correction")
     return SavedGame(sheet, stored, checked, games, sheet_totals(games, settings))
+
+
+def _incomplete(checked):
+    """A game sent without who went out (or with values that could not be read): nothing to score."""
+    checked.problems.append(Refused("ending_missing", field="winner"))
+    return checked
 
 
 def _saved_already(sheet, number, version, checked, games, settings):

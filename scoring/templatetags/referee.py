@@ -3,6 +3,7 @@
 from html import escape
 
 from django import template
+from django.forms.boundfield import BoundWidget
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
@@ -62,16 +63,17 @@ drawn_choice_groups = {}
 
 
 @register.simple_tag
-def choice_buttons(field, label_class):
+def choice_buttons(field, label_class, invalid=False):
     """A radio field's inputs, each followed by the label the sheet draws as its button. (Built
-    here rather than in a template loop: a sheet has 144 of them.)
+    here rather than in a template loop: a sheet has 144 of them.) `invalid`: the field has
+    errors (the form's own or the rules'), which marks its inputs.
 
-    A group is drawn once for each distinct name, id, value, choices and language (and whether
-    it has errors, which marks its inputs invalid), and remembered: a sheet's groups are nearly
-    all the same from page to page.
+    A group is drawn once for each distinct name, id, value, choices and language, and
+    remembered: a sheet's groups are nearly all the same from page to page.
     """
+    invalid = bool(invalid or field.errors)
     key = (
-        field.html_name, field.auto_id, repr(field.value()), bool(field.errors), label_class, get_language(),
+        field.html_name, field.auto_id, repr(field.value()), invalid, label_class, get_language(),
         tuple((str(value), str(label)) for value, label in field.field.widget.choices),
     )
     html = drawn_choice_groups.get(key)
@@ -79,9 +81,18 @@ def choice_buttons(field, label_class):
         html = mark_safe("\n".join(
             f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
             f"{conditional_escape(option.choice_label)}</label>"
-            for option in field
+            for option in choice_options(field, invalid)
         ))
         if len(drawn_choice_groups) >= CHOICE_GROUPS_KEPT:
             drawn_choice_groups.clear()
         drawn_choice_groups[key] = html
     return html
+
+
+def choice_options(field, invalid):
+    """The options of a radio field (BoundWidgets), marked invalid when `invalid`."""
+    if not invalid or field.errors:
+        return field.subwidgets
+    widget = field.field.widget
+    attrs = {"id": widget.attrs.get("id") or field.auto_id, "aria-invalid": "true"}
+    return [BoundWidget(widget, option, field.form.renderer) for option in widget.subwidgets(field.html_name, field.value(), attrs)]

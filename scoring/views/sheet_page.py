@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import get_template
@@ -16,9 +17,11 @@ from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_i
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.selectors import sheets as selectors
 from scoring.services import sheets as services
+from scoring.services.entry import CheckedGame
 from scoring.views.access import is_head, load_table
 from scoring.views.audit_log import ChangeView, rack_words
 from tournament.models import Player
+from tournament.navigation import htmx_or_page
 
 
 @dataclass
@@ -94,7 +97,9 @@ class GameEntry:
     stored: Game | None
     form: GameForm | None = None
     rows: list[SeatRow] = field(default_factory=list)  # the seats of the form
-    checked: services.CheckedGame | None = None  # what the values in the form score
+    checked: CheckedGame | None = None  # what the values in the form score
+    errors: dict = field(default_factory=dict)  # the messages shown next to each field (`__all__`: the game's)
+    version: int | None = None  # the sheet version the form moves on to (after a conflict)
     status: str = "new"  # new, saved, just_saved, unsaved, conflict
     conflict: Conflict | None = None  # after a refused save: what was saved meanwhile
     override_form: OverrideForm | None = None
@@ -115,6 +120,18 @@ class GameEntry:
     def needs_confirmation(self):
         """Some rack holds more than 200 points of tiles: the form asks "are you sure?"."""
         return any((row.tiles or 0) > rules.CONFIRM_TILES_ABOVE for row in self.rows)
+
+    @property
+    def shown_version(self):
+        """The sheet version the form sends with the game."""
+        return self.form["version"].value() if self.version is None else self.version
+
+    def errors_for(self, name):
+        return self.errors.get(name, ())
+
+    def invalid(self, name):
+        """The attributes that mark the input of a field with errors."""
+        return {"aria-invalid": "true"} if name in self.errors else {}
 
     def matches_stored(self):
         """The values in the form are exactly the stored game (so there is nothing to save)."""
@@ -220,7 +237,7 @@ class SheetPage:
 
     def form_for(self, number, data=None, *, require_complete=False, initial=None):
         return GameForm(
-            data, players=self.players, number=number, settings=self.settings, require_complete=require_complete,
+            data, players=self.players, number=number, require_complete=require_complete,
             correcting=self.correcting and self.editable, initial=initial,
         )
 
@@ -261,20 +278,19 @@ class SheetPage:
             for letter, player in self.players.items()
         ]
 
-    def bind(self, number, form, status, checked):
-        """Show `form` (what the tablet posted, validated) for game `number` instead of the stored
-        values, with what the rules found in the game it read (`checked`: problems, minus points,
-        scores)."""
-        form.add_refusals(checked.problems)
+    def bind(self, number, form, status, checked, *, version=None):
+        """Show `form` (what the tablet posted, parsed) for game `number` instead of the stored
+        values, with what the rules found in the game it read (`checked`: problems next to their
+        fields, minus points, scores); `version`: the sheet version the form moves on to."""
         entry = self.entry(number)
-        entry.form, entry.status, entry.checked = form, status, checked
+        entry.form, entry.status, entry.checked, entry.version = form, status, checked, version
+        entry.errors = shown_errors(form, checked.problems)
         entry.rows = self._rows(form, entry.stored)
-        entered = checked.entered
         for row in entry.rows:
-            rack = entered.racks.get(row.letter)
-            if rack is not None and row.letter != entered.ending:
+            rack = checked.racks.get(row.letter)
+            if rack is not None and row.letter != checked.entered.ending:
                 row.tiles = rack.tiles
-            if rack is not None and row.letter in entered.keypad:
+            if rack is not None and row.letter in checked.on_keypad:
                 row.keypad_total = (rack.tiles, rack.jokers)
             row.minus = checked.minus.get(row.letter)
             row.score = checked.result.scores[row.letter] if checked.result else None
@@ -362,6 +378,23 @@ class SheetPage:
         return {name: self.url(name) for name in ("sheet", "sheet_submit", "sheet_verify", "sheet_log")}
 
 
+def shown_errors(form, refusals):
+    """The messages next to each field of a game form: the form's own (a value it could not
+    read), then the rules' refusals (`racks.B.tiles` shows at `B-tiles`, the game's at `__all__`)."""
+    errors = {name: list(messages) for name, messages in form.errors.items()}
+    for refusal in refusals:
+        errors.setdefault(field_of(form, refusal.field), []).append(refusal.message)
+    return errors
+
+
+def field_of(form, path):
+    parts = (path or "").split(".")
+    if parts[0] == "racks" and len(parts) == 3:
+        name = f"{parts[1]}-{parts[2]}"
+        return name if name in form.fields else f"{parts[1]}-tiles"
+    return {"winner": "ending", "reason": "reason"}.get(parts[0], NON_FIELD_ERRORS)
+
+
 def sheet_page(request, tournament, round_number, table_number):
     table, sheet = load_table(tournament, round_number, table_number)
     return SheetPage(request, tournament, table, sheet)
@@ -399,9 +432,10 @@ def render_games(request, page, **context):
 def answer(request, page, entry, *, status=200, with_version=False, saved=False):
     """An htmx request gets the parts of game `entry` (`render_game`, always status 200 so that
     htmx swaps them); a plain form post gets the whole page with `status`."""
-    if request.htmx:
-        return render_game(request, page, entry, with_version=with_version, saved=saved)
-    return render_sheet(request, page, status=status)
+    return htmx_or_page(
+        request, lambda: render_game(request, page, entry, with_version=with_version, saved=saved),
+        lambda: render_sheet(request, page, status=status),
+    )
 
 
 def render_game(request, page, entry, *, with_version=False, saved=False):
