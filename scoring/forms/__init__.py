@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import rules
 from scoring.forms.widgets import ChoiceButtons, EndingButtons, RememberingRenderer, TextBox
 from scoring.models import Card, SeatResult
+from scoring.selectors.sheets import results_of
 from scoring.services.cards import confirmation_needed, disqualifies_now
 from scoring.services.entry import POOL, EnteredGame, SeatEntry
 from tournament.refusals import MESSAGES, message_for
@@ -86,7 +87,7 @@ def with_keypad_key(data, letters):
 def stored_initial(game, version):
     """The initial values of a game form showing a stored game."""
     initial = {"version": version, "ending": game.winner or POOL}
-    for result in game.results.all():
+    for result in results_of(game):
         if result.went_out:
             continue
         letter = result.letter

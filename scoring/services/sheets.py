@@ -28,12 +28,12 @@ EDITABLE = (ScoreSheet.State.EMPTY, ScoreSheet.State.IN_PROGRESS)
 
 def table_letters(table):
     """The seat letters at a table, in order (A, B, C[, D])."""
-    return tuple(sorted(seat.letter for seat in table.seats.all()))
+    return tuple(sorted(seat.letter for seat in selectors.seats_of(table)))
 
 
 def games_per_table(table):
     """Games a table plays in its round: the final's setting, else one per seat."""
-    return table.round.games_per_table(len(table.seats.all()))
+    return table.round.games_per_table(len(selectors.seats_of(table)))
 
 
 def ensure_sheet(table):
@@ -77,12 +77,12 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
             for letter in values
         ]
         SeatResult.objects.bulk_create(results)
-        selectors.as_prefetched(stored, "results", objects=results)
+        stored.seat_results = results
         return stored
     if (existing.ending, existing.winner) != (ending, game.winner or ""):
         existing.ending, existing.winner = ending, game.winner or ""
         existing.save(update_fields=["ending", "winner"])
-    for seat_result in existing.results.all():
+    for seat_result in selectors.results_of(existing):
         for name, value in values[seat_result.letter].items():
             setattr(seat_result, name, value)
     # One upsert on (game, letter), far cheaper to build than bulk_update's CASE per field and row;
@@ -106,7 +106,7 @@ def _result_values(game, result, letter, keypad):
 
 def game_input(game):
     """The rules.Game a stored game was scored from."""
-    results = list(game.results.all())
+    results = selectors.results_of(game)
     return rules.Game(
         seats=tuple(r.letter for r in results),
         winner=game.winner or None,
@@ -116,7 +116,7 @@ def game_input(game):
 
 def game_result(game):
     """The rules.GameResult of a stored game, with referee overrides applied."""
-    results = list(game.results.all())
+    results = selectors.results_of(game)
     return rules.GameResult(
         scores={r.letter: r.effective_score for r in results},
         winners=frozenset(r.letter for r in results if r.is_winner),
@@ -128,7 +128,7 @@ def holds_game(stored, game, keypad) -> bool:
     """Whether a stored game is exactly `game` with these keypad faces (saving it changes nothing)."""
     if stored is None or game is None:
         return False
-    stored_keypad = {r.letter: r.keypad for r in stored.results.all() if r.keypad is not None}
+    stored_keypad = {r.letter: r.keypad for r in selectors.results_of(stored) if r.keypad is not None}
     return game_input(stored) == game and stored_keypad == dict(keypad)
 
 
@@ -144,7 +144,7 @@ def recompute_scores(tournament):
     changed = []
     for game in selectors.tournament_games(tournament):
         result = rules.score_game(game_input(game), settings)
-        for seat_result in game.results.all():
+        for seat_result in selectors.results_of(game):
             score = result.scores[seat_result.letter]
             is_winner = seat_result.letter in result.winners
             if (seat_result.score, seat_result.is_winner) != (score, is_winner):
@@ -207,7 +207,7 @@ def game_snapshot(game):
     if game is None:
         return None
     snapshot = game_record(game)
-    snapshot["scores"] = {r.letter: r.score for r in sorted(game.results.all(), key=lambda x: x.letter)}
+    snapshot["scores"] = {r.letter: r.score for r in selectors.results_of(game)}
     return snapshot
 
 
@@ -246,7 +246,7 @@ def save_game(sheet, number, game, *, keypad=None, **options):
 
 
 @transaction.atomic
-def save_entered_game(sheet, number, entered, *, version, user, reason="", role=None):
+def save_entered_game(sheet, number, entered, *, version, user, reason="", role=None, games=None):
     """Check one game entered on a tablet (the rules engine validates and scores it, once) and
     store it as game `number` of `sheet`. Returns a SavedGame: what the sheet page shows.
 
@@ -256,6 +256,10 @@ def save_entered_game(sheet, number, entered, *, version, user, reason="", role=
     at. Score overrides already on the game are kept. A game the sheet holds already, sent again
     after its version moved on (a retry after a lost reply), is saved already: nothing is
     written. Raises EditConflict, InvalidGame or Refused; nothing is changed then.
+
+    `games` are the sheet's stored games when the caller read them with the sheet (one query
+    less): when the compare-and-swap succeeds, the sheet has not changed since it had
+    `version`, so they are the games stored now.
     """
     table = sheet.table
     tournament = table.round.tournament
@@ -271,10 +275,9 @@ def save_entered_game(sheet, number, entered, *, version, user, reason="", role=
     if checked.game is None:
         raise InvalidGame(checked if checked.problems else _incomplete(checked))
     state = sheet.state if correcting else ScoreSheet.State.IN_PROGRESS
-    claimed = _claim_sheet(sheet, version, user, Q(state=sheet.state), state=state)
-    games = selectors.sheet_games(sheet)
-    if not claimed:
-        return _saved_already(sheet, number, version, checked, games, settings)
+    if not _claim_sheet(sheet, version, user, Q(state=sheet.state), state=state):
+        return _saved_already(sheet, number, version, checked, selectors.sheet_games(sheet), settings)
+    games = dict(games) if games is not None else selectors.sheet_games(sheet)
     existing = games.get(number)
     before = game_snapshot(existing)
     games[number] = stored = _write_game(
@@ -311,7 +314,7 @@ def override_score(sheet, game, letter, score, *, reason, version, user, role=No
         raise Refused("head_referee_only")
     if not reason.strip():
         raise Refused("reason_required", field="reason")
-    result = next((r for r in game.results.all() if r.letter == letter), None)
+    result = next((r for r in selectors.results_of(game) if r.letter == letter), None)
     if result is None:
         raise Refused("seat_not_at_table", field="seat", seat=letter)
     before = game_snapshot(game)

@@ -122,6 +122,11 @@ class GameEntry:
         return any((row.tiles or 0) > rules.CONFIRM_TILES_ABOVE for row in self.rows)
 
     @property
+    def results(self):
+        """The stored game's seat results in letter order (none for a game not stored yet)."""
+        return selectors.results_of(self.stored) if self.stored is not None else []
+
+    @property
     def shown_version(self):
         """The sheet version the form sends with the game."""
         return self.form["version"].value() if self.version is None else self.version
@@ -153,15 +158,13 @@ class SheetPage:
         self.settings = tournament.rules_settings()
         self.head = is_head(request)
         self.n_games = services.games_per_table(table)
-        self._games = None
+        self._games = table.stored_games
         self._totals = None
         self._entries = {}
 
     @property
     def games(self):
-        """The stored games by number, read when first asked for."""
-        if self._games is None:
-            self._games = selectors.sheet_games(self.sheet)
+        """The stored games by number (read with the table, or as a save left them)."""
         return self._games
 
     def show_saved(self, saved):

@@ -81,7 +81,7 @@ def game_save(request, tournament, round_number, table_number, game_number):
     try:
         saved = services.save_entered_game(
             page.sheet, number, entered, version=form.cleaned_data["version"],
-            user=request.user, role=request.role, reason=form.cleaned_data["reason"],
+            user=request.user, role=request.role, reason=form.cleaned_data["reason"], games=page.games,
         )
     except services.EditConflict as conflict:
         return show_conflict(request, page, number, form, conflict)
