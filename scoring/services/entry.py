@@ -86,7 +86,10 @@ class CheckedGame:
     def keypad(self) -> dict[str, list]:
         """The faces to store, per keypad rack (the winner has none)."""
         entered = self.entered
-        return {letter: list(entered.entries[letter].faces) for letter in self.on_keypad if letter != entered.winner}
+        return {
+            letter: list(entered.entries[letter].faces)
+            for letter in entered.seats if letter in self.on_keypad and letter != entered.winner
+        }
 
     @property
     def complete(self) -> bool:

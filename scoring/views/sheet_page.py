@@ -1,5 +1,6 @@
 """The score-sheet page: everything it shows, read in a fixed number of queries, and its renderings."""
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -9,8 +10,8 @@ from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine import rules
 from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
@@ -161,6 +162,7 @@ class SheetPage:
         self._games = table.stored_games
         self._totals = None
         self._entries = {}
+        self._urls = {}
 
     @property
     def games(self):
@@ -339,11 +341,14 @@ class SheetPage:
         return f"{winner} {player.name}" if player else winner
 
     def url(self, name, **kwargs):
-        return reverse(
-            f"scoring:{name}",
-            kwargs={"slug": self.tournament.slug, "round_number": self.round.number, "table_number": self.table.number,
-                    **kwargs},
-        )
+        """The address of one of this sheet's pages (each reversed once per page)."""
+        key = (name, *sorted(kwargs.items()))
+        if key not in self._urls:
+            self._urls[key] = reverse(f"scoring:{name}", kwargs={
+                "slug": self.tournament.slug, "round_number": self.round.number, "table_number": self.table.number,
+                **kwargs,
+            })
+        return self._urls[key]
 
     @property
     def entry_list(self):
@@ -427,9 +432,14 @@ def render_sheet(request, page, *, status=200):
 
 def render_games(request, page, **context):
     """A part of the sheet drawn by its Jinja2 template: the games and totals, the state badge, or
-    what an htmx request about one game gets back."""
+    what an htmx request about one game gets back.
+
+    Each text is translated once per drawing (a sheet repeats its labels for every seat of every
+    game, some 300 times): the template's `gettext` remembers what it looked up."""
     template = get_template("scoring/sheet_games.html", using="jinja2")
-    return mark_safe(template.render({"page": page, "tournament": page.tournament, **context}, request))
+    translated = functools.lru_cache(maxsize=None)(gettext)
+    context = {"page": page, "tournament": page.tournament, "gettext": translated, **context}
+    return mark_safe(template.render(context, request))
 
 
 def answer(request, page, entry, *, status=200, with_version=False, saved=False):
