@@ -37,17 +37,9 @@ def sheet_table(tournament: Tournament, *, round_number: int, table_number: int)
     each with `game.seat_results` (plain lists, as `Prefetch(to_attr=...)` leaves them);
     `table.sheet` is missing when the table has no score sheet yet.
     """
-    mine = FilteredRelation("table__sheet__games__results", condition=Q(table__sheet__games__results__letter=F("letter")))
-    rows = list(
-        Seat.objects.filter(
-            table__round__tournament=tournament, table__round__number=round_number, table__number=table_number,
-        )
-        .exclude(table__round__state=Round.State.DRAFT)
-        .annotate(mine=mine, **{f"result_{name}": F(f"mine__{name}") for name in RESULT_FIELDS})
-        .annotate(**{f"game_{name}": F(f"mine__game__{name}") for name in GAME_FIELDS})
-        .select_related("player", "table__round", "table__sheet__verified_by")
-        .order_by("mine__game__number", "letter")
-    )
+    rows = list(SHEET_ROWS.filter(
+        table__round__tournament=tournament, table__round__number=round_number, table__number=table_number,
+    ))
     if not rows:
         return None
     table = rows[0].table
@@ -65,6 +57,19 @@ RESULT_FIELDS = (
     "override_score", "override_reason",
 )
 GAME_FIELDS = ("id", "number", "ending", "winner")
+
+
+# The rows of `sheet_table`, built once (a query with this many columns takes longer to build than to run).
+SHEET_ROWS = (
+    Seat.objects.exclude(table__round__state=Round.State.DRAFT)
+    .annotate(mine=FilteredRelation(
+        "table__sheet__games__results", condition=Q(table__sheet__games__results__letter=F("letter")),
+    ))
+    .annotate(**{f"result_{name}": F(f"mine__{name}") for name in RESULT_FIELDS})
+    .annotate(**{f"game_{name}": F(f"mine__game__{name}") for name in GAME_FIELDS})
+    .select_related("player", "table__round", "table__sheet__verified_by")
+    .order_by("mine__game__number", "letter")
+)
 
 
 def _games_of_rows(rows: list[Seat]) -> dict[int, Game]:
@@ -263,7 +268,7 @@ def cards_at_table(table: Table) -> dict[int, list[Card]]:
     """{player id: the player's cards, oldest first (the withdrawn ones too)} of the players seated
     at a table read by `sheet_table`, in one query."""
     cards: dict[int, list[Card]] = {seat.player_id: [] for seat in seats_of(table)}
-    for card in Card.objects.filter(player__in=list(cards)).select_related("round", "given_by", "withdrawn_by"):
+    for card in Card.objects.filter(player__in=list(cards)).select_related("round"):
         cards[card.player_id].append(card)
     return cards
 
