@@ -68,13 +68,13 @@ def choice_buttons(field, label_class, invalid=False):
     here rather than in a template loop: a sheet has 144 of them.) `invalid`: the field has
     errors (the form's own or the rules'), which marks its inputs.
 
-    A group is drawn once for each distinct name, id, value, choices and language, and
-    remembered: a sheet's groups are nearly all the same from page to page.
+    A group is drawn once for each distinct name, id, value, choices and language (which
+    translates the labels), and remembered: a sheet's groups are nearly all the same from page to page.
     """
     invalid = bool(invalid or field.errors)
     key = (
         field.html_name, field.auto_id, repr(field.value()), invalid, label_class, get_language(),
-        tuple((str(value), str(label)) for value, label in field.field.widget.choices),
+        tuple(value for value, _label in field.field.widget.choices),  # the labels: by the language
     )
     html = drawn_choice_groups.get(key)
     if html is None:
