@@ -1,5 +1,6 @@
 """Template filters and tags of the referee pages."""
 
+import functools
 from html import escape
 
 from django import template
@@ -41,8 +42,14 @@ def keypad_keys(letter, preview_url):
 
     Without JavaScript each key posts the form to the preview, which adds the face on the server;
     with JavaScript, sheet.js lists the face in the rack's field and asks for the preview. (Built
-    here rather than in a template loop: a sheet has 68 of these buttons.)
+    here rather than in a template loop: a sheet has 68 of these buttons, each rack's remembered
+    for its seat, address and language.)
     """
+    return _keypad_keys(letter, preview_url, get_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _keypad_keys(letter, preview_url, language):  # `language`: the labels are in it
     keys = [(str(face), str(face), "key", "") for face in rules.TILE_FACES]
     keys += [
         (rules.JOKER, rules.JOKER, "key key--joker", _("joker")),
