@@ -294,7 +294,7 @@ class CardForm(RefereeForm):
         """The player's cards that count (not withdrawn), oldest first."""
         return [card for card in self.cards if not card.is_withdrawn]
 
-    @property
+    @functools.cached_property
     def confirmations(self):
         """The cards on offer that would disqualify the player now, each a Confirmation: the
         sentence naming the disqualification and its checkbox (`refused`: the card was sent unconfirmed)."""
