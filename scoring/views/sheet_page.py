@@ -1,6 +1,9 @@
 """The score-sheet page: everything it shows, read in a fixed number of queries, and its renderings."""
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -27,11 +30,11 @@ from tournament.navigation import htmx_or_page
 
 @dataclass
 class SeatRow:
-    """One seat of a game on the page: who sits there, its fields, and what it scores."""
+    """One seat of a game on the page: who sits there, its fields (of the game's form), and what it scores."""
 
     letter: str
     player: Player
-    fields: SeatFields
+    entry: GameEntry = field(repr=False, compare=False)
     stored: SeatResult | None = None  # the seat's result in the stored game
     score: int | None = None  # the game score, once the whole game is valid
     minus: int | None = None  # the rack's minus points, once the rack is valid
@@ -44,6 +47,10 @@ class SeatRow:
         if self.score is not None:
             return self.score
         return None if self.minus is None else -self.minus
+
+    @functools.cached_property
+    def fields(self) -> SeatFields:
+        return self.entry.form.seat_fields(self.letter)
 
     @property
     def uses_keypad(self):
@@ -91,12 +98,16 @@ class Conflict:
 
 @dataclass
 class GameEntry:
-    """One game on the sheet page: its form (or read-only results) and what it shows."""
+    """One game on the sheet page: its form (or read-only results) and what it shows.
+
+    A form showing the stored values is built when first drawn (`form_factory`): what an htmx
+    request gets back after a save draws none."""
 
     number: int
     starts: str
     stored: Game | None
-    form: GameForm | None = None
+    form_factory: Callable[[], GameForm] | None = None
+    bound_form: GameForm | None = None  # what the tablet posted, once `SheetPage.bind` showed it
     rows: list[SeatRow] = field(default_factory=list)  # the seats of the form
     checked: CheckedGame | None = None  # what the values in the form score
     errors: dict = field(default_factory=dict)  # the messages shown next to each field (`__all__`: the game's)
@@ -110,6 +121,12 @@ class GameEntry:
     starter: Player | None = None
     winner: Player | None = None  # who went out, in a stored game
     urls: dict = field(default_factory=dict)
+
+    @functools.cached_property
+    def form(self) -> GameForm | None:
+        if self.bound_form is not None:
+            return self.bound_form
+        return self.form_factory() if self.form_factory else None
 
     @property
     def open(self):
@@ -263,34 +280,32 @@ class SheetPage:
                 )
         if self.editable:
             initial = stored_initial(stored, self.sheet.version) if stored else {"version": self.sheet.version}
-            entry.form = self.form_for(number, initial=initial)  # a stored game shows its stored scores
-            entry.rows = self._stored_rows(entry.form, stored)
+            entry.form_factory = functools.partial(self.form_for, number, initial=initial)  # the stored scores
+            entry.rows = self._stored_rows(entry, stored)
         return entry
 
-    def _stored_rows(self, form, stored):
+    def _stored_rows(self, entry, stored):
         """The seats of a form showing the stored game (if any): the counts as stored."""
-        rows = self._rows(form, stored)
+        rows = self._rows(entry, stored)
         for row in rows:
             if row.stored is not None and not row.stored.went_out:
                 row.tiles = row.stored.tiles
                 row.keypad_total = (row.stored.tiles, row.stored.jokers) if row.stored.keypad is not None else None
         return rows
 
-    def _rows(self, form, stored):
+    def _rows(self, entry, stored):
         results = selectors.results_by_letter(stored)
-        return [
-            SeatRow(letter, player, form.seat_fields(letter), results.get(letter))
-            for letter, player in self.players.items()
-        ]
+        return [SeatRow(letter, player, entry, results.get(letter)) for letter, player in self.players.items()]
 
     def bind(self, number, form, status, checked, *, version=None):
         """Show `form` (what the tablet posted, parsed) for game `number` instead of the stored
         values, with what the rules found in the game it read (`checked`: problems next to their
         fields, minus points, scores); `version`: the sheet version the form moves on to."""
+        self._entries.pop(number, None)  # drawn anew, with the posted form
         entry = self.entry(number)
-        entry.form, entry.status, entry.checked, entry.version = form, status, checked, version
+        entry.bound_form, entry.status, entry.checked, entry.version = form, status, checked, version
         entry.errors = shown_errors(form, checked.problems)
-        entry.rows = self._rows(form, entry.stored)
+        entry.rows = self._rows(entry, entry.stored)
         for row in entry.rows:
             rack = checked.racks.get(row.letter)
             if rack is not None and row.letter != checked.entered.ending:
