@@ -13,6 +13,8 @@ from tournament.models import SEAT_CHOICES, SEAT_LETTERS, Player, Round, Table, 
 class ScoreSheet(models.Model):
     """The record of one table in one round (a table belongs to exactly one round)."""
 
+    stored_games: list["Game"]  # read with the sheet (scoring.selectors.sheets)
+
     class State(models.TextChoices):
         EMPTY = "empty", _("empty")
         IN_PROGRESS = "in_progress", _("in progress")
@@ -47,6 +49,8 @@ class ScoreSheet(models.Model):
 
 class Game(models.Model):
     """One game of a score sheet; game k is started by seat k."""
+
+    seat_results: list["SeatResult"]  # read with the game (scoring.selectors.sheets), in letter order
 
     class Ending(models.TextChoices):
         OUT = rules.OUT, _("a player went out")

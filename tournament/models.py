@@ -6,6 +6,7 @@ makes every staff form safe to send twice (`tournament.submissions`).
 """
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -404,6 +405,10 @@ class RoundTime(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
+    # Read with the score sheet (scoring.selectors.sheets): its seats in letter order, its stored
+    # games by number (plain lists and dicts, as Prefetch(to_attr=...) leaves them).
+    seated: list["Seat"]
+    stored_games: dict[int, Any]
 
     class Meta:
         ordering = ["round", "number"]

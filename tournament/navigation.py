@@ -1,8 +1,11 @@
-"""Where a form or link returns to: the one check of a `next` value, used by every app."""
+"""Where a form or link returns to (the one check of a `next` value), and what an htmx request gets
+back instead of a page: used by every app."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
@@ -28,3 +31,9 @@ def htmx_page(request: HttpRequest, default: str) -> str:
     except ValueError:
         current = None
     return return_path(request, current, default)
+
+
+def htmx_or_page(request: HttpRequest, fragment: Callable[[], HttpResponse], page: Callable[[], HttpResponse]) -> HttpResponse:
+    """What a request gets back: an htmx request the fragment it swaps in (`fragment()`), any other
+    request the whole page (`page()`, or a redirect); only the one answered is drawn."""
+    return fragment() if getattr(request, "htmx", False) else page()

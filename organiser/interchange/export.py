@@ -6,12 +6,16 @@ from __future__ import annotations
 import datetime
 import json
 
+from django.db.models import Prefetch
+
 from organiser.interchange.audit import export_audit
 from organiser.interchange.parse import FORMAT, SETTING_KEYS
 from organiser.interchange.timetable import export_timetable
 from scoring.models import Card, Game, ScoreSheet, TieDecision
 from scoring.records import card_record, game_record
 from tournament.models import Player, Round, Seat
+
+SEAT_RESULTS = Prefetch("results", to_attr="seat_results")  # as `game_record` reads them
 
 
 def export_tournament(tournament):
@@ -25,7 +29,7 @@ def export_tournament(tournament):
         seats.setdefault(seat.table_id, {})[seat.letter] = ext[seat.player_id]
     sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__round__tournament=t)}
     games = {}
-    for game in Game.objects.filter(sheet__table__round__tournament=t).prefetch_related("results").order_by("number"):
+    for game in Game.objects.filter(sheet__table__round__tournament=t).prefetch_related(SEAT_RESULTS).order_by("number"):
         games.setdefault(game.sheet_id, []).append(game)
     rounds = []
     for round_ in Round.objects.filter(tournament=t).prefetch_related("tables").order_by("number"):

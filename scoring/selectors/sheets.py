@@ -2,9 +2,9 @@
 the exports need.
 
 A sheet's table (with its round, seats, players and score sheet) and its stored games (with
-their seat results) are read in one query each: the rows come joined, and the related rows are
-put where `prefetch_related` would have put them, so `table.seats.all()` and
-`game.results.all()` need no further query. Players and their cards, whether the results are
+their seat results) are read in one query: the rows come joined, and the related rows are kept
+in plain lists on the objects (`table.seated`, `game.seat_results`), as `Prefetch(to_attr=...)`
+leaves them. Players and their cards, whether the results are
 final and the ties the head referee must decide follow. (Standings and round results have
 modules of their own: `scoring.selectors.standings`, `scoring.selectors.results`.)
 """
@@ -12,10 +12,10 @@ modules of their own: `scoring.selectors.standings`, `scoring.selectors.results`
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from typing import Any
 
 from django.db import models
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, F, FilteredRelation, OuterRef, Q, Subquery
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -30,47 +30,87 @@ from tournament.selectors import latest_round, qualifying_over
 SHEET_ACTIONS = ("save_game", "correct_game", "override", "submit", "verify")
 
 
-def as_prefetched(instance: models.Model, relation: str, *, objects: Iterable[models.Model]) -> None:
-    """Make `instance.<relation>.all()` return `objects` without a query, as `prefetch_related` does."""
-    queryset = getattr(instance, relation).all()
-    queryset._result_cache = list(objects)
-    queryset._prefetch_done = True
-    if not hasattr(instance, "_prefetched_objects_cache"):
-        instance._prefetched_objects_cache = {}  # type: ignore[attr-defined]  # Django's own, not in the stubs
-    instance._prefetched_objects_cache[relation] = queryset  # type: ignore[attr-defined]  # as above
-
-
 def sheet_table(tournament: Tournament, *, round_number: int, table_number: int) -> Table | None:
-    """A table of a round that is not a draft, with its round, seats, players and score sheet (one query).
+    """A table of a round that is not a draft, with its round, seats, players, score sheet and
+    stored games, in one query: each seat's row comes joined with its result in every stored game.
 
+    `table.seated` holds the seats in letter order, `table.stored_games` the games by number,
+    each with `game.seat_results` (plain lists, as `Prefetch(to_attr=...)` leaves them);
     `table.sheet` is missing when the table has no score sheet yet.
     """
-    seats = list(
-        Seat.objects.filter(
-            table__round__tournament=tournament, table__round__number=round_number, table__number=table_number,
-        )
-        .exclude(table__round__state=Round.State.DRAFT)
-        .select_related("player", "table__round", "table__sheet__verified_by")
-        .order_by("letter")
-    )
-    if not seats:
+    rows = list(SHEET_ROWS.filter(
+        table__round__tournament=tournament, table__round__number=round_number, table__number=table_number,
+    ))
+    if not rows:
         return None
-    table = seats[0].table
+    table = rows[0].table
     table.round.tournament = tournament
-    for seat in seats:
+    seats = {row.letter: row for row in rows}
+    table.seated = [seats[letter] for letter in sorted(seats)]
+    for seat in table.seated:
         seat.table = table
-    as_prefetched(table, "seats", objects=seats)
+    table.stored_games = _games_of_rows(rows)
     return table
+
+
+RESULT_FIELDS = (
+    "id", "went_out", "tiles", "jokers", "opening", "first_move_case", "keypad", "score", "is_winner",
+    "override_score", "override_reason",
+)
+GAME_FIELDS = ("id", "number", "ending", "winner")
+
+
+# The rows of `sheet_table`, built once (a query with this many columns takes longer to build than to run).
+SHEET_ROWS = (
+    Seat.objects.exclude(table__round__state=Round.State.DRAFT)
+    .annotate(mine=FilteredRelation(
+        "table__sheet__games__results", condition=Q(table__sheet__games__results__letter=F("letter")),
+    ))
+    .annotate(**{f"result_{name}": F(f"mine__{name}") for name in RESULT_FIELDS})
+    .annotate(**{f"game_{name}": F(f"mine__game__{name}") for name in GAME_FIELDS})
+    .select_related("player", "table__round", "table__sheet__verified_by")
+    .order_by("mine__game__number", "letter")
+)
+
+
+def _games_of_rows(rows: list[Any]) -> dict[int, Game]:
+    """The stored games in the rows `sheet_table` read (seats annotated with one stored game's
+    columns and their own result's), by number, each with its seat results."""
+    games: dict[int, Game] = {}
+    for row in rows:
+        if row.result_id is None:
+            continue
+        number = row.game_number
+        if number not in games:
+            games[number] = Game(**{name: getattr(row, f"game_{name}") for name in GAME_FIELDS}, sheet_id=row.table.sheet.pk)
+            games[number].seat_results = []
+        values = {name: getattr(row, f"result_{name}") for name in RESULT_FIELDS}
+        games[number].seat_results.append(SeatResult(game=games[number], letter=row.letter, **values))
+    return games
+
+
+def seats_of(table: Table) -> list[Seat]:
+    """A table's seats in letter order: those its selector read with it (`seated`), else its
+    `seats` relation (prefetched by the selector that read the table)."""
+    seated = getattr(table, "seated", None)
+    return list(table.seats.all()) if seated is None else seated
+
+
+def results_of(game: Game) -> list[SeatResult]:
+    """A stored game's seat results in letter order: those its selector read with it
+    (`seat_results`), else its `results` relation (prefetched by the selector that read it)."""
+    results = getattr(game, "seat_results", None)
+    return sorted(game.results.all(), key=lambda result: result.letter) if results is None else results
 
 
 def seated_players(table: Table) -> dict[str, Player]:
     """{seat letter: player} of a table read by `sheet_table` (its seats came with it)."""
-    return {seat.letter: seat.player for seat in table.seats.all()}
+    return {seat.letter: seat.player for seat in seats_of(table)}
 
 
 def results_by_letter(game: Game | None) -> dict[str, SeatResult]:
-    """{seat letter: result} of a game read by `sheet_games`, or {} for a game not stored yet."""
-    return {result.letter: result for result in game.results.all()} if game else {}
+    """{seat letter: result} of a game read by `sheet_table`, or {} for a game not stored yet."""
+    return {result.letter: result for result in results_of(game)} if game else {}
 
 
 def sheet_of(table: Table) -> ScoreSheet | None:
@@ -86,14 +126,12 @@ def sheet_of(table: Table) -> ScoreSheet | None:
 def sheet_games(sheet: ScoreSheet) -> dict[int, Game]:
     """The stored games of a sheet by number, each with its seat results (one query)."""
     games: dict[int, Game] = {}
-    results: dict[int, list[SeatResult]] = {}
     for result in SeatResult.objects.filter(game__sheet=sheet).select_related("game").order_by("game__number", "letter"):
         game = games.setdefault(result.game.number, result.game)
+        if game is result.game:
+            game.sheet, game.seat_results = sheet, []
         result.game = game
-        results.setdefault(game.number, []).append(result)
-    for number, game in games.items():
-        game.sheet = sheet
-        as_prefetched(game, "results", objects=results[number])
+        game.seat_results.append(result)
     return games
 
 
@@ -141,14 +179,15 @@ def round_tables(round_: Round) -> list[Table]:
 
 
 def tournament_games(tournament: Tournament) -> models.QuerySet[Game]:
-    """Every stored game of a tournament, with its seat results."""
-    return Game.objects.filter(sheet__table__round__tournament=tournament).prefetch_related("results")
+    """Every stored game of a tournament, with its seat results (`seat_results`, in letter order)."""
+    results = models.Prefetch("results", SeatResult.objects.order_by("letter"), to_attr="seat_results")
+    return Game.objects.filter(sheet__table__round__tournament=tournament).prefetch_related(results)  # type: ignore[no-redef]  # the stubs take to_attr for a new attribute: the model declares it
 
 
 def verified_sheets(tournament: Tournament) -> list[ScoreSheet]:
     """Every verified sheet of a tournament with its table, round, seats, players, games and
-    their seat results (three queries): `sheet.table.seats.all()`, `sheet.games.all()` and
-    `game.results.all()` need no further query."""
+    their seat results (three queries): `sheet.table.seated`, `sheet.stored_games` (in number
+    order) and each game's `seat_results` (plain lists, as `Prefetch(to_attr=...)` leaves them)."""
     verified = ScoreSheet.State.VERIFIED
     sheets = {
         sheet.pk: sheet for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament, state=verified)
@@ -159,19 +198,18 @@ def verified_sheets(tournament: Tournament) -> list[ScoreSheet]:
     for seat in in_sheets.select_related("player").order_by("letter"):
         seats[seat.table_id].append(seat)
     games: dict[int, dict[int, Game]] = defaultdict(dict)
-    results: dict[int, list[SeatResult]] = defaultdict(list)
     rows = SeatResult.objects.filter(game__sheet__table__round__tournament=tournament, game__sheet__state=verified)
-    rows = rows.select_related("game").order_by("game__number", "letter")
-    for result in rows:
+    for result in rows.select_related("game").order_by("game__number", "letter"):
         game = games[result.game.sheet_id].setdefault(result.game.pk, result.game)
+        if game is result.game:
+            game.seat_results = []
         result.game = game
-        results[game.pk].append(result)
+        game.seat_results.append(result)
     for sheet in sheets.values():
-        as_prefetched(sheet.table, "seats", objects=seats[sheet.table_id])
-        for game in games[sheet.pk].values():
+        sheet.table.seated = seats[sheet.table_id]
+        sheet.stored_games = list(games[sheet.pk].values())
+        for game in sheet.stored_games:
             game.sheet = sheet
-            as_prefetched(game, "results", objects=results[game.pk])
-        as_prefetched(sheet, "games", objects=games[sheet.pk].values())
     return list(sheets.values())
 
 
@@ -231,8 +269,8 @@ def cards_of_player(player: Player) -> list[Card]:
 def cards_at_table(table: Table) -> dict[int, list[Card]]:
     """{player id: the player's cards, oldest first (the withdrawn ones too)} of the players seated
     at a table read by `sheet_table`, in one query."""
-    cards: dict[int, list[Card]] = {seat.player_id: [] for seat in table.seats.all()}
-    for card in Card.objects.filter(player__in=list(cards)).select_related("round", "given_by", "withdrawn_by"):
+    cards: dict[int, list[Card]] = {seat.player_id: [] for seat in seats_of(table)}
+    for card in Card.objects.filter(player__in=list(cards)).select_related("round"):
         cards[card.player_id].append(card)
     return cards
 

@@ -84,11 +84,11 @@ def read_results(tournament: Tournament) -> Reading:
     results = {}
     for sheet in verified_sheets(tournament):
         players = seated_players(sheet.table)
-        games = sorted(sheet.games.all(), key=lambda game: game.number)
+        games = sorted(sheet.stored_games, key=lambda game: game.number)
         scored = [
             rules.GameResult(
-                scores={r.letter: r.effective_score for r in game.results.all()},
-                winners=frozenset(r.letter for r in game.results.all() if r.is_winner), minus={},
+                scores={r.letter: r.effective_score for r in game.seat_results},
+                winners=frozenset(r.letter for r in game.seat_results if r.is_winner), minus={},
             )
             for game in games
         ]

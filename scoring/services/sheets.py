@@ -1,13 +1,12 @@
 """State changes of score sheets. Every function that writes runs in one transaction.
 
 The rules engine computes; these functions store what it computed. A game entered on a tablet
-is checked here, once (`check_game`): the rules engine validates every rack and scores the game.
+is checked here, once (`entry.check_game`): the rules engine validates every rack and scores the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F, Q
@@ -19,125 +18,27 @@ from engine import rules
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.selectors import sheets as selectors
+from scoring.services.entry import CheckedGame, EnteredGame, InvalidGame, check_game
 from scoring.signals import send_after_commit
 from tournament.audit import log_change
 from tournament.refusals import Refused
 
-POOL = "pool"  # the ending of a game nobody went out of: the pool was exhausted
 EDITABLE = (ScoreSheet.State.EMPTY, ScoreSheet.State.IN_PROGRESS)
 
 
 def table_letters(table):
     """The seat letters at a table, in order (A, B, C[, D])."""
-    return tuple(sorted(seat.letter for seat in table.seats.all()))
+    return tuple(sorted(seat.letter for seat in selectors.seats_of(table)))
 
 
 def games_per_table(table):
     """Games a table plays in its round: the final's setting, else one per seat."""
-    return table.round.games_per_table(len(table.seats.all()))
+    return table.round.games_per_table(len(selectors.seats_of(table)))
 
 
 def ensure_sheet(table):
     sheet, _ = ScoreSheet.objects.get_or_create(table=table)
     return sheet
-
-
-# ---------------------------------------------------------------- one game, checked once
-
-
-@dataclass(frozen=True)
-class EnteredGame:
-    """A game as read from a tablet: who went out (a seat, `POOL`, or None while not said yet),
-    the racks read so far (a rack for the winner is an error), and the tile faces of every rack
-    entered on the keypad. `complete`: nothing is missing, so the game can be scored."""
-
-    seats: tuple[str, ...]
-    ending: str | None
-    racks: Mapping[str, rules.Rack]
-    keypad: Mapping[str, list] = field(default_factory=dict)
-    complete: bool = True
-
-    @classmethod
-    def of(cls, game: rules.Game, keypad: Mapping[str, list] | None = None) -> EnteredGame:
-        return cls(seats=tuple(game.seats), ending=game.winner or POOL, racks=game.racks, keypad=keypad or {})
-
-    @property
-    def winner(self) -> str | None:
-        return None if self.ending == POOL else self.ending
-
-    @property
-    def game(self) -> rules.Game:
-        return rules.Game(seats=self.seats, winner=self.winner, racks=dict(self.racks))
-
-    def field(self, letter: str, name: str) -> str:
-        """Where a problem with a rack's `name` (tiles, jokers, ...) shows: a keypad rack's on the keypad."""
-        if name in ("tiles", "jokers") and letter in self.keypad:
-            name = "keypad"
-        return f"racks.{letter}.{name}"
-
-
-@dataclass
-class CheckedGame:
-    """What the rules engine found in an entered game: its problems (each names its field), the
-    minus points of every valid rack, and, for a complete valid game, the game and its scores."""
-
-    problems: list[Refused] = field(default_factory=list)
-    minus: dict[str, int] = field(default_factory=dict)
-    game: rules.Game | None = None
-    result: rules.GameResult | None = None
-    keypad: dict[str, list] = field(default_factory=dict)  # the faces to store, per keypad rack
-    entered: EnteredGame | None = None  # the game as read, which this checked
-
-
-def check_game(entered: EnteredGame, settings: rules.Settings) -> CheckedGame:
-    """Validate an entered game with the rules engine (SPEC §3) and, when complete, score it."""
-    checked = CheckedGame(entered=entered)
-    for letter, rack in entered.racks.items():
-        if letter == entered.winner:
-            checked.problems.append(Refused("winner_has_rack", field=entered.field(letter, "tiles"), seat=letter))
-            continue
-        try:
-            rules.validate_rack(rack, f"racks.{letter}")
-        except rules.RuleViolation as error:
-            checked.problems += _refusals(error, entered)
-            continue
-        checked.minus[letter] = rules.rack_minus(rack, settings)
-    checked.keypad = {letter: list(faces) for letter, faces in entered.keypad.items() if letter != entered.winner}
-    try:
-        rules.validate_keypad_racks(checked.keypad)
-    except rules.RuleViolation as error:
-        checked.problems += _refusals(error, entered)
-    if checked.problems or not entered.complete:
-        return checked
-    try:
-        checked.result = rules.score_game(entered.game, settings)
-    except rules.RuleViolation as error:
-        checked.problems += _refusals(error, entered)
-    else:
-        checked.game = entered.game
-    return checked
-
-
-def _refusals(error: rules.RuleViolation, entered: EnteredGame) -> list[Refused]:
-    """The engine's violation as refusals at the fields it concerns (too many jokers: every rack with one)."""
-    if error.code == "jokers_per_game":
-        return [
-            Refused.from_violation(error, field=entered.field(letter, "jokers"))
-            for letter, rack in entered.racks.items() if rack.jokers
-        ]
-    parts = error.path.split(".")
-    if parts[0] == "racks" and len(parts) > 1:
-        return [Refused.from_violation(error, field=entered.field(parts[1], parts[2] if len(parts) > 2 else "tiles"))]
-    return [Refused.from_violation(error, field=error.path or None)]
-
-
-class InvalidGame(Refused):
-    """The game breaks rules of SPEC §3: `problems` say where; `checked` holds what could be counted."""
-
-    def __init__(self, checked: CheckedGame):
-        first = checked.problems[0]
-        super().__init__(first.code, field=first.field, problems=checked.problems, **first.params)
-        self.checked = checked
 
 
 def store_game(sheet, number, game, *, keypad=None, overrides=None):
@@ -176,12 +77,12 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
             for letter in values
         ]
         SeatResult.objects.bulk_create(results)
-        selectors.as_prefetched(stored, "results", objects=results)
+        stored.seat_results = results
         return stored
     if (existing.ending, existing.winner) != (ending, game.winner or ""):
         existing.ending, existing.winner = ending, game.winner or ""
         existing.save(update_fields=["ending", "winner"])
-    for seat_result in existing.results.all():
+    for seat_result in selectors.results_of(existing):
         for name, value in values[seat_result.letter].items():
             setattr(seat_result, name, value)
     # One upsert on (game, letter), far cheaper to build than bulk_update's CASE per field and row;
@@ -205,7 +106,7 @@ def _result_values(game, result, letter, keypad):
 
 def game_input(game):
     """The rules.Game a stored game was scored from."""
-    results = list(game.results.all())
+    results = selectors.results_of(game)
     return rules.Game(
         seats=tuple(r.letter for r in results),
         winner=game.winner or None,
@@ -215,7 +116,7 @@ def game_input(game):
 
 def game_result(game):
     """The rules.GameResult of a stored game, with referee overrides applied."""
-    results = list(game.results.all())
+    results = selectors.results_of(game)
     return rules.GameResult(
         scores={r.letter: r.effective_score for r in results},
         winners=frozenset(r.letter for r in results if r.is_winner),
@@ -227,7 +128,7 @@ def holds_game(stored, game, keypad) -> bool:
     """Whether a stored game is exactly `game` with these keypad faces (saving it changes nothing)."""
     if stored is None or game is None:
         return False
-    stored_keypad = {r.letter: r.keypad for r in stored.results.all() if r.keypad is not None}
+    stored_keypad = {r.letter: r.keypad for r in selectors.results_of(stored) if r.keypad is not None}
     return game_input(stored) == game and stored_keypad == dict(keypad)
 
 
@@ -243,7 +144,7 @@ def recompute_scores(tournament):
     changed = []
     for game in selectors.tournament_games(tournament):
         result = rules.score_game(game_input(game), settings)
-        for seat_result in game.results.all():
+        for seat_result in selectors.results_of(game):
             score = result.scores[seat_result.letter]
             is_winner = seat_result.letter in result.winners
             if (seat_result.score, seat_result.is_winner) != (score, is_winner):
@@ -306,7 +207,7 @@ def game_snapshot(game):
     if game is None:
         return None
     snapshot = game_record(game)
-    snapshot["scores"] = {r.letter: r.score for r in sorted(game.results.all(), key=lambda x: x.letter)}
+    snapshot["scores"] = {r.letter: r.score for r in selectors.results_of(game)}
     return snapshot
 
 
@@ -338,10 +239,16 @@ def _current_or_conflict(sheet, version):
     return current
 
 
+def save_game(sheet, number, game, *, keypad=None, **options):
+    """`save_entered_game` for a game given whole (a rules.Game; `keypad` the faces of racks
+    entered tile by tile)."""
+    return save_entered_game(sheet, number, EnteredGame.of(game, keypad), **options)
+
+
 @transaction.atomic
-def save_game(sheet, number, game, *, version, user, keypad=None, reason="", role=None):
+def save_entered_game(sheet, number, entered, *, version, user, reason="", role=None, games=None):
     """Check one game entered on a tablet (the rules engine validates and scores it, once) and
-    store it as game `number` of `sheet`. Returns a SavedGame.
+    store it as game `number` of `sheet`. Returns a SavedGame: what the sheet page shows.
 
     `sheet` is the sheet as the caller read it: its state decides what the save is. A verified
     sheet changes only by the head referee with a reason (a correction: it stays verified); any
@@ -349,6 +256,10 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason="", rol
     at. Score overrides already on the game are kept. A game the sheet holds already, sent again
     after its version moved on (a retry after a lost reply), is saved already: nothing is
     written. Raises EditConflict, InvalidGame or Refused; nothing is changed then.
+
+    `games` are the sheet's stored games when the caller read them with the sheet (one query
+    less): when the compare-and-swap succeeds, the sheet has not changed since it had
+    `version`, so they are the games stored now.
     """
     table = sheet.table
     tournament = table.round.tournament
@@ -360,14 +271,13 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason="", rol
     if correcting and not reason.strip():
         raise Refused("reason_required", field="reason")
     settings = tournament.rules_settings()
-    checked = check_game(EnteredGame.of(game, keypad), settings)
-    if checked.problems:
-        raise InvalidGame(checked)
+    checked = check_game(entered, settings)
+    if checked.game is None:
+        raise InvalidGame(checked if checked.problems else _incomplete(checked))
     state = sheet.state if correcting else ScoreSheet.State.IN_PROGRESS
-    claimed = _claim_sheet(sheet, version, user, Q(state=sheet.state), state=state)
-    games = selectors.sheet_games(sheet)
-    if not claimed:
-        return _saved_already(sheet, number, version, checked, games, settings)
+    if not _claim_sheet(sheet, version, user, Q(state=sheet.state), state=state):
+        return _saved_already(sheet, number, version, checked, selectors.sheet_games(sheet), settings)
+    games = dict(games) if games is not None else selectors.sheet_games(sheet)
     existing = games.get(number)
     before = game_snapshot(existing)
     games[number] = stored = _write_game(
@@ -380,6 +290,12 @@ def save_game(sheet, number, game, *, version, user, keypad=None, reason="", rol
     if correcting:
         send_after_commit(sheet, "correction")
     return SavedGame(sheet, stored, checked, games, sheet_totals(games, settings))
+
+
+def _incomplete(checked):
+    """A game sent without who went out (or with values that could not be read): nothing to score."""
+    checked.problems.append(Refused("ending_missing", field="winner"))
+    return checked
 
 
 def _saved_already(sheet, number, version, checked, games, settings):
@@ -398,7 +314,7 @@ def override_score(sheet, game, letter, score, *, reason, version, user, role=No
         raise Refused("head_referee_only")
     if not reason.strip():
         raise Refused("reason_required", field="reason")
-    result = next((r for r in game.results.all() if r.letter == letter), None)
+    result = next((r for r in selectors.results_of(game) if r.letter == letter), None)
     if result is None:
         raise Refused("seat_not_at_table", field="seat", seat=letter)
     before = game_snapshot(game)

@@ -1,12 +1,14 @@
 """Template filters and tags of the referee pages."""
 
+import functools
 from html import escape
 
 from django import template
+from django.forms.boundfield import BoundWidget
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine import rules
 from scoring.forms import KEYPAD_BACK, KEYPAD_CLEAR
@@ -40,8 +42,14 @@ def keypad_keys(letter, preview_url):
 
     Without JavaScript each key posts the form to the preview, which adds the face on the server;
     with JavaScript, sheet.js lists the face in the rack's field and asks for the preview. (Built
-    here rather than in a template loop: a sheet has 68 of these buttons.)
+    here rather than in a template loop: a sheet has 68 of these buttons, each rack's remembered
+    for its seat, address and language.)
     """
+    return _keypad_keys(letter, preview_url, get_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _keypad_keys(letter, preview_url, language):  # `language`: the labels are in it
     keys = [(str(face), str(face), "key", "") for face in rules.TILE_FACES]
     keys += [
         (rules.JOKER, rules.JOKER, "key key--joker", _("joker")),
@@ -57,12 +65,41 @@ def keypad_keys(letter, preview_url):
     ))
 
 
+CHOICE_GROUPS_KEPT = 1024  # distinct groups of choice buttons remembered
+drawn_choice_groups = {}
+
+
 @register.simple_tag
-def choice_buttons(field, label_class):
+def choice_buttons(field, label_class, invalid=False):
     """A radio field's inputs, each followed by the label the sheet draws as its button. (Built
-    here rather than in a template loop: a sheet has 144 of them.)"""
-    return mark_safe("\n".join(
-        f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
-        f"{conditional_escape(option.choice_label)}</label>"
-        for option in field
-    ))
+    here rather than in a template loop: a sheet has 144 of them.) `invalid`: the field has
+    errors (the form's own or the rules'), which marks its inputs.
+
+    A group is drawn once for each distinct name, id, value, choices and language (which
+    translates the labels), and remembered: a sheet's groups are nearly all the same from page to page.
+    """
+    invalid = bool(invalid or field.errors)
+    key = (
+        field.html_name, field.auto_id, repr(field.value()), invalid, label_class, get_language(),
+        tuple(value for value, _label in field.field.widget.choices),  # the labels: by the language
+    )
+    html = drawn_choice_groups.get(key)
+    if html is None:
+        html = mark_safe("\n".join(
+            f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
+            f"{conditional_escape(option.choice_label)}</label>"
+            for option in choice_options(field, invalid)
+        ))
+        if len(drawn_choice_groups) >= CHOICE_GROUPS_KEPT:
+            drawn_choice_groups.clear()
+        drawn_choice_groups[key] = html
+    return html
+
+
+def choice_options(field, invalid):
+    """The options of a radio field (BoundWidgets), marked invalid when `invalid`."""
+    if not invalid or field.errors:
+        return field.subwidgets
+    widget = field.field.widget
+    attrs = {"id": widget.attrs.get("id") or field.auto_id, "aria-invalid": "true"}
+    return [BoundWidget(widget, option, field.form.renderer) for option in widget.subwidgets(field.html_name, field.value(), attrs)]

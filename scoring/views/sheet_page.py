@@ -1,33 +1,40 @@
 """The score-sheet page: everything it shows, read in a fixed number of queries, and its renderings."""
 
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine import rules
 from scoring.forms import CardForm, GameForm, OverrideForm, SeatFields, stored_initial, with_keypad_key
 from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.selectors import sheets as selectors
 from scoring.services import sheets as services
+from scoring.services.entry import CheckedGame
 from scoring.views.access import is_head, load_table
 from scoring.views.audit_log import ChangeView, rack_words
 from tournament.models import Player
+from tournament.navigation import htmx_or_page
 
 
 @dataclass
 class SeatRow:
-    """One seat of a game on the page: who sits there, its fields, and what it scores."""
+    """One seat of a game on the page: who sits there, its fields (of the game's form), and what it scores."""
 
     letter: str
     player: Player
-    fields: SeatFields
+    entry: GameEntry = field(repr=False, compare=False)
     stored: SeatResult | None = None  # the seat's result in the stored game
     score: int | None = None  # the game score, once the whole game is valid
     minus: int | None = None  # the rack's minus points, once the rack is valid
@@ -40,6 +47,10 @@ class SeatRow:
         if self.score is not None:
             return self.score
         return None if self.minus is None else -self.minus
+
+    @functools.cached_property
+    def fields(self) -> SeatFields:
+        return self.entry.form.seat_fields(self.letter)
 
     @property
     def uses_keypad(self):
@@ -87,14 +98,20 @@ class Conflict:
 
 @dataclass
 class GameEntry:
-    """One game on the sheet page: its form (or read-only results) and what it shows."""
+    """One game on the sheet page: its form (or read-only results) and what it shows.
+
+    A form showing the stored values is built when first drawn (`form_factory`): what an htmx
+    request gets back after a save draws none."""
 
     number: int
     starts: str
     stored: Game | None
-    form: GameForm | None = None
+    form_factory: Callable[[], GameForm] | None = None
+    bound_form: GameForm | None = None  # what the tablet posted, once `SheetPage.bind` showed it
     rows: list[SeatRow] = field(default_factory=list)  # the seats of the form
-    checked: services.CheckedGame | None = None  # what the values in the form score
+    checked: CheckedGame | None = None  # what the values in the form score
+    errors: dict = field(default_factory=dict)  # the messages shown next to each field (`__all__`: the game's)
+    version: int | None = None  # the sheet version the form moves on to (after a conflict)
     status: str = "new"  # new, saved, just_saved, unsaved, conflict
     conflict: Conflict | None = None  # after a refused save: what was saved meanwhile
     override_form: OverrideForm | None = None
@@ -104,6 +121,12 @@ class GameEntry:
     starter: Player | None = None
     winner: Player | None = None  # who went out, in a stored game
     urls: dict = field(default_factory=dict)
+
+    @functools.cached_property
+    def form(self) -> GameForm | None:
+        if self.bound_form is not None:
+            return self.bound_form
+        return self.form_factory() if self.form_factory else None
 
     @property
     def open(self):
@@ -115,6 +138,23 @@ class GameEntry:
     def needs_confirmation(self):
         """Some rack holds more than 200 points of tiles: the form asks "are you sure?"."""
         return any((row.tiles or 0) > rules.CONFIRM_TILES_ABOVE for row in self.rows)
+
+    @property
+    def results(self):
+        """The stored game's seat results in letter order (none for a game not stored yet)."""
+        return selectors.results_of(self.stored) if self.stored is not None else []
+
+    @property
+    def shown_version(self):
+        """The sheet version the form sends with the game."""
+        return self.form["version"].value() if self.version is None else self.version
+
+    def errors_for(self, name):
+        return self.errors.get(name, ())
+
+    def invalid(self, name):
+        """The attributes that mark the input of a field with errors."""
+        return {"aria-invalid": "true"} if name in self.errors else {}
 
     def matches_stored(self):
         """The values in the form are exactly the stored game (so there is nothing to save)."""
@@ -136,15 +176,14 @@ class SheetPage:
         self.settings = tournament.rules_settings()
         self.head = is_head(request)
         self.n_games = services.games_per_table(table)
-        self._games = None
+        self._games = table.stored_games
         self._totals = None
         self._entries = {}
+        self._urls = {}
 
     @property
     def games(self):
-        """The stored games by number, read when first asked for."""
-        if self._games is None:
-            self._games = selectors.sheet_games(self.sheet)
+        """The stored games by number (read with the table, or as a save left them)."""
         return self._games
 
     def show_saved(self, saved):
@@ -220,7 +259,7 @@ class SheetPage:
 
     def form_for(self, number, data=None, *, require_complete=False, initial=None):
         return GameForm(
-            data, players=self.players, number=number, settings=self.settings, require_complete=require_complete,
+            data, players=self.players, number=number, require_complete=require_complete,
             correcting=self.correcting and self.editable, initial=initial,
         )
 
@@ -241,40 +280,37 @@ class SheetPage:
                 )
         if self.editable:
             initial = stored_initial(stored, self.sheet.version) if stored else {"version": self.sheet.version}
-            entry.form = self.form_for(number, initial=initial)  # a stored game shows its stored scores
-            entry.rows = self._stored_rows(entry.form, stored)
+            entry.form_factory = functools.partial(self.form_for, number, initial=initial)  # the stored scores
+            entry.rows = self._stored_rows(entry, stored)
         return entry
 
-    def _stored_rows(self, form, stored):
+    def _stored_rows(self, entry, stored):
         """The seats of a form showing the stored game (if any): the counts as stored."""
-        rows = self._rows(form, stored)
+        rows = self._rows(entry, stored)
         for row in rows:
             if row.stored is not None and not row.stored.went_out:
                 row.tiles = row.stored.tiles
                 row.keypad_total = (row.stored.tiles, row.stored.jokers) if row.stored.keypad is not None else None
         return rows
 
-    def _rows(self, form, stored):
+    def _rows(self, entry, stored):
         results = selectors.results_by_letter(stored)
-        return [
-            SeatRow(letter, player, form.seat_fields(letter), results.get(letter))
-            for letter, player in self.players.items()
-        ]
+        return [SeatRow(letter, player, entry, results.get(letter)) for letter, player in self.players.items()]
 
-    def bind(self, number, form, status, checked):
-        """Show `form` (what the tablet posted, validated) for game `number` instead of the stored
-        values, with what the rules found in the game it read (`checked`: problems, minus points,
-        scores)."""
-        form.add_refusals(checked.problems)
+    def bind(self, number, form, status, checked, *, version=None):
+        """Show `form` (what the tablet posted, parsed) for game `number` instead of the stored
+        values, with what the rules found in the game it read (`checked`: problems next to their
+        fields, minus points, scores); `version`: the sheet version the form moves on to."""
+        self._entries.pop(number, None)  # drawn anew, with the posted form
         entry = self.entry(number)
-        entry.form, entry.status, entry.checked = form, status, checked
-        entry.rows = self._rows(form, entry.stored)
-        entered = checked.entered
+        entry.bound_form, entry.status, entry.checked, entry.version = form, status, checked, version
+        entry.errors = shown_errors(form, checked.problems)
+        entry.rows = self._rows(entry, entry.stored)
         for row in entry.rows:
-            rack = entered.racks.get(row.letter)
-            if rack is not None and row.letter != entered.ending:
+            rack = checked.racks.get(row.letter)
+            if rack is not None and row.letter != checked.entered.ending:
                 row.tiles = rack.tiles
-            if rack is not None and row.letter in entered.keypad:
+            if rack is not None and row.letter in checked.on_keypad:
                 row.keypad_total = (rack.tiles, rack.jokers)
             row.minus = checked.minus.get(row.letter)
             row.score = checked.result.scores[row.letter] if checked.result else None
@@ -320,11 +356,14 @@ class SheetPage:
         return f"{winner} {player.name}" if player else winner
 
     def url(self, name, **kwargs):
-        return reverse(
-            f"scoring:{name}",
-            kwargs={"slug": self.tournament.slug, "round_number": self.round.number, "table_number": self.table.number,
-                    **kwargs},
-        )
+        """The address of one of this sheet's pages (each reversed once per page)."""
+        key = (name, *sorted(kwargs.items()))
+        if key not in self._urls:
+            self._urls[key] = reverse(f"scoring:{name}", kwargs={
+                "slug": self.tournament.slug, "round_number": self.round.number, "table_number": self.table.number,
+                **kwargs,
+            })
+        return self._urls[key]
 
     @property
     def entry_list(self):
@@ -362,6 +401,23 @@ class SheetPage:
         return {name: self.url(name) for name in ("sheet", "sheet_submit", "sheet_verify", "sheet_log")}
 
 
+def shown_errors(form, refusals):
+    """The messages next to each field of a game form: the form's own (a value it could not
+    read), then the rules' refusals (`racks.B.tiles` shows at `B-tiles`, the game's at `__all__`)."""
+    errors = {name: list(messages) for name, messages in form.errors.items()}
+    for refusal in refusals:
+        errors.setdefault(field_of(form, refusal.field), []).append(refusal.message)
+    return errors
+
+
+def field_of(form, path):
+    parts = (path or "").split(".")
+    if parts[0] == "racks" and len(parts) == 3:
+        name = f"{parts[1]}-{parts[2]}"
+        return name if name in form.fields else f"{parts[1]}-tiles"
+    return {"winner": "ending", "reason": "reason"}.get(parts[0], NON_FIELD_ERRORS)
+
+
 def sheet_page(request, tournament, round_number, table_number):
     table, sheet = load_table(tournament, round_number, table_number)
     return SheetPage(request, tournament, table, sheet)
@@ -391,17 +447,23 @@ def render_sheet(request, page, *, status=200):
 
 def render_games(request, page, **context):
     """A part of the sheet drawn by its Jinja2 template: the games and totals, the state badge, or
-    what an htmx request about one game gets back."""
+    what an htmx request about one game gets back.
+
+    Each text is translated once per drawing (a sheet repeats its labels for every seat of every
+    game, some 300 times): the template's `gettext` remembers what it looked up."""
     template = get_template("scoring/sheet_games.html", using="jinja2")
-    return mark_safe(template.render({"page": page, "tournament": page.tournament, **context}, request))
+    translated = functools.lru_cache(maxsize=None)(gettext)
+    context = {"page": page, "tournament": page.tournament, "gettext": translated, **context}
+    return mark_safe(template.render(context, request))
 
 
 def answer(request, page, entry, *, status=200, with_version=False, saved=False):
     """An htmx request gets the parts of game `entry` (`render_game`, always status 200 so that
     htmx swaps them); a plain form post gets the whole page with `status`."""
-    if request.htmx:
-        return render_game(request, page, entry, with_version=with_version, saved=saved)
-    return render_sheet(request, page, status=status)
+    return htmx_or_page(
+        request, lambda: render_game(request, page, entry, with_version=with_version, saved=saved),
+        lambda: render_sheet(request, page, status=status),
+    )
 
 
 def render_game(request, page, entry, *, with_version=False, saved=False):

@@ -15,10 +15,12 @@ from accounts.models import Role
 from scoring.forms import OverrideForm
 from scoring.selectors import sheets as selectors
 from scoring.services import sheets as services
+from scoring.services.entry import InvalidGame, check_game
 from scoring.views.access import load_table, referee_view
 from scoring.views.audit_log import describe_entry
 from scoring.views.sheet_page import answer, game_number_or_404, posted_game, render_sheet, sheet_page
 from tournament.models import Round
+from tournament.navigation import htmx_or_page
 from tournament.refusals import Refused
 from tournament.selectors import current_round, playing_clock
 
@@ -57,8 +59,8 @@ def game_preview(request, tournament, round_number, table_number, game_number):
     page, number, form = posted_game(request, tournament, round_number, table_number, game_number)
     if not page.editable:
         return refuse(request, page, number, Refused("sheet_verified"))
-    form.is_valid()
-    entry = page.bind(number, form, "unsaved", services.check_game(form.entered(), page.settings))
+    checked = check_game(form.entered_game(), page.settings, require_complete=False)
+    entry = page.bind(number, form, "unsaved", checked)
     entry.force_open = True
     if entry.matches_stored():
         entry.status = "saved"
@@ -68,21 +70,22 @@ def game_preview(request, tournament, round_number, table_number, game_number):
 @require_POST
 @referee_view()
 def game_save(request, tournament, round_number, table_number, game_number):
-    """Save one game: checked once by the rules engine, compare-and-swap on the sheet version."""
+    """Save one game: the form parses it, the service checks it once with the rules engine and
+    stores it (compare-and-swap on the sheet version); the page shows what the service returned."""
     page, number, form = posted_game(
         request, tournament, round_number, table_number, game_number, require_complete=True
     )
-    if not form.is_valid():
-        return show_unsaved(request, page, number, form, services.check_game(form.entered(), page.settings))
-    entered = form.entered()
+    entered = form.entered_game()
+    if form.errors:
+        return show_unsaved(request, page, number, form, check_game(entered, page.settings))
     try:
-        saved = services.save_game(
-            page.sheet, number, entered.game, keypad=entered.keypad, version=form.cleaned_data["version"],
-            user=request.user, role=request.role, reason=form.cleaned_data["reason"],
+        saved = services.save_entered_game(
+            page.sheet, number, entered, version=form.cleaned_data["version"],
+            user=request.user, role=request.role, reason=form.cleaned_data["reason"], games=page.games,
         )
     except services.EditConflict as conflict:
         return show_conflict(request, page, number, form, conflict)
-    except services.InvalidGame as invalid:
+    except InvalidGame as invalid:
         return show_unsaved(request, page, number, form, invalid.checked)
     except Refused as refusal:
         return refuse(request, page, number, refusal)
@@ -96,28 +99,30 @@ def show_unsaved(request, page, number, form, checked):
 
 def saved_response(request, page, number):
     """After a save: the saved game with the new totals (htmx), or back to the sheet."""
-    if not request.htmx:
-        messages.success(request, _("Game %(number)s saved.") % {"number": number})
-        following = page.current_number
-        return redirect(f"{page.url('sheet')}#{f'game-{following}' if following else 'sheet-summary'}")
+    return htmx_or_page(request, lambda: show_saved(request, page, number), lambda: back_to_sheet(request, page, number))
+
+
+def show_saved(request, page, number):
     entry = page.entry(number)
     entry.status = "just_saved"
     return answer(request, page, entry, saved=True)
+
+
+def back_to_sheet(request, page, number):
+    messages.success(request, _("Game %(number)s saved.") % {"number": number})
+    following = page.current_number
+    return redirect(f"{page.url('sheet')}#{f'game-{following}' if following else 'sheet-summary'}")
 
 
 def show_conflict(request, page, number, form, conflict):
     """The later save is refused: show, next to the save button, what the other tablet saved
     beside this tablet's values, which stay in the form.
 
-    The kept form now carries the current version, so saving it again puts these values in
-    place of the saved ones (the message says so).
+    The form moves on to the current version, so saving it again puts these values in place of
+    the saved ones (the message says so).
     """
     page.show(conflict.sheet, conflict.games)
-    data = form.data.copy()
-    data["version"] = str(page.sheet.version)
-    kept = page.form_for(number, data, require_complete=True)
-    kept.is_valid()
-    entry = page.bind(number, kept, "conflict", conflict.checked)
+    entry = page.bind(number, form, "conflict", conflict.checked, version=page.sheet.version)
     changes = [describe_entry(change, page.players) for change in conflict.changes]
     entry.conflict = page.conflict(entry, changes, conflict.checked)
     return answer(request, page, entry, status=409, with_version=True)
@@ -126,11 +131,16 @@ def show_conflict(request, page, number, form, conflict):
 def refuse(request, page, number, refusal):
     """A change this user may not make (e.g. a referee on a verified sheet): say so, change nothing."""
     entry = page.entry(number)
-    if request.htmx:
+
+    def in_the_game():
         entry.refusal = refusal.message
-    else:
+        return answer(request, page, entry)
+
+    def on_the_page():
         messages.error(request, refusal.message)
-    return answer(request, page, entry, status=403)
+        return answer(request, page, entry, status=403)
+
+    return htmx_or_page(request, in_the_game, on_the_page)
 
 
 @require_POST

@@ -20,8 +20,8 @@ from tournament.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 SIGN_IN = 3  # the session, the user, and the tournament read with the user's roles (groups and grant)
-SAVE = SIGN_IN + 8  # the table, the compare-and-swap, the games, the game and its seats, the audit, a transaction
-PREVIEW = SIGN_IN + 2  # the table and the stored games
+SAVE = SIGN_IN + 7  # the table with its stored games, the compare-and-swap, the game and its seats, the audit, a transaction
+PREVIEW = SIGN_IN + 1  # the table with its stored games
 SUBMIT = SIGN_IN + 5  # the table, the compare-and-swap (every game entered), the audit, a transaction
 VERIFY = SIGN_IN + 5
 
@@ -84,6 +84,22 @@ def test_an_htmx_save_scores_once_and_shows_what_the_service_returned(
     assert text_of(html, "g1-C-keypad-total") == "= 10 in tiles and 1 joker"
     assert 'id="g2-version" value="1"' in html and "+183" in html.split('id="sheet-summary"')[1]  # the totals
     assert sheet().version == 1
+
+
+def test_a_save_validates_each_rack_once(referee_client, tournament, monkeypatch):
+    """The form only parses; the service reads the keypad's faces once and the engine validates
+    each rack once (while scoring the game): B, C and D have racks, A went out."""
+    validated = []
+    validate_rack = rules.validate_rack
+
+    def counting(rack, path):
+        validated.append(path)
+        return validate_rack(rack, path)
+
+    monkeypatch.setattr(rules, "validate_rack", counting)
+    response = referee_client.post(url("game_save", game_number=1), example_one(0), HTTP_HX_REQUEST="true")
+    assert text_of(response.content.decode(), "g1-status") == "✓ saved"
+    assert sorted(validated) == ["racks.B", "racks.C", "racks.D"]
 
 
 def test_saving_a_game_again_replaces_it_within_the_same_budget(

@@ -1,33 +1,36 @@
 """Forms of the referee tablets: one game of a score sheet, a score override, a card (given or
 withdrawn), a tie.
 
-`GameForm` parses what the tablet posted and asks for what is missing; the rules engine
-checks the game (`services.check_game`). Every message comes from `tournament.refusals`, so
+`GameForm` parses what the tablet posted into a plain value; the rules engine checks the game
+once (`scoring.services.entry.check_game`). Every message comes from `tournament.refusals`, so
 each SPEC §3 validation shows next to its field in the user's language.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import NamedTuple
 
 from django import forms
-from django.forms.renderers import Jinja2
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
+from scoring.forms.widgets import ChoiceButtons, EndingButtons, RememberingRenderer, TextBox
 from scoring.models import Card, SeatResult
+from scoring.selectors.sheets import results_of
 from scoring.services.cards import confirmation_needed, disqualifies_now
-from scoring.services.sheets import POOL, EnteredGame
+from scoring.services.entry import POOL, EnteredGame, SeatEntry
 from tournament.refusals import MESSAGES, message_for
 
 
 class RefereeForm(forms.Form):
     """A form of the score-sheet page: its widgets drawn by Django's Jinja2 templates (a sheet has
-    some 400 inputs, which Django's template engine drew at a third of a millisecond each)."""
+    some 400 inputs, which Django's template engine drew at a third of a millisecond each), each
+    distinct one once (`widgets.RememberingRenderer`)."""
 
-    default_renderer = Jinja2()
+    default_renderer = RememberingRenderer()
 
 
 KEYPAD_BACK = "back"
@@ -84,7 +87,7 @@ def with_keypad_key(data, letters):
 def stored_initial(game, version):
     """The initial values of a game form showing a stored game."""
     initial = {"version": version, "ending": game.winner or POOL}
-    for result in game.results.all():
+    for result in results_of(game):
         if result.went_out:
             continue
         letter = result.letter
@@ -96,41 +99,6 @@ def stored_initial(game, version):
         initial[f"{letter}-opening"] = result.opening
         initial[f"{letter}-first_move"] = result.first_move_case
     return initial
-
-
-class TextBox(forms.TextInput):
-    """A text input that always carries its value, empty when nothing was typed (as a browser sends it)."""
-
-    def format_value(self, value):
-        formatted = super().format_value(value)
-        return "" if formatted is None else formatted
-
-
-class ChoiceButtons(forms.RadioSelect):
-    """Radio inputs the template draws as buttons; each id ends in its value (`g1-B-opening-opened`).
-
-    With a `default` one button is always checked: a post without the field means the default.
-    """
-
-    def __init__(self, attrs=None, choices=(), default=None):
-        super().__init__(attrs, choices)
-        self.default = default
-
-    def value_from_datadict(self, data, files, name):
-        return super().value_from_datadict(data, files, name) or self.default
-
-    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
-        option = super().create_option(name, value, label, selected, index, subindex, attrs)
-        if attrs and attrs.get("id"):
-            option["attrs"]["id"] = f"{attrs['id']}-{value}"
-        return option
-
-
-class EndingButtons(ChoiceButtons):
-    """Who went out: every value posted counts (two taps that disagree are refused)."""
-
-    def value_from_datadict(self, data, files, name):
-        return [value for value in data.getlist(name) if value]
 
 
 class EndingField(forms.ChoiceField):
@@ -166,8 +134,12 @@ class SeatFields(NamedTuple):
     keypad: forms.BoundField
 
 
+@functools.lru_cache(maxsize=64)
 def seat_form_fields(number, letter):
-    """The form fields of one seat: `B-tiles`, `B-jokers`, `B-opening`, `B-first_move`, `B-keypad`."""
+    """The form fields of one seat: `B-tiles`, `B-jokers`, `B-opening`, `B-first_move`, `B-keypad`.
+
+    Made once for each game and seat and shared by the forms (a field holds no state of a form:
+    what a form reads and its errors live on the form)."""
     typed = {"class": f"g{number}-typed", "inputmode": "numeric", "autocomplete": "off",
              "aria-describedby": f"g{number}-{letter}-tiles-errors"}
     faces = {"class": "keypad__faces", "readonly": True, "placeholder": "–",
@@ -198,11 +170,10 @@ def seat_form_fields(number, letter):
 class GameForm(RefereeForm):
     """One game as posted by a tablet: who went out, and a field per seat and rack value.
 
-    Cleaning parses every value, reads the racks (the keypad's faces added up) and asks for what is
-    missing and for a confirmation above 200 points of tiles; `entered()` is the game as read, a
-    plain value for the rules (`services.check_game`).
+    Cleaning parses every value; `entered_game()` is the game as posted, a plain value that the
+    service checks (`entry.check_game`: the racks read, what is missing, the rules).
 
-    With `require_complete=False` (the live preview) what is still missing is not an error.
+    With `require_complete=False` (the live preview) who went out may still be missing.
     A correction of a verified sheet (`correcting`) needs a reason.
     """
 
@@ -221,13 +192,9 @@ class GameForm(RefereeForm):
         widget=forms.CheckboxInput(attrs={"hx-preserve": True}),
     )
 
-    def __init__(self, data=None, *, players, number, settings, require_complete=True, correcting=False, initial=None):
+    def __init__(self, data=None, *, players, number, require_complete=True, correcting=False, initial=None):
         super().__init__(data, initial=initial, auto_id=f"g{number}-%s")
-        self.players = players
         self.letters = tuple(players)
-        self.number = number
-        self.settings = settings
-        self.require_complete = require_complete
         self.fields["ending"] = EndingField(
             choices=[(letter, player.name) for letter, player in players.items()] + [(POOL, _("Pool exhausted"))],
             required=require_complete, widget=EndingButtons(attrs={"class": "choice-input"}),
@@ -236,77 +203,26 @@ class GameForm(RefereeForm):
         for letter in self.letters:
             self.fields.update(seat_form_fields(number, letter))
         self.fields["reason"].required = correcting and require_complete
-        self.racks = {}
-        self.keypad = {}
 
     def seat_fields(self, letter):
         return SeatFields(*(self[f"{letter}-{name}"] for name in SEAT_FIELDS))
 
-    def clean(self):
-        cleaned = super().clean()
+    def entered_game(self):
+        """The game as posted (validated as a form: each value parsed), a plain value for the
+        rules (`entry.check_game`): the seats whose values could not be read are left out."""
+        self.is_valid()
+        data, errors = self.cleaned_data, self.errors
+        entries = {}
         for letter in self.letters:
-            if not any(f"{letter}-{name}" in self.errors for name in SEAT_FIELDS):
-                self._read_rack(letter)
-        return cleaned
-
-    def _read_rack(self, letter):
-        """Read one seat's rack into `racks` (the winner's only when something was entered)."""
-        value = {name: self.cleaned_data.get(f"{letter}-{name}") for name in SEAT_FIELDS}
-        tiles, jokers, faces = value["tiles"], value["jokers"], value["keypad"]
-        opening, first_move = value["opening"], value["first_move"]
-        if faces:
-            try:
-                tiles, jokers = rules.keypad_rack(faces)
-            except rules.RuleViolation as error:
-                self.add_error(f"{letter}-keypad", message_for(error.code, error.params))
-                return
-            self.keypad[letter] = faces
-        field = f"{letter}-keypad" if faces else f"{letter}-tiles"
-        if letter == self.cleaned_data.get("ending"):
-            if tiles is not None or jokers or opening != rules.OPENED or first_move:
-                self.racks[letter] = rules.Rack(tiles or 0, jokers, opening, first_move)  # the rules refuse it
-            return
-        if tiles is None:
-            if not self._penalty_replaces_count(opening, first_move):
-                if self.require_complete:
-                    self.add_error(field, message_for("rack_missing", {"seat": letter}))
-                return
-            tiles = 0
-        if rules.CONFIRM_TILES_ABOVE < tiles <= rules.MAX_TILES and not self.cleaned_data.get("confirm_tiles"):
-            self.add_error(field, message_for("confirm_tiles", {"limit": rules.CONFIRM_TILES_ABOVE}))
-        self.racks[letter] = rules.Rack(tiles, jokers, opening, first_move)
-
-    def _penalty_replaces_count(self, opening, first_move):
-        """A flat opening penalty that replaces the rack count: the tiles need not be entered."""
-        rack = rules.Rack(opening=opening, first_move_case=first_move)
-        return rules.has_flat_penalty(rack) and self.settings.opening_penalty_mode == rules.REPLACE
-
-    @property
-    def game_complete(self):
-        """The game itself is read whole: who went out and every rack, with no error in them."""
-        ending = self.cleaned_data.get("ending")
-        fields = ["ending"] + [f"{letter}-{name}" for letter in self.letters for name in SEAT_FIELDS]
-        read = all(letter in self.racks for letter in self.letters if letter != ending)
-        return bool(ending) and read and not any(name in self.errors for name in fields)
-
-    def entered(self):
-        """The game as read (after validation), for the rules to check."""
+            names = [f"{letter}-{name}" for name in SEAT_FIELDS]
+            if not any(name in errors for name in names):
+                tiles, jokers, opening, first_move, faces = (data.get(name) for name in names)
+                entries[letter] = SeatEntry(tiles, jokers, opening, first_move, tuple(faces or ()))
         return EnteredGame(
-            seats=self.letters, ending=self.cleaned_data.get("ending") or None, racks=dict(self.racks),
-            keypad=dict(self.keypad), complete=self.game_complete,
+            seats=self.letters, ending=data.get("ending") or None, entries=entries,
+            confirm_tiles=bool(data.get("confirm_tiles")),
+            readable=len(entries) == len(self.letters) and "ending" not in errors,
         )
-
-    def add_refusals(self, refusals):
-        """Show refusals from the rules next to their fields (`racks.B.tiles` → `B-tiles`)."""
-        for refusal in refusals:
-            self.add_error(self._field_of(refusal.field), refusal.message)
-
-    def _field_of(self, path):
-        parts = (path or "").split(".")
-        if parts[0] == "racks" and len(parts) == 3:
-            name = f"{parts[1]}-{parts[2]}"
-            return name if name in self.fields else f"{parts[1]}-tiles"
-        return {"winner": "ending", "reason": "reason"}.get(parts[0])
 
 
 def _as_int(text):
@@ -378,7 +294,7 @@ class CardForm(RefereeForm):
         """The player's cards that count (not withdrawn), oldest first."""
         return [card for card in self.cards if not card.is_withdrawn]
 
-    @property
+    @functools.cached_property
     def confirmations(self):
         """The cards on offer that would disqualify the player now, each a Confirmation: the
         sentence naming the disqualification and its checkbox (`refused`: the card was sent unconfirmed)."""
