@@ -155,6 +155,23 @@ def test_a_backup_with_another_organisations_address_becomes_a_new_tournament_of
     assert b_state(two["beta"]) == before
 
 
+def test_an_organiser_of_several_chooses_the_organisation_a_new_restore_goes_into(client, two):
+    c = HostOrganisation.objects.create(name="Uniwersytet C", slug="utw-c")
+    make_member(two["organiser"], Role.ORGANISER, c)
+    client.force_login(two["organiser"])
+    data = tournament_data(4)
+    data["tournament"]["slug"] = "gamma"
+    html = client.post("/staff/new/restore/", {"file": named(json.dumps(data), "g.json")}).content.decode()
+    assert 'name="host"' in html and "Uniwersytet C" in html and "Klub B" not in html
+    token = token_of(html)
+    missing = client.post("/staff/new/restore/confirm/", {"token": token}).content.decode()
+    assert "Choose the organisation whose tournament this is." in missing and not Tournament.objects.filter(slug="gamma")
+    client.post("/staff/new/restore/confirm/", {"token": token, "host": str(two["b"].pk)})
+    assert not Tournament.objects.filter(slug="gamma").exists()
+    client.post("/staff/new/restore/confirm/", {"token": token, "host": str(c.pk)})
+    assert Tournament.objects.get(slug="gamma").host == c
+
+
 def test_a_backup_of_another_organisations_tournament_on_ones_own_backups_page_names_only_the_file(client, two):
     client.force_login(two["organiser"])
     data = json.loads(dumps(export_tournament(two["beta"])))
