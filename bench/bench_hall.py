@@ -110,7 +110,7 @@ def prepare(env, size):
     logins = {}
     for username, role in (("sedzia-glowny", Role.HEAD_REFEREE), ("organizator", Role.ORGANISER)):
         password = secrets.token_urlsafe(12)
-        user = User.objects.create_user(username, password=password, is_staff=role == Role.ORGANISER)
+        user = User.objects.create_user(username, password=password)
         TournamentRole.objects.create(user=user, tournament=tournament, role=role)
         logins[role.value] = [username, password]
     tables = {str(t["number"]): t["seats"] for t in data["rounds"][-1]["tables"]}

@@ -35,6 +35,26 @@ def parse_places(text):
     return validation.check_places([int(p) if p.isdecimal() else -1 for p in parts])
 
 
+def host_choice(hosts):
+    """The field asking which of `hosts` (the host organisations the user organises) a new
+    tournament belongs to; only those can be chosen."""
+    return forms.TypedChoiceField(
+        label=_("Organisation"), coerce=int,
+        choices=[("", _("Choose the organisation")), *((host.pk, host.name) for host in hosts)],
+        help_text=_("The organisation whose tournament this is: its team works on it."),
+        error_messages={"required": _("Choose the organisation whose tournament this is."),
+                        "invalid_choice": _("Choose one of the organisations listed.")},
+    )
+
+
+def chosen_host(hosts, chosen, *, asked):
+    """The host organisation a new tournament goes into: the one chosen (`asked`), or the only one
+    offered; None when none was offered (the server's only one is taken)."""
+    if asked:
+        return {host.pk: host for host in hosts}.get(chosen)
+    return hosts[0] if len(hosts) == 1 else None
+
+
 class TournamentForm(forms.ModelForm):
     big_point_places = forms.CharField(
         label=_("big points by place"), max_length=40,
@@ -73,10 +93,15 @@ class TournamentForm(forms.ModelForm):
             "visibility": _("What the public pages show. Staff always see everything."),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, hosts=(), **kwargs):
+        """`hosts`: when creating, the host organisations the user organises; with several, the form
+        asks which one the tournament belongs to (with one, it is that one)."""
         super().__init__(*args, **kwargs)
         self.editing = self.instance.pk is not None
         self.slug_made = False
+        self.hosts = list(hosts)
+        if not self.editing and len(self.hosts) > 1:
+            self.fields["host"] = host_choice(self.hosts)
         for name, (low, high) in validation.SETTING_RANGES.items():
             field = self.fields[name]
             field.min_value, field.max_value = low, high
@@ -98,7 +123,10 @@ class TournamentForm(forms.ModelForm):
             self.initial.setdefault("date", timezone.localdate())
 
     def fieldsets(self):
-        return [(legend, [self[name] for name in names]) for legend, names in FIELDSETS]
+        event = ["host"] if "host" in self.fields else []
+        return [(legend, [self[name] for name in (event if index == 0 else []) + names])
+                for index, (legend, names) in enumerate(FIELDSETS)]
+
 
     def clean_big_point_places(self):
         return parse_places(self.cleaned_data["big_point_places"])
@@ -124,6 +152,9 @@ class TournamentForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         if not self.editing:
+            host = chosen_host(self.hosts, cleaned.get("host"), asked="host" in self.fields)
+            if host is not None:
+                self.instance.host = host
             return cleaned
         largest, rounds_drawn, has_final = selectors.settings_limits(self.instance)
         problems = validation.limit_problems(cleaned, largest=largest, rounds_drawn=rounds_drawn, has_final=has_final)
@@ -291,13 +322,22 @@ class RestoreConfirmForm(forms.Form):
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
     replace = forms.BooleanField(required=False)
 
-    def __init__(self, *args, replaces=None, **kwargs):
-        """`replaces`: the tournament the restore would replace, whose name the confirmation names."""
+    def __init__(self, *args, replaces=None, hosts=(), **kwargs):
+        """`replaces`: the tournament the restore would replace, whose name the confirmation names;
+        else `hosts`: the host organisations the user organises, one of which a new tournament
+        goes into (asked when there are several)."""
         super().__init__(*args, **kwargs)
+        self.hosts = [] if replaces is not None else list(hosts)
         if replaces is not None:
             self.fields["replace"].required = True
             self.fields["replace"].label = _("Yes, replace the tournament “%(name)s” with this backup.") % {"name": replaces.name}
             self.fields["replace"].error_messages["required"] = _("Tick the box to confirm the replacement.")
+        elif len(self.hosts) > 1:
+            self.fields["host"] = host_choice(self.hosts)
+
+    def chosen_host(self):
+        """The host organisation a new tournament goes into (None: the server's only one)."""
+        return chosen_host(self.hosts, self.cleaned_data.get("host"), asked="host" in self.fields)
 
 
 class TimetableForm(forms.Form):

@@ -57,7 +57,7 @@ def _user(username, group=None, **kwargs):
 
 @pytest.fixture
 def organiser(db):
-    return _user("organiser", "organiser", is_staff=True)
+    return _user("organiser", "organiser")
 
 
 @pytest.fixture

@@ -1,12 +1,13 @@
-"""The admin: search, filters and reading for organisers. Nothing that the standings depend on
-is added, changed or deleted here: corrections go through the organiser's and referees' pages,
+"""The admin: search, filters and reading for the people who run the service (superusers). Nothing
+that the standings depend on is added, changed or deleted here: corrections go through the organiser's and referees' pages,
 which apply the rules and write the audit log (each change page links to the right one).
-Only a superuser may delete a whole tournament (e.g. before restoring it from a backup)."""
+A whole tournament may be deleted (e.g. before restoring it from a backup). Host organisations
+are the operators' to add and rename; one that still has tournaments cannot be deleted."""
 
 from django.contrib import admin
 from django.urls import reverse
 
-from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, HostOrganisation, Organisation, Player, Round, Seat, Table, Tournament
 
 
 class NoChanges:
@@ -41,10 +42,17 @@ class ReadOnlyInline(NoChanges, admin.TabularInline):
     extra = 0
 
 
+@admin.register(HostOrganisation)
+class HostOrganisationAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
 @admin.register(Tournament)
 class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ["name", "date", "slug", "visibility", "rounds_planned", "final"]
-    list_filter = ["visibility", "date"]
+    list_display = ["name", "date", "slug", "host", "visibility", "rounds_planned", "final"]
+    list_filter = ["host", "visibility", "date"]
     search_fields = ["name", "slug"]
 
     def has_delete_permission(self, request, obj=None):

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
-from tournament.models import DEFAULT_ROUND_MINUTES, Player, Round, RoundTime, Tournament
+from tournament.models import DEFAULT_ROUND_MINUTES, HostOrganisation, Player, Round, RoundTime, Tournament
 from tournament.text import slug_from
 from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
@@ -35,6 +35,33 @@ def tournament_or_404(slug: str) -> Tournament:
     if tournament is None:
         raise Http404("no such tournament")
     return tournament
+
+
+def tournament_with_pk(pk: int) -> Tournament | None:
+    """The tournament of a stored id (a background job's), or None when it was deleted meanwhile."""
+    return Tournament.objects.filter(pk=pk).first()
+
+
+def locked_tournament(pk: int) -> Tournament:
+    """The tournament's row read again and locked until the transaction ends (one change at a time)."""
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
+def locked_tournament_with_slug(slug: str) -> Tournament | None:
+    """The tournament of `slug`, locked until the transaction ends, or None."""
+    return Tournament.objects.select_for_update().filter(slug=slug).first()
+
+
+def any_tournament() -> bool:
+    return Tournament.objects.exists()
+
+
+def all_host_organisations() -> list[HostOrganisation]:
+    return list(HostOrganisation.objects.all())
+
+
+def host_with_slug(slug: str) -> HostOrganisation | None:
+    return HostOrganisation.objects.filter(slug=slug).first()
 
 
 def slug_taken(slug: str) -> bool:

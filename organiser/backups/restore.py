@@ -1,11 +1,13 @@
 """Restoring a backup: reading the file (size and decompression bounded), its preview, staging it
 between the preview and the confirmation, and the restore itself.
 
-Restoring over a tournament of the same slug replaces it whole, in one transaction: a snapshot of
+Restoring over a tournament of the same slug that the restorer organises replaces it whole, in one transaction: a snapshot of
 the tournament as it was is written first (trigger ``before-restore``), then the file is imported
 and the old tournament deleted; its staff grants, tablet links, venue address and identity
 (`uid`, so its snapshots) move to the restored one: they belong to this server, not to the
-file. A file that fails any check changes nothing.
+file. A restore only ever writes into the restorer's host organisation: a tournament of the same
+slug they do not organise (another organisation's) is neither named nor touched, and the backup
+becomes a new tournament at a free address (`preview`). A file that fails any check changes nothing.
 
 A checked upload waits in `BACKUP_DIR/.staged/` for the confirmation: one per user and tournament
 (a new upload replaces the user's previous one for that tournament, or for a new tournament), for
@@ -34,14 +36,15 @@ from pathlib import Path
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from accounts.models import DeviceLink, TournamentRole, TournamentVenue
+from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
+from accounts.roles import has_role
 from organiser.backups.files import write_atomically
 from organiser.backups.snapshots import snapshot_after_commit, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import tournament_with_slug
+from tournament.selectors import free_slug, locked_tournament_with_slug, tournament_with_slug
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes of an uploaded file, compressed or not
 MAX_JSON = 50 * 1024 * 1024  # bytes of JSON a compressed file may unpack to
@@ -68,6 +71,13 @@ class Preview:
     cards: int
     audit: int
     replaces: Tournament | None
+    file_slug: str  # the address in the file; `slug` is where it is restored
+
+    @property
+    def moved(self) -> bool:
+        """Whether the file's address is taken by a tournament the restorer does not organise, so
+        the backup becomes a new tournament at a free address."""
+        return self.slug != self.file_slug
 
 
 def too_large() -> Refused:
@@ -105,15 +115,20 @@ def checked(text):
         raise Refused("backup_invalid", problem=str(error)) from None
 
 
-def preview(plan):
+def preview(plan, *, user):
+    """What restoring the plan would do for `user`. A tournament with the file's address is
+    replaced only when `user` organises it; any other one (another organisation's) is neither
+    named nor touched: the backup becomes a new tournament at a free address."""
     tables = [t for r in plan["rounds"] for t in r["tables"]]
     tournament = plan["tournament"]
+    existing = tournament_with_slug(tournament["slug"])
+    replaces = existing if existing is not None and has_role(user, existing, Role.ORGANISER) else None
+    slug = tournament["slug"] if existing is None or replaces is not None else free_slug(tournament["slug"])
     return Preview(
-        name=tournament["name"], slug=tournament["slug"], date=tournament["date"],
+        name=tournament["name"], slug=slug, date=tournament["date"],
         players=len(plan["players"]), rounds=len(plan["rounds"]),
         sheets=sum(1 for t in tables if t["games"]), verified=sum(1 for t in tables if t["state"] == "verified"),
-        cards=len(plan["cards"]), audit=len(plan["audit"]),
-        replaces=tournament_with_slug(tournament["slug"]),
+        cards=len(plan["cards"]), audit=len(plan["audit"]), replaces=replaces, file_slug=tournament["slug"],
     )
 
 
@@ -229,15 +244,17 @@ def claimed(token, *, user):
                 held.unlink()
 
 
-def restore(text, *, user, replace=None):
-    """Restore a backup's text. A tournament of the same slug must be named as `replace` (the one
-    the organiser confirmed); it is replaced whole. Returns the restored Tournament."""
+def restore(text, *, user, replace=None, host=None, slug=None):
+    """Restore a backup's text at the address `slug` (None: the file's). A tournament there must be
+    named as `replace` (the one the organiser confirmed); it is replaced whole, in its own host
+    organisation. Else the backup becomes a new tournament of `host` (None: the server's only
+    one). Returns the restored Tournament."""
     data, plan = checked(text)
-    slug = plan["tournament"]["slug"]
+    slug = slug or plan["tournament"]["slug"]
     try:
         with transaction.atomic():
             # Locked until the commit: a second restore of this tournament waits, then finds it replaced.
-            existing = Tournament.objects.select_for_update().filter(slug=slug).first()
+            existing = locked_tournament_with_slug(slug)
             if (existing and existing.pk) != (replace and replace.pk):
                 raise Refused("backup_changed", slug=slug)
             if existing is not None and take_snapshot(existing, "before-restore") is None:
@@ -247,7 +264,7 @@ def restore(text, *, user, replace=None):
                 existing.slug, existing.uid = f"{slug[:40]}-replaced-{secrets.token_hex(4)}", uuid.uuid4()
                 Tournament.objects.filter(pk=existing.pk).update(slug=existing.slug, uid=existing.uid)
             try:
-                tournament = import_tournament(data)
+                tournament = import_tournament(data, host=existing.host if existing else host, slug=slug)
             except InterchangeError as error:
                 raise Refused("backup_invalid", problem=str(error)) from None
             if existing is not None:

@@ -20,7 +20,7 @@ from django.db import close_old_connections, connection, transaction
 
 from organiser.backups import files
 from organiser.interchange import dumps, export_tournament
-from tournament.models import Tournament
+from tournament.selectors import tournament_with_pk
 
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -45,7 +45,7 @@ def _run(tournament_id, trigger):
         _waiting.discard(tournament_id)
     try:
         close_old_connections()
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        tournament = tournament_with_pk(tournament_id)
         if tournament is not None:
             take_snapshot(tournament, trigger)
     except Exception:
@@ -61,7 +61,7 @@ def schedule_snapshot(tournament_id, trigger):
     if mode == "off":
         return
     if mode == "inline":
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        tournament = tournament_with_pk(tournament_id)
         if tournament is not None:
             take_snapshot(tournament, trigger)
         return

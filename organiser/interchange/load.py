@@ -14,17 +14,23 @@ from organiser.interchange.timetable import load_timetable
 from scoring.models import Card, ScoreSheet, TieDecision
 from scoring.services.sheets import store_game
 from tournament import validation
-from tournament.models import Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import Organisation, Player, Round, Seat, Table, Tournament, sole_host_organisation
+from tournament.selectors import slug_taken
 
 
 @transaction.atomic
-def import_tournament(data, host=None):
-    """Validate and write a decoded file into the host organisation `host` (None: the server's
-    only one); returns the new Tournament. Raises InterchangeError."""
+def import_tournament(data, *, host=None, slug=None):
+    """Validate and write a decoded file as a tournament of the host organisation `host` (None: the
+    server's only one), at the address `slug` (None: the file's); returns the new Tournament.
+    Raises InterchangeError."""
     plan = parse(data)
-    if Tournament.objects.filter(slug=plan["tournament"]["slug"]).exists():
-        fail("tournament.slug", f"a tournament {plan['tournament']['slug']!r} already exists")
-    tournament = Tournament.objects.create(**plan["tournament"], host=host)
+    slug = slug or plan["tournament"]["slug"]
+    if slug_taken(slug):
+        fail("tournament.slug", f"a tournament {slug!r} already exists")
+    host_id = host.pk if host is not None else sole_host_organisation()
+    if host_id is None:
+        fail("tournament", "this server has several host organisations: name the one to import into")
+    tournament = Tournament.objects.create(**{**plan["tournament"], "slug": slug, "host_id": host_id})
     organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
     for p in plan["players"].values():
         organisations.setdefault(validation.name_key(p["organisation"]), Organisation(tournament=tournament, name=p["organisation"]))
@@ -91,5 +97,5 @@ def load_cards(tournament, cards, players, rounds):
     Card.objects.bulk_update(dated, ["created_at"], batch_size=500)
 
 
-def import_json_text(text):
-    return import_tournament(decode(text))
+def import_json_text(text, *, host=None):
+    return import_tournament(decode(text), host=host)

@@ -24,7 +24,7 @@ from scoring.services.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import final_round, free_slug, slug_taken
+from tournament.selectors import final_round, free_slug, locked_tournament, slug_taken
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -103,7 +103,7 @@ def save_tournament(
         tournament = form.save()
         log_change(tournament, user, "tournament_create", after={"name": tournament.name, "slug": tournament.slug})
         return tournament, SettingsSaved()
-    stored = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    stored = locked_tournament(tournament.pk)
     new_visibility = form.cleaned_data.get("visibility", tournament.visibility)
     tournament.visibility = stored.visibility  # changed below, through the audited path
     changed = [
@@ -135,7 +135,7 @@ def save_tournament(
 def set_final_release(tournament: Tournament, release: str, *, user: AbstractBaseUser | None, reason: str = "") -> bool:
     """Choose how the final's results reach the public, before the final starts; audited.
     True when the plan changed (choosing the plan it has changes nothing and logs nothing)."""
-    stored = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    stored = locked_tournament(tournament.pk)
     if release not in Tournament.FinalRelease.values:
         raise Refused("final_release_unknown", field="final_release")
     if not stored.final:

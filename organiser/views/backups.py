@@ -19,7 +19,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from accounts.roles import has_role, organises_a_host, staff_required
+from accounts.roles import organises_a_host, staff_required
+from accounts.selectors import organised_hosts
 from organiser.backups import files, restore
 from organiser.forms import BackupUploadForm, RestoreConfirmForm
 from organiser.interchange import dumps, export_tournament
@@ -114,13 +115,13 @@ def _preview(request, text, *, expected=None):
         _data, plan = restore.checked(text)
     except Refused as refusal:
         return None, refusal.message
-    shown = restore.preview(plan)
-    if expected is not None and shown.slug != expected.slug:
+    shown = restore.preview(plan, user=request.user)
+    if expected is not None and shown.file_slug != expected.slug:
         return None, _(
             "This is a backup of another tournament, “%(name)s” (%(slug)s). Restore it from the list of tournaments."
-        ) % {"name": shown.name, "slug": shown.slug}
+        ) % {"name": shown.name, "slug": shown.file_slug}
     token = restore.stage(text, user=request.user, scope=restore.scope_of(shown.replaces))
-    confirm = RestoreConfirmForm(initial={"token": token}, replaces=shown.replaces)
+    confirm = RestoreConfirmForm(initial={"token": token}, replaces=shown.replaces, hosts=organised_hosts(request.user))
     return render(request, "organiser/backup_preview.html", {"preview": shown, "form": confirm, "tournament": expected}), None
 
 
@@ -197,15 +198,16 @@ def restore_confirm(request):
     except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect_after_post(request, "/staff/")
-    shown = restore.preview(plan)
-    allowed = has_role(request.user, shown.replaces, Role.ORGANISER) if shown.replaces else organises_a_host(request.user)
-    if not allowed:
+    shown = restore.preview(plan, user=request.user)
+    if not (shown.replaces or organises_a_host(request.user)):  # `preview` names only what the user organises
         raise PermissionDenied
-    form = RestoreConfirmForm(request.POST, replaces=shown.replaces)
+    form = RestoreConfirmForm(request.POST, replaces=shown.replaces, hosts=organised_hosts(request.user))
     if form.is_valid():
         try:
             with restore.claimed(token, user=request.user) as text:  # one confirmation of an upload restores
-                tournament = restore.restore(text, user=request.user, replace=shown.replaces)
+                tournament = restore.restore(
+                    text, user=request.user, replace=shown.replaces, host=form.chosen_host(), slug=shown.slug,
+                )
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:

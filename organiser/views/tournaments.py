@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
-from accounts.selectors import organised_tournaments
+from accounts.selectors import organised_hosts, organised_tournaments
 from organiser import services
 from organiser.forms import FinalReleaseForm, RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
@@ -31,7 +31,7 @@ def staff_home(request):
 def tournament_create(request):
     if not organises_a_host(request.user):
         raise PermissionDenied
-    form = TournamentForm(posted_data(request))
+    form = TournamentForm(posted_data(request), hosts=organised_hosts(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.create_tournament(form, user=request.user)

@@ -28,6 +28,7 @@ from scoring.selectors.standings import compute_standings
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
+from tournament.selectors import locked_tournament
 
 
 @transaction.atomic
@@ -41,7 +42,7 @@ def decide_tie(tournament: Tournament, *, order: Sequence[str], reason: str, use
     reason = reason.strip()
     if not reason:
         raise Refused("tie_reason_required", field="reason")
-    Tournament.objects.select_for_update().get(pk=tournament.pk)  # one decision at a time
+    locked_tournament(tournament.pk)  # one decision at a time
     tie = next(
         (rows for rows in ties_to_decide(tournament) if sorted(row.player.ext_id for row in rows) == sorted(order)),
         None,
@@ -66,7 +67,7 @@ def set_decision_aside(tournament: Tournament, decision_id: int, *, reason: str,
     reason = reason.strip()
     if not reason:
         raise Refused("reason_required", field="reason")
-    Tournament.objects.select_for_update().get(pk=tournament.pk)  # one decision at a time
+    locked_tournament(tournament.pk)  # one decision at a time
     decision = TieDecision.objects.filter(tournament=tournament, pk=decision_id).first()
     if decision is None:
         raise Refused("tie_decision_gone")

@@ -130,7 +130,7 @@ def test_a_new_upload_replaces_the_users_previous_one_for_that_tournament(organi
 def test_another_users_upload_cannot_be_confirmed(organiser_client, client, backup_dir):
     tournament = build(4)
     token = upload(organiser_client, dumps(export_tournament(tournament)))
-    other = User.objects.create_user("second-organiser", is_staff=True)
+    other = User.objects.create_user("second-organiser")
     make_member(other, "organiser")
     client.force_login(other)
     answer = client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"}, follow=True)
@@ -201,7 +201,7 @@ def test_five_confirmations_of_one_upload_at_once_restore_once_with_one_snapshot
     """A double tap, a retry, five taps: the staged upload is taken by one confirmation; the others
     find it gone (before or after it was restored)."""
     tournament = build(4)
-    organiser = User.objects.create_user("organiser-1", is_staff=True)
+    organiser = User.objects.create_user("organiser-1")
     make_member(organiser, "organiser")
     tabs = []
     for _ in range(5):  # five tabs of one browser: one session

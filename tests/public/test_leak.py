@@ -219,7 +219,7 @@ def final_to_start(host):
         {"number": 2, "kind": "final", "state": "published", "tables": [
             table(1, ["p1", "p5", "p2", "p6"], games(FINAL_SCORE), state="verified")]},
     ]
-    return import_tournament(tournament_data(8, rounds, {"final": True, "rounds_planned": 1}), host)
+    return import_tournament(tournament_data(8, rounds, {"final": True, "rounds_planned": 1}), host=host)
 
 
 def site_found(tournament, value):

@@ -47,7 +47,7 @@ def make_side(name, data):
     organisation only, and a tablet link (a grant for the side's tournament). Who belongs where is
     decided here and nowhere else."""
     host = HostOrganisation.objects.create(name=f"Organizacja {name}", slug=f"org-{name}".lower())
-    tournament = import_tournament(data, host)
+    tournament = import_tournament(data, host=host)
     side = Side(tournament)
     for role in (Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE):
         user = User.objects.create_user(f"{name}.{role}")

@@ -354,7 +354,7 @@ def test_an_expired_session_posting_without_a_token_lands_on_the_sign_in_page(wo
 # Only the service's operators (superusers) reach the admin; everyone else, organisers too, is
 # sent to its sign-in page. There the operator reads everything, but nothing the standings depend on can be added, changed or
 # deleted: those records are corrected on the audited pages above. Staff grants
-# (TournamentRole) are the admin's own business.
+# (TournamentRole), team memberships (Membership) and host organisations are the admin's own business.
 
 ADMIN_LOGIN = "admin-login"
 ADMIN_REQUESTS = {  # name: (method, URL action, needs an object)
@@ -376,6 +376,11 @@ ADMIN_EXPECTED = {
     "scoring.Card": READ_ONLY, "scoring.TieDecision": READ_ONLY, "tournament.AuditEntry": READ_ONLY,
     # An empty form is refused with its errors (200); the delete removes the grant (302).
     "accounts.TournamentRole": {**dict.fromkeys(ADMIN_REQUESTS, 200), "delete": 302},
+    # A team's membership, like a grant: the delete removes it (302).
+    "accounts.Membership": {**dict.fromkeys(ADMIN_REQUESTS, 200), "delete": 302},
+    # The operators add and rename host organisations (an empty form: its errors, 200); one that
+    # owns tournaments is not deleted (the confirmation names what protects it, 200).
+    "tournament.HostOrganisation": dict.fromkeys(ADMIN_REQUESTS, 200),
 }
 
 

@@ -11,7 +11,8 @@ from accounts.models import Role
 from accounts.services import make_member
 from organiser.demo import DEMO_SLUG, demo_data
 from organiser.interchange import import_tournament
-from tournament.models import Tournament
+from organiser.management.command_line import add_organisation_argument, host_organisation
+from tournament.selectors import any_tournament, slug_taken
 
 DEMO_USERS = [("organizator", Role.ORGANISER), ("sedzia-glowny", Role.HEAD_REFEREE), ("sedzia", Role.REFEREE)]
 
@@ -30,14 +31,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true", help="do nothing but print the logins if a tournament exists")
+        add_organisation_argument(parser)
 
-    def handle(self, *args, if_empty=False, **options):
+    def handle(self, *args, if_empty=False, organisation=None, **options):
         logins_file = settings.VAR_DIR / "demo-logins.txt"
         with transaction.atomic():
-            if not (if_empty and Tournament.objects.exists()):
-                if Tournament.objects.filter(slug=DEMO_SLUG).exists():
+            if not (if_empty and any_tournament()):
+                host = host_organisation(organisation)
+                if slug_taken(DEMO_SLUG):
                     raise CommandError(f"the demo tournament {DEMO_SLUG!r} exists already")
-                tournament = import_tournament(demo_data())
+                tournament = import_tournament(demo_data(), host=host)
                 self.stdout.write(f"Demo tournament: {tournament.name} (/t/{tournament.slug}/)")
                 lines = []
                 for username, role in DEMO_USERS:
