@@ -12,6 +12,7 @@ from django.db.models import Count, Max, Q, QuerySet
 
 from engine import seating
 from scoring.models import ScoreSheet
+from scoring.selectors.sheets import SeatedTable
 from tournament import clock
 from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
@@ -65,50 +66,12 @@ def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dic
 
 # ---------------------------------------------------------------- a round
 
-@dataclass
-class SeatedTable:
-    """A table of a round as the staff screens show it: its number, its score sheet's state (None
-    before the sheet exists) and who sits where, by letter: `seats` [(letter, player id, name)];
-    `players` [(letter, player)] once `with_players` has put the player objects in."""
-
-    number: int
-    sheet_state: str | None
-    seats: list[tuple[str, int, str]] = field(default_factory=list)
-    players: list[tuple[str, Player]] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        return str(Table(number=self.number))
-
-    @property
-    def state(self) -> str:
-        return self.sheet_state or ScoreSheet.State.EMPTY
-
-    @property
-    def sheet_label(self) -> str:
-        """The sheet's state in words ("" before the sheet exists)."""
-        return ScoreSheet.State(self.sheet_state).label if self.sheet_state else ""
-
-
-def seated_tables(round_: Round) -> list[SeatedTable]:
-    """The round's tables by number, each with its sheet's state and its seats, in one query of
-    plain values (a round of 30 tables is read in a fraction of the time its model objects take)."""
-    rows = Table.objects.filter(round=round_).order_by("number", "seats__letter").values_list(
-        "number", "sheet__state", "seats__letter", "seats__player_id", "seats__player__name",
-    )
-    tables: dict[int, SeatedTable] = {}
-    for number, state, letter, player_id, name in rows:
-        table = tables.setdefault(number, SeatedTable(number, state))
-        if letter is not None:
-            table.seats.append((letter, player_id, name))
-    return list(tables.values())
-
-
 def with_players(tables: list[SeatedTable], players_by_pk: dict[int, Player]) -> list[tuple[Player, int, str]]:
-    """Puts each seat's player object into `tables` (from `seated_tables`); returns (player, table
+    """Puts each seat's player object into `tables` (from `round_tables`); returns (player, table
     number, seat letter) of everyone seated."""
     seated = []
     for table in tables:
-        table.players = [(letter, players_by_pk[player_id]) for letter, player_id, _name in table.seats]
+        table.players = [(seat.letter, players_by_pk[seat.player_id]) for seat in table.seats]
         seated += [(player, table.number, letter) for letter, player in table.players]
     return seated
 
