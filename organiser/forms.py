@@ -4,6 +4,7 @@ import re
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.forms.renderers import Jinja2
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -283,6 +284,11 @@ class DrawForm(forms.Form):
 
 
 class SwapForm(RefusalMixin, forms.Form):
+    """Two of the round's players and why they swap. Its widgets are drawn by Django's Jinja2
+    templates: each list offers every seated player, which Django's template engine drew at a
+    third of the round page's time."""
+
+    default_renderer = Jinja2()
     player_a = forms.TypedChoiceField(label=_("player"), coerce=int)
     player_b = forms.TypedChoiceField(label=_("swaps seats with"), coerce=int)
     reason = forms.CharField(

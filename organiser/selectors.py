@@ -10,10 +10,11 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from engine import seating
 from scoring.models import ScoreSheet
+from scoring.selectors.sheets import SeatedTable
 from tournament import clock
 from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
@@ -67,15 +68,14 @@ def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dic
 
 # ---------------------------------------------------------------- a round
 
-def tables_with_seats(round_: Round) -> list[Table]:
-    """The round's tables by number with their score sheets, seats (by letter), players and organisations."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player__organisation").order_by("letter"))
-    return list(Table.objects.filter(round=round_).select_related("sheet").prefetch_related(seats))
-
-
-def seated_players(tables: list[Table]) -> list[tuple[Player, int, str]]:
-    """(player, table number, seat letter) of everyone seated at `tables` (from `tables_with_seats`)."""
-    return [(seat.player, table.number, seat.letter) for table in tables for seat in table.seats.all()]
+def with_players(tables: list[SeatedTable], players_by_pk: dict[int, Player]) -> list[tuple[Player, int, str]]:
+    """Puts each seat's player object into `tables` (from `round_tables`); returns (player, table
+    number, seat letter) of everyone seated."""
+    seated = []
+    for table in tables:
+        table.players = [(seat.letter, players_by_pk[seat.player_id]) for seat in table.seats]
+        seated += [(player, table.number, letter) for letter, player in table.players]
+    return seated
 
 
 def seating_of(round_: Round) -> list[tuple[Player, int, str]]:

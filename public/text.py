@@ -4,6 +4,7 @@ NFKD splits most accented letters into a base letter and combining marks, which 
 dropped; a few letters have no decomposition (ł, ø, đ, ß …) and are mapped explicitly.
 """
 
+import functools
 import unicodedata
 
 MAX_QUERY_LENGTH = 100
@@ -24,8 +25,10 @@ def _bare(text):
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text):
-    """Lower-case text without diacritics, control characters or repeated spaces.
+    """Lower-case text without diacritics, control characters or repeated spaces (each text
+    folded once per process: the search folds every player's name and club at each letter typed).
 
     Case folding and decomposition can each produce what the other removes ("℠" gives "SM",
     "İ" gives "i" and a dot), so both run again after the letters without a decomposition
@@ -42,5 +45,5 @@ def search_terms(query):
 
 def name_matches(terms, name):
     """True when every search term occurs in the folded name ("ann now" finds "Anna Nowak")."""
-    folded = fold(name)
+    folded = fold(str(name))
     return bool(terms) and all(term in folded for term in terms)

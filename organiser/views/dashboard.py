@@ -15,7 +15,7 @@ from organiser import selectors
 from organiser.server_log import last_logged_error
 from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
-from scoring.selectors.sheets import cards_given
+from scoring.selectors.sheets import cards_given, round_tables
 from scoring.selectors.ties import decisions_to_review
 from tournament.models import Player
 from tournament.navigation import htmx_page
@@ -34,8 +34,8 @@ SHEET_COUNT_LABELS = {
 def _dashboard_context(tournament):
     rounds = with_method_labels(rounds_in_order(tournament))
     current = rounds[-1] if rounds else None
-    tables = selectors.tables_with_seats(current) if current is not None else []
-    states = Counter(_sheet_state(table) for table in tables)
+    tables = round_tables(current) if current is not None else []
+    states = Counter(table.state for table in tables)
     waiting = len(tables) - states[ScoreSheet.State.VERIFIED]
     player_counts, present_count = selectors.player_counts(tournament)
     return {
@@ -46,11 +46,6 @@ def _dashboard_context(tournament):
         "player_counts": player_counts, "present_count": present_count,
         "absent_count": player_counts[Player.Status.ACTIVE] - present_count,
     }
-
-
-def _sheet_state(table):
-    sheet = getattr(table, "sheet", None)
-    return sheet.state if sheet else ScoreSheet.State.EMPTY
 
 
 def _htmx_login(view):

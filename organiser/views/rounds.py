@@ -20,6 +20,7 @@ from organiser.views.common import (
     staff_url,
     with_method_labels,
 )
+from scoring.selectors.sheets import round_tables
 from tournament.models import Round
 from tournament.navigation import return_path
 from tournament.refusals import Refused
@@ -64,9 +65,9 @@ def draw(request, tournament):
 
 
 def _round_context(request, tournament, round_, form=None):
-    tables = selectors.tables_with_seats(round_)
-    seated = selectors.seated_players(tables)
+    tables = round_tables(round_)
     players = {p.pk: p for p in selectors.players_with_organisations(tournament)}
+    seated = selectors.with_players(tables, players)
     left_out, inactive = selectors.seating_warnings(round_, [player for player, _t, _l in seated])
     with_method_labels([round_])
     may_swap = round_.state != Round.State.COMPLETED and outranks(

@@ -471,8 +471,8 @@ def test_the_dashboard_costs_the_same_number_of_queries_for_8_and_40_players(org
     services.start_round(round_, user=organiser)
     for player in Player.objects.all()[:3]:
         Card.objects.create(tournament=tournament, player=player, round=round_, colour="warning", reason="noise")
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(9):
         response = organiser_client.get("/staff/test/")
     assert len(response.context["tables"]) == n_players // 4
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(8):
         organiser_client.get("/staff/test/rounds/1/")

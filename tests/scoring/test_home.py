@@ -43,3 +43,15 @@ def test_after_the_last_round_it_says_the_tournament_is_over(referee_client, org
     assert "Every round of the tournament is completed" in html
     assert "The next round is not published yet" not in html
     assert 'href="/referee/test/round/2/"' in html
+
+
+@pytest.mark.parametrize("n_players", [8, 40])
+def test_the_tables_page_costs_the_same_number_of_queries_for_8_and_40_players(
+    referee_client, organiser, django_assert_max_num_queries, n_players
+):
+    tournament = checked_in(n_players)
+    round_ = services.draw_round(tournament, user=organiser)
+    services.start_round(round_, user=organiser)
+    with django_assert_max_num_queries(8):  # the round's tables with sheets, seats and players: one of them
+        html = referee_client.get("/referee/test/").content.decode()
+    assert html.count('<a class="table-button ') == n_players // 4
