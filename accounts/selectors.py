@@ -115,7 +115,8 @@ def tournament_and_grants(slug: str, user: AbstractBaseUser) -> Tournament:
     organisation (each None when there is none)."""
     grants = TournamentRole.objects.filter(user=user.pk, tournament=OuterRef("pk")).values("role")[:1]
     member = Membership.objects.filter(user=user.pk, host=OuterRef("host")).values("role")[:1]
-    tournament = Tournament.objects.filter(slug=slug).annotate(granted=Subquery(grants), member_role=Subquery(member)).first()
+    tournament = (Tournament.objects.filter(slug=slug).select_related("host")
+                  .annotate(granted=Subquery(grants), member_role=Subquery(member)).first())
     if tournament is None:
         raise Http404("no such tournament")
     return tournament

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
-from accounts.selectors import organised_tournaments
+from accounts.selectors import organised_hosts, organised_tournaments
 from organiser import services
 from organiser.forms import FinalReleaseForm, RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
@@ -24,7 +24,8 @@ def staff_home(request):
     """The organisers' list of tournaments; other staff go to their own start page."""
     if not organises_a_host(request.user):
         return redirect("accounts:home")
-    return render(request, "organiser/home.html", {"tournaments": organised_tournaments(request.user)})
+    return render(request, "organiser/home.html",
+                  {"tournaments": organised_tournaments(request.user), "hosts": organised_hosts(request.user)})
 
 
 @login_required
