@@ -34,8 +34,8 @@ def csrf_failure(request, reason=""):
     A tablet's sign-in link carries its token in the path: that page is never put into a
     redirect (a `next=` would spread the token to the login page's address and history).
     """
-    token_pages = tuple(reverse(name, kwargs={"token": "x"}).rsplit("x", 1)[0]
-                        for name in ("accounts:device_sign_in", "accounts:invitation"))
+    token_pages = (reverse("accounts:device_sign_in", kwargs={"token": "x"}).rsplit("x", 1)[0],
+                   reverse("accounts:invitation", kwargs={"invitation_token": "x"}).rsplit("x", 1)[0])
     if request.path.startswith(token_pages):
         context = {"message": _("The page had expired. Open the sign-in link again (scan its code again).")}
         return render(request, "accounts/csrf_failure.html", context, status=403)

@@ -68,7 +68,7 @@ def team(request, host):
     shown = request.session.pop(NEW_INVITATION_SESSION_KEY, None)
     new_link = None
     if shown and shown.get("host") == host.pk:
-        new_link = venue_address(request).url(reverse("accounts:invitation", kwargs={"token": shown["token"]}))
+        new_link = venue_address(request).url(reverse("accounts:invitation", kwargs={"invitation_token": shown["token"]}))
     context = {
         "host": host, "members": members, "grants": chosen_grants(host), "invitations": open_invitations(host),
         "asking": next((member for member in members if str(member.pk) == asked), None),
@@ -145,8 +145,9 @@ def invitation_revoke(request, host, invitation_id):
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def invitation(request, token):
+def invitation(request, invitation_token):
     """The page an invitation's link opens: a new account, or (signed in) join with one's own."""
+    token = invitation_token
     found = invitation_by_token(token)
     if found is None or not found.is_usable(timezone.now()):
         response = render(request, "accounts/invitation_unusable.html", {"invitation": found}, status=410)
@@ -167,7 +168,7 @@ def invitation(request, token):
                 user = None
         except Refused as refusal:
             if refusal.field is None:
-                return redirect("accounts:invitation", token=token)
+                return redirect("accounts:invitation", invitation_token=token)
             form.add_error(refusal.field, refusal.message)
         else:
             if user is not None:
