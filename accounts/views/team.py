@@ -45,6 +45,7 @@ NEW_INVITATION_SESSION_KEY = "invitation_new"
 ROLE_LABELS = dict(Role.choices)
 
 
+@require_http_methods(["GET", "HEAD"])
 @login_required
 def team_home(request):
     """The team page of the organisation the user organises; with several, a choice."""
@@ -57,6 +58,7 @@ def team_home(request):
 
 
 @never_cache
+@require_http_methods(["GET", "HEAD"])
 @login_required
 def team(request, host):
     host = organised_host_or_404(request.user, host)
