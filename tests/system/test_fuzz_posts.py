@@ -39,9 +39,12 @@ from django.core.signals import got_request_exception
 from django.db import transaction
 from django.test import Client
 from django.urls import Resolver404, resolve, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
-from accounts.models import TournamentRole
+from accounts.models import Membership, TournamentRole
 from accounts.services import create_device_link, remove_staff_member
+from accounts.team import create_invitation
 from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import import_tournament
 from scoring.models import Card
@@ -183,6 +186,7 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     gone = TournamentRole.objects.create(user=User.objects.create_user("removed.referee"), tournament=tournament, role="referee")
     _name, undo = remove_staff_member(tournament, grant_id=gone.pk, removed_by=organiser)
     player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
     cookies = {"anonymous": Client().cookies}
     for role, user in (("referee", referee), ("head referee", head_referee), ("organiser", organiser)):
         client = Client()
@@ -194,7 +198,9 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     arguments = {
         "slug": tournament.slug, "number": 3, "round_number": 3, "table_number": 3, "game_number": 1,
         "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": link.pk, "grant_id": grant.pk,
-        "token": token, "name": "standings.csv",
+        "token": token, "name": "standings.csv", "host": tournament.host.slug,
+        "membership_id": Membership.objects.get(user=referee).pk, "invitation_id": invitation.pk,
+        "invitation_token": invitation_token, "uidb64": urlsafe_base64_encode(force_bytes(organiser.pk)),
     }
     return {
         "tournament": tournament, "cookies": cookies, "arguments": arguments,
