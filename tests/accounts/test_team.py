@@ -174,3 +174,46 @@ def test_another_organisations_invitation_cannot_be_revoked(organiser_client, or
     assert organiser_client.post(f"/accounts/team/{other_host.slug}/invitation/{invitation.pk}/revoke/").status_code == 404
     invitation.refresh_from_db()
     assert invitation.revoked_at is None
+
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 768, "height": 1024}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_an_organiser_invites_a_referee_who_joins_from_a_phone(new_page, live_server, client, organiser):
+    """The whole way in a browser: the invitation made on a tablet, its link opened on a phone,
+    an account made there; the new member's role changed with a reason. Screenshots at both sizes."""
+    from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
+
+    host = Membership.objects.get(user=organiser).host
+    build(4)
+    page = signed_in_page(new_page, live_server, client, organiser, viewport=TABLET)
+    page.goto(f"{live_server.url}/staff/")
+    page.get_by_role("link", name="Team").click()
+    page.get_by_role("button", name="Make the invitation link").click()
+    link = page.locator("#new-invitation code").inner_text()
+    screenshot(page, "team-invitation-768")
+    assert_no_horizontal_scroll(page)
+    phone = new_page(PHONE)
+    phone.goto(link.replace(link.split("/accounts/")[0], live_server.url))
+    screenshot(phone, "invitation-390")
+    assert_no_horizontal_scroll(phone)
+    phone.get_by_label("User name").fill("jan.nowy")
+    phone.get_by_label("Password", exact=True).fill(PASSWORD)
+    phone.get_by_label("Password again").fill(PASSWORD)
+    phone.get_by_role("button", name="Create the account and join").click()
+    phone.get_by_text(f"Welcome to the team of {host.name}").wait_for()
+    page.goto(f"{live_server.url}/accounts/team/{host.slug}/")
+    page.get_by_role("link", name="Change or remove jan.nowy").click()
+    page.get_by_label("New role").select_option(label="head referee")
+    page.get_by_label("Reason").fill("sędzia główny w tym sezonie")
+    page.get_by_role("button", name="Save the change").click()
+    page.get_by_text("jan.nowy was referee before this change.").wait_for()
+    screenshot(page, "team-undo-768")
+    assert membership(User.objects.get(username="jan.nowy"), host) == Role.HEAD_REFEREE
+    small = signed_in_page(new_page, live_server, client, organiser, viewport=PHONE)
+    small.goto(f"{live_server.url}/accounts/team/{host.slug}/")
+    screenshot(small, "team-390")
+    assert_no_horizontal_scroll(small)
