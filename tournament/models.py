@@ -460,10 +460,8 @@ class AuditEntry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
     # An organisation's own entries (its team, its invitations) name its host and no tournament.
-    host = models.ForeignKey(
-        HostOrganisation, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries",
-        verbose_name=_("host organisation"),
-    )
+    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="audit_entries", verbose_name=_("host organisation"))
     sheet = models.ForeignKey(
         "scoring.ScoreSheet", on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries",
     )
