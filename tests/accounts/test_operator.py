@@ -44,6 +44,7 @@ def test_the_command_makes_the_organisation_its_organiser_and_a_link_that_works_
     assert "Organisation 'UTW Kraków' (utw-krakow) created, organiser 'anna.utw'." in out
     base, path = LINK.search(out).groups()
     assert base == "http://192.168.1.10:8000"
+    assert "Your user name: anna.utw" in client.get(path, follow=True).content.decode()
     answer = set_password(client, path)
     assert answer.status_code == 302 and answer["Location"] == "/accounts/login/"
     anna.refresh_from_db()
