@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.devices import TOKEN_BYTES, token_hash
-from accounts.models import Invitation, Membership, Role, TournamentRole
+from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
 from accounts.roles import RANK
 from accounts.selectors import invitation_by_token
 from accounts.services import _new_account
@@ -130,6 +130,11 @@ def revoke_invitation(host: Any, *, invitation_id: int, revoked_by: Any) -> bool
     return True
 
 
+def _is_tablet(user: Any) -> bool:
+    """A tablet's own account (a device link's) holds its one tournament's role and nothing more."""
+    return DeviceLink.objects.filter(user=user).exists()
+
+
 def _stronger(held: str | None, offered: str) -> str:
     return offered if held is None or RANK[Role(offered)] > RANK[Role(held)] else held
 
@@ -140,7 +145,7 @@ def accept_invitation(token: str, *, user: Any) -> Invitation:
     one wins; Refused (`invitation_unusable`) when it is expired, revoked or used. Audited."""
     invitation = invitation_by_token(token)
     now = timezone.now()
-    if invitation is None or not invitation.is_usable(now) or not user.is_active:
+    if invitation is None or not invitation.is_usable(now) or not user.is_active or _is_tablet(user):
         raise Refused("invitation_unusable")
     if not Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(accepted_at=now, accepted_by=user):
         raise Refused("invitation_unusable")

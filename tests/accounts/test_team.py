@@ -217,3 +217,13 @@ def test_an_organiser_invites_a_referee_who_joins_from_a_phone(new_page, live_se
     small.goto(f"{live_server.url}/accounts/team/{host.slug}/")
     screenshot(small, "team-390")
     assert_no_horizontal_scroll(small)
+
+
+def test_a_tablets_account_cannot_take_an_invitation(organiser, host):
+    from accounts.services import create_device_link
+
+    link, _token = create_device_link(build(4), label="Tablet 1")
+    _invitation, token = create_invitation(host, role=Role.ORGANISER, created_by=organiser)
+    with pytest.raises(Refused):
+        accept_invitation(token, user=link.user)
+    assert not Membership.objects.filter(user=link.user).exists()
