@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
-from tournament.models import HostOrganisation, Tournament
+from tournament.models import AuditEntry, HostOrganisation, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -170,3 +170,8 @@ def all_hosts() -> list[HostOrganisation]:
 
 
 RANK_ORDER = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
+
+
+def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
+    """The latest audit entries of `host`'s own (its team, its invitations), the newest first."""
+    return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -26,6 +27,7 @@ from accounts.selectors import (
     open_invitations,
     organised_host_or_404,
     organised_hosts,
+    team_log,
     team_members,
 )
 from accounts.team import (
@@ -43,6 +45,25 @@ from tournament.refusals import Refused
 
 NEW_INVITATION_SESSION_KEY = "invitation_new"
 ROLE_LABELS = dict(Role.choices)
+LOG_LABELS = {
+    "organisation_created": gettext_lazy("organisation added"),
+    "team_role_changed": gettext_lazy("role changed"),
+    "team_member_removed": gettext_lazy("removed from the team"),
+    "team_member_restored": gettext_lazy("earlier role given back"),
+    "invitation_created": gettext_lazy("invitation made"),
+    "invitation_revoked": gettext_lazy("invitation revoked"),
+    "invitation_accepted": gettext_lazy("invitation accepted"),
+}
+
+
+def _log_lines(host):
+    """The team's latest changes in words: when, who, what, about whom, why."""
+    lines = []
+    for entry in team_log(host):
+        about = entry.after or entry.before or {}
+        lines.append({"entry": entry, "what": LOG_LABELS.get(entry.action, entry.action),
+                      "whom": about.get("user", ""), "role": ROLE_LABELS.get(about.get("role"), "")})
+    return lines
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -76,7 +97,7 @@ def team(request, host):
         "asking": next((member for member in members if str(member.pk) == asked), None),
         "change_form": TeamChangeForm(), "invitation_form": InvitationForm(tournaments=tournaments),
         "undo": undo, "changed": changed and {**changed, "role_label": ROLE_LABELS[changed["role"]]},
-        "new_link": new_link,
+        "new_link": new_link, "log": _log_lines(host),
     }
     response = render(request, "accounts/team.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY

@@ -64,7 +64,9 @@ def test_a_role_change_is_audited_with_its_reason_and_undone(organiser_client, o
     assert entry.before == {"user": "ewa", "role": "referee"} and entry.after == {"user": "ewa", "role": "head_referee"}
     assert entry.reason == "sędzia główna w 2027"
     undo = parse_qs(urlsplit(answer.url).query)["changed"][0]
-    assert "ewa was referee before this change." in organiser_client.get(answer.url).content.decode()
+    page = organiser_client.get(answer.url).content.decode()
+    assert "ewa was referee before this change." in page
+    assert "organiser: role changed · ewa (head referee) — sędzia główna w 2027" in page
     organiser_client.post(f"/accounts/team/{host.slug}/restore/", {"undo": undo})
     assert membership(ewa, host) == Role.REFEREE
     organiser_client.post(f"/accounts/team/{host.slug}/restore/", {"undo": undo})  # a second tap: nothing more
