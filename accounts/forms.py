@@ -11,7 +11,9 @@ from django.utils.translation import ngettext_lazy
 from accounts.devices import DEFAULT_VALID_HOURS, VALID_HOURS_CHOICES
 from accounts.models import DeviceLink, Role
 from accounts.services import EARLIER_ALL, EARLIER_KEEP, EARLIER_UNUSED
+from accounts.team import REMOVE
 from accounts.venue import VenueAddressError, machine_names, normalise_venue_address
+from tournament.models import LAPTOP_HOST
 
 LABEL_LENGTH = DeviceLink._meta.get_field("label").max_length
 
@@ -92,13 +94,16 @@ class VenueAddressForm(forms.Form):
             raise forms.ValidationError(self.REASONS[error.reason], code=error.reason) from None
 
 
+USERNAME_RULE = UnicodeUsernameValidator(message=_("Use only letters, digits and the characters . @ + - _ (no spaces)."))
+
+
 class NewAccountForm(forms.Form):
     """A user name and a password typed twice, checked by the password rules (settings)."""
 
     # The help and the error name the same characters: those Django's user model takes (\w . @ + -).
     username = forms.CharField(
         label=_("User name"), max_length=150,
-        validators=[UnicodeUsernameValidator(message=_("Use only letters, digits and the characters . @ + - _ (no spaces)."))],
+        validators=[USERNAME_RULE],
         help_text=_("Letters, digits and the characters . @ + - _ only, no spaces; for example anna.nowak."),
     )
     password = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False, max_length=128)
@@ -122,7 +127,10 @@ class FirstOrganiserForm(NewAccountForm):
 
     code = forms.CharField(label=_("Setup code"), max_length=40,
                            help_text=_("Printed when the server started, for example K7QM-2XPA-9RTD."))
-    field_order = ["code", "username", "password", "password_again"]
+    organisation = forms.CharField(label=_("Organisation name"), max_length=200, required=False,
+                                   initial=LAPTOP_HOST["name"],
+                                   help_text=_("Who runs the tournaments, for example “UTW Kraków”; you can leave it as it is."))
+    field_order = ["code", "organisation", "username", "password", "password_again"]
 
 
 class StaffMemberForm(NewAccountForm):
@@ -132,3 +140,38 @@ class StaffMemberForm(NewAccountForm):
     role = forms.ChoiceField(label=_("Role"), choices=[(Role.REFEREE.value, Role.REFEREE.label),
                                                        (Role.HEAD_REFEREE.value, Role.HEAD_REFEREE.label)])
     field_order = ["username", "role", "password", "password_again"]
+
+
+ROLE_CHOICES = [(role.value, role.label) for role in reversed(Role)]  # organiser first
+
+
+class TeamChangeForm(forms.Form):
+    """Another role for a member of an organisation's team, or out of the team, and why."""
+
+    role = forms.ChoiceField(label=_("New role"), choices=[*ROLE_CHOICES, (REMOVE, _("remove from the team"))])
+    reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+ALL_TOURNAMENTS = ""
+
+
+class InvitationForm(forms.Form):
+    """An invitation into the team: a role for all the organisation's tournaments or for one."""
+
+    role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES, initial=Role.REFEREE.value)
+    tournament = forms.ChoiceField(label=_("For"), required=False)
+
+    def __init__(self, *args, tournaments=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].choices = [(ALL_TOURNAMENTS, _("all the organisation's tournaments")),
+                                             *[(str(t.pk), t.name) for t in tournaments]]
+
+
+class OrganisationForm(forms.Form):
+    """A new host organisation and the user name of its first organiser (a new account)."""
+
+    name = forms.CharField(label=_("Organisation name"), max_length=200)
+    slug = forms.SlugField(label=_("Short address"), max_length=80,
+                           help_text=_("Letters, digits and hyphens, for example utw-krakow."))
+    username = forms.CharField(label=_("Organiser's user name"), max_length=150, validators=[USERNAME_RULE],
+                               help_text=_("A new account: a name in use is refused."))

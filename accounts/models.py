@@ -87,6 +87,39 @@ class DeviceLink(models.Model):
         return self.revoked_at is None and self.expires_at > now and self.used_at is None
 
 
+class Invitation(models.Model):
+    """A one-time link that puts a person in a host organisation's team: with a role for all its
+    tournaments, or (with `tournament`) for that one tournament only. Only the SHA-256 of the
+    token is stored; the link is shown once, to the organiser who made it."""
+
+    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, related_name="invitations",
+                             verbose_name=_("host organisation"))
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="invitations", verbose_name=_("tournament"))
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+")
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self):
+        return f"{self.host} · {self.get_role_display()}"
+
+    def is_usable(self, now):
+        """Neither revoked, nor expired, nor accepted yet."""
+        return self.revoked_at is None and self.expires_at > now and self.accepted_at is None
+
+
 class TournamentVenue(models.Model):
     """The address tablets and phones use to reach this server for one tournament's links, set by
     its organisers on the venue address page (accounts/venue.py says what it may be). PUBLIC_URL,

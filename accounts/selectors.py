@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.devices import token_hash
-from accounts.models import DeviceLink, Membership, Role, TournamentRole
-from tournament.models import HostOrganisation, Tournament
+from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
+from tournament.models import AuditEntry, HostOrganisation, Tournament
 
 MAX_TOKEN_LENGTH = 200
 
@@ -113,7 +113,63 @@ def tournament_and_grants(slug: str, user: User) -> Tournament:
     organisation (each None when there is none)."""
     grants = TournamentRole.objects.filter(user=user.pk, tournament=OuterRef("pk")).values("role")[:1]
     member = Membership.objects.filter(user=user.pk, host=OuterRef("host")).values("role")[:1]
-    tournament = Tournament.objects.filter(slug=slug).annotate(granted=Subquery(grants), member_role=Subquery(member)).first()
+    tournament = (Tournament.objects.filter(slug=slug).select_related("host")
+                  .annotate(granted=Subquery(grants), member_role=Subquery(member)).first())
     if tournament is None:
         raise Http404("no such tournament")
     return tournament
+
+
+def invitation_by_token(token: str) -> Invitation | None:
+    """The invitation of a link's token, whatever its state (the page says why it cannot be used)."""
+    return Invitation.objects.select_related("host", "tournament").filter(token_hash=token_hash(token)).first()
+
+
+def organised_host_or_404(user: User, slug: str) -> HostOrganisation:
+    """The host organisation of `slug` when `user` is an organiser in its team (a superuser: any);
+    else 404, which says nothing of whether it exists."""
+    host = HostOrganisation.objects.filter(slug=slug).first()
+    if host is None or not (user.is_superuser or host.pk in organiser_host_ids(user)):
+        raise Http404("no such organisation")
+    return host
+
+
+def team_members(host: HostOrganisation) -> list[Membership]:
+    """The people in `host`'s team with their roles, organisers first, by user name."""
+    members = Membership.objects.filter(host=host).select_related("user")
+    return sorted(members, key=lambda member: (-RANK_ORDER[Role(member.role)], member.user.get_username().lower()))
+
+
+def chosen_grants(host: HostOrganisation) -> list[TournamentRole]:
+    """The roles held for one of `host`'s tournaments alone (tablets' accounts left out)."""
+    return list(
+        TournamentRole.objects.filter(tournament__host=host, user__device_link__isnull=True)
+        .select_related("user", "tournament").order_by("tournament__name", "user__username")
+    )
+
+
+def open_invitations(host: HostOrganisation) -> list[Invitation]:
+    """`host`'s invitations still waiting to be accepted (neither revoked, nor expired, nor used)."""
+    return list(Invitation.objects.filter(
+        host=host, revoked_at__isnull=True, accepted_at__isnull=True, expires_at__gt=timezone.now(),
+    ).select_related("tournament", "created_by"))
+
+
+def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | None:
+    return Tournament.objects.filter(host=host, pk=pk).first()
+
+
+def host_tournaments(host: HostOrganisation) -> list[Tournament]:
+    return list(Tournament.objects.filter(host=host).order_by("-date", "name"))
+
+
+def all_hosts() -> list[HostOrganisation]:
+    return list(HostOrganisation.objects.annotate(members=Count("memberships")).order_by("name"))
+
+
+RANK_ORDER = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
+
+
+def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
+    """The latest audit entries of `host`'s own (its team, its invitations), the newest first."""
+    return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])

@@ -13,9 +13,13 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from accounts import first_run
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, token_hash
@@ -23,7 +27,7 @@ from accounts.models import DeviceLink, Membership, Role, TournamentRole, Tourna
 from accounts.roles import is_organiser_anywhere
 from accounts.selectors import active_links, usable_link
 from tournament.audit import log_change
-from tournament.models import HostOrganisation, sole_host_organisation
+from tournament.models import LAPTOP_HOST, HostOrganisation, sole_host_organisation
 from tournament.refusals import Refused
 
 EARLIER_KEEP, EARLIER_UNUSED, EARLIER_ALL = "keep", "unused", "all"
@@ -123,7 +127,8 @@ def save_venue_address(tournament: Any, address: str, *, user: Any) -> None:
                after={"address": address} if address else None)
 
 
-def create_first_organiser(*, code: str, username: str, password: str, address: str) -> Any:
+def create_first_organiser(*, code: str, username: str, password: str, address: str,
+                           organisation: str = LAPTOP_HOST["name"]) -> Any:
     """The first organiser account of a fresh install (accounts.first_run), typed from the client
     `address`; Refused when an organiser exists already, no code is kept, that address must wait,
     or the code is wrong. The try is counted before the check and stays counted."""
@@ -136,19 +141,29 @@ def create_first_organiser(*, code: str, username: str, password: str, address: 
         raise Refused("setup_wait", field="code", minutes=wait)
     if not first_run.check_code(code):
         raise Refused("setup_code_wrong", field="code")
-    return _first_organiser(username=username, password=password)
+    return _first_organiser(username=username, password=password, organisation=organisation)
 
 
 @transaction.atomic
-def _first_organiser(*, username: str, password: str) -> Any:
+def _first_organiser(*, username: str, password: str, organisation: str = LAPTOP_HOST["name"]) -> Any:
     if not first_run.needs_setup():
         raise Refused("setup_done")
     if get_user_model().objects.filter(username__iexact=username).exists():
         raise Refused("username_taken", field="username")
     user = _new_account(username=username, password=password)
-    make_member(user, Role.ORGANISER)
+    membership = make_member(user, Role.ORGANISER)
+    _name_laptop_organisation(membership.host, organisation, user)
     first_run.code_used()
     return user
+
+
+def _name_laptop_organisation(host: HostOrganisation, name: str, organiser: Any) -> None:
+    """The laptop's organisation takes the name typed at setup, while its new organiser is its only
+    member (an organisation with a team keeps the name it has)."""
+    name = name.strip() or LAPTOP_HOST["name"]
+    if host.name != name and not Membership.objects.filter(host=host).exclude(user=organiser).exists():
+        host.name = name
+        host.save(update_fields=["name"])
 
 
 def make_member(user: Any, role: str, host: HostOrganisation | None = None) -> Membership:
@@ -233,3 +248,26 @@ def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str
         return None
     log_change(tournament, restored_by, "staff_restored", after={"user": user.get_username(), "role": removed["role"]})
     return user.get_username()
+
+
+@transaction.atomic
+def create_organisation(*, name: str, slug: str, organiser: str) -> Any:
+    """A new host organisation and a new account, its organiser, with no usable password yet (the
+    operator hands them a one-time link to set one, `accounts.passwords`); returns the user.
+    Refused when the short address or the user name is taken: an existing account is never used."""
+    if HostOrganisation.objects.filter(slug__iexact=slug).exists():
+        raise Refused("organisation_slug_taken", field="slug")
+    if get_user_model().objects.filter(username__iexact=organiser).exists():
+        raise Refused("username_taken", field="username")
+    host = HostOrganisation.objects.create(name=name, slug=slug)
+    user = _new_account(username=organiser)  # no password given: an unusable one
+    make_member(user, Role.ORGANISER, host)
+    log_change(None, None, "organisation_created", after={"name": name, "slug": slug, "organiser": organiser}, host=host)
+    return user
+
+
+def set_password_path(user: Any) -> str:
+    """The path of a one-time link where `user` sets a password (Django's password-reset token:
+    it stops working once a password is set, and after PASSWORD_RESET_TIMEOUT)."""
+    uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("accounts:set_password", kwargs={"uidb64": uidb64, "token": default_token_generator.make_token(user)})

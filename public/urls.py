@@ -10,6 +10,7 @@ urlpatterns = [
     path("help/organiser/", views.help_page, {"role": "organiser"}, name="help_organiser"),
     path("help/head-referee/", views.help_page, {"role": "head-referee"}, name="help_head_referee"),
     path("help/referee/", views.help_page, {"role": "referee"}, name="help_referee"),
+    path("o/<slug:host>/", views.organisation_page, name="organisation"),
     path("t/<slug:slug>/", views.tournament_page, name="tournament"),
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings.json", views.standings_json_view, name="standings_json"),

@@ -48,6 +48,8 @@ from tournament.navigation import return_path
 from tournament.selectors import (
     all_tournaments,
     final_round,
+    host_or_404,
+    hosts_with_tournaments,
     last_completed_round,
     player_or_404,
     playing_clock,
@@ -124,9 +126,20 @@ def round_clock(request, slug):
 
 @require_safe
 def home(request):
-    """The tournaments; with none yet, the way in: the first organiser's setup or the sign-in."""
+    """The tournaments; with none yet, the way in: the first organiser's setup or the sign-in. With
+    several host organisations, theirs instead, each leading to its own page."""
+    hosts = hosts_with_tournaments()
+    if len(hosts) > 1:
+        return render(request, "public/organisations.html", {"hosts": hosts})
     tournaments = all_tournaments()
     return render(request, "public/home.html", {"tournaments": tournaments, "needs_setup": not tournaments and needs_setup()})
+
+
+@require_safe
+def organisation_page(request, host):
+    """One host organisation's tournaments."""
+    host = host_or_404(host)
+    return render(request, "public/home.html", {"tournaments": all_tournaments(host), "host": host})
 
 
 @require_safe

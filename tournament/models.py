@@ -469,7 +469,10 @@ class AuditEntry(models.Model):
     The table keeps the name it was made with (`scoring_auditentry`), when the log lived in scoring.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
+    # An organisation's own entries (its team, its invitations) name its host and no tournament.
+    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="audit_entries", verbose_name=_("host organisation"))
     sheet = models.ForeignKey(
         "scoring.ScoreSheet", on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries",
     )
@@ -494,6 +497,9 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")
         indexes = [models.Index(fields=["tournament", "created_at"])]
+        constraints = [models.CheckConstraint(
+            condition=models.Q(tournament__isnull=False) | models.Q(host__isnull=False), name="audit_entry_names_its_place",
+        )]
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

@@ -84,6 +84,11 @@ MESSAGES = {
     "staff_not_removable": _("An organiser's role, and your own, cannot be taken away on this page."),
     "staff_undo_expired": _("This removal can no longer be undone. Add the person again with a new user name."),
     "username_taken": _("This user name is taken: choose another."),
+    "team_not_yourself": _("Your own role cannot be changed here: ask another organiser of your organisation."),
+    "team_last_organiser": _("The organisation needs at least one organiser: make someone else an organiser first."),
+    "invitation_other_organisation": _("Choose one of your organisation's tournaments."),
+    "invitation_unusable": _("This invitation cannot be used any more: ask the organiser for a new link."),
+    "organisation_slug_taken": _("This short address is taken: choose another."),
     # ties (scoring.services.ties)
     "final_too_few": _("At least 3 active players are needed for the final."),
     "final_cut_tied": _(

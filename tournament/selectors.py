@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
@@ -18,9 +18,22 @@ from tournament.text import slug_from
 from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
 
-def all_tournaments() -> list[Tournament]:
-    """Every tournament, the newest first."""
-    return list(Tournament.objects.all())
+def all_tournaments(host: HostOrganisation | None = None) -> list[Tournament]:
+    """Every tournament the public sees (of `host` alone, when given), the newest first."""
+    tournaments = Tournament.objects.all()
+    return list(tournaments if host is None else tournaments.filter(host=host))
+
+
+def hosts_with_tournaments() -> list[HostOrganisation]:
+    """The host organisations that have tournaments, by name, each with how many (`tournament_count`)."""
+    return list(HostOrganisation.objects.annotate(tournament_count=Count("tournaments")).filter(tournament_count__gt=0))
+
+
+def host_or_404(slug: str) -> HostOrganisation:
+    host = HostOrganisation.objects.filter(slug=slug).first()
+    if host is None:
+        raise Http404("no such organisation")
+    return host
 
 
 def tournament_with_slug(slug: str) -> Tournament | None:

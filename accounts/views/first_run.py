@@ -24,7 +24,8 @@ def setup(request):
         data = form.cleaned_data
         try:
             user = create_first_organiser(code=data["code"], username=data["username"], password=data["password"],
-                                          address=request.META.get("REMOTE_ADDR", ""))
+                                          address=request.META.get("REMOTE_ADDR", ""),
+                                          organisation=data["organisation"])
         except Refused as refusal:
             if refusal.code == "setup_done":
                 return redirect("accounts:login")

@@ -24,7 +24,8 @@ def staff_home(request):
     """The organisers' list of tournaments; other staff go to their own start page."""
     if not organises_a_host(request.user):
         return redirect("accounts:home")
-    return render(request, "organiser/home.html", {"tournaments": organised_tournaments(request.user)})
+    return render(request, "organiser/home.html",
+                  {"tournaments": organised_tournaments(request.user), "hosts": organised_hosts(request.user)})
 
 
 @login_required

@@ -11,9 +11,15 @@ BEFORE = ("accounts", "0007_setup_code_tries")
 AFTER = ("accounts", "0008_tournament_venue")
 
 
+# The tournaments as they were then: before they belonged to a host organisation.
+TOURNAMENT_THEN = ("tournament", "0009_auditentry")
+
+
 def migrate(*accounts):
-    """Migrate accounts to `accounts` (every app to its latest without it); the apps' models then."""
-    targets = [*accounts, *(leaf for leaf in latest() if not accounts or leaf[0] != "accounts")]
+    """Migrate accounts to `accounts` and the tournaments to `TOURNAMENT_THEN` (every app to its
+    latest without them); the apps' models then."""
+    pinned = [*accounts, TOURNAMENT_THEN] if accounts else []
+    targets = [*pinned, *(leaf for leaf in latest() if not accounts or leaf[0] not in ("accounts", "tournament"))]
     return migrate_to(targets)
 
 

@@ -9,9 +9,12 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
-from accounts.models import TournamentRole
+from accounts.models import Membership, TournamentRole
 from accounts.services import create_device_link
+from accounts.team import create_invitation
 from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.support.urls import pattern_defaults, url_patterns
@@ -37,6 +40,11 @@ ARGUMENTS = {
     "grant_id": lambda w: w["grant"].pk,
     "token": lambda w: w["token"],
     "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
+    "host": lambda w: w["tournament"].host.slug,
+    "membership_id": lambda w: w["membership"].pk,
+    "invitation_id": lambda w: w["invitation"].pk,
+    "invitation_token": lambda w: w["invitation_token"],
+    "uidb64": lambda w: urlsafe_base64_encode(force_bytes(w["membership"].user_id)),  # with the tablet's token: a spent link
 }
 # Arguments that depend on the page: an action of the player or the round.
 ACTIONS = {"organiser:player_action": "check-in", "organiser:round_action": "publish"}
@@ -113,8 +121,10 @@ def world(settings, tmp_path):
     services.draw_round(tournament, user=organiser)
     link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     grant = TournamentRole.objects.create(user=User.objects.get(username="sedzia"), tournament=tournament, role="referee")
+    invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
     return {"tournament": tournament, "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
-            "link": link, "token": token, "grant": grant}
+            "link": link, "token": token, "grant": grant, "invitation": invitation, "invitation_token": invitation_token,
+            "membership": Membership.objects.get(user__username="sedzia")}
 
 
 def client_for(role):

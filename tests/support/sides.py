@@ -46,7 +46,8 @@ def make_side(name, data):
     team: an organiser, a head referee and a referee (user names `<name>.<role>`), members of that
     organisation only, and a tablet link (a grant for the side's tournament). Who belongs where is
     decided here and nowhere else."""
-    host = HostOrganisation.objects.create(name=f"Organizacja {name}", slug=f"org-{name}".lower())
+    # Its address names nothing of the side: a 404 page shows the address it was asked.
+    host = HostOrganisation.objects.create(name=f"Organizacja {name}", slug=f"host-{HostOrganisation.objects.count() + 1}")
     tournament = import_tournament(data, host=host)
     side = Side(tournament)
     for role in (Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE):

@@ -39,9 +39,12 @@ from django.core.signals import got_request_exception
 from django.db import transaction
 from django.test import Client
 from django.urls import Resolver404, resolve, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
-from accounts.models import DeviceLink, TournamentRole
+from accounts.models import DeviceLink, Membership, TournamentRole
 from accounts.services import create_device_link, remove_staff_member
+from accounts.team import create_invitation
 from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import import_tournament
 from scoring.models import Card
@@ -196,6 +199,7 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     foreign = [str(pk) for pk in Player.objects.filter(tournament=other.tournament).values_list("pk", flat=True)[:3]]
     foreign += [str(other_link.pk), "p1", take_snapshot(other.tournament, "verify-r3-t1").name,
                 *(str(grant.pk) for grant in TournamentRole.objects.filter(tournament=other.tournament)[:2])]
+    invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
     cookies = {"anonymous": Client().cookies}
     for role, user in (("referee", referee), ("head referee", head_referee), ("organiser", organiser)):
         client = Client()
@@ -207,7 +211,9 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     arguments = {
         "slug": tournament.slug, "number": 3, "round_number": 3, "table_number": 3, "game_number": 1,
         "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": link.pk, "grant_id": grant.pk,
-        "token": token, "name": "standings.csv",
+        "token": token, "name": "standings.csv", "host": tournament.host.slug,
+        "membership_id": Membership.objects.get(user=referee).pk, "invitation_id": invitation.pk,
+        "invitation_token": invitation_token, "uidb64": urlsafe_base64_encode(force_bytes(organiser.pk)),
     }
     return {
         "tournament": tournament, "cookies": cookies, "arguments": arguments, "other": other.tournament,

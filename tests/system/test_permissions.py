@@ -17,8 +17,9 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from accounts.models import Role, TournamentRole
+from accounts.models import Membership, Role, TournamentRole
 from accounts.services import create_device_link
+from accounts.team import create_invitation
 from organiser.interchange import export_tournament, import_tournament
 from scoring.models import ScoreSheet
 from tests.factories import build, out_game, table, tournament_data
@@ -60,6 +61,7 @@ REF, HEAD, ORG = Role.REFEREE, Role.HEAD_REFEREE, Role.ORGANISER
 SIGNED_IN = "signed-in"
 SIGNED_IN_VISITORS = ("referee", "head_referee", "organiser", "other_referee", "tablet_b")
 OUTSIDERS = ("other_referee", "tablet_b")  # staff of another tournament only
+NOT_IN_THE_TEAM = {visitor: 404 for visitor in SIGNED_IN_VISITORS if visitor != "organiser"}
 
 EXPECTED = {
     # Sign-in pages.
@@ -79,6 +81,16 @@ EXPECTED = {
         "username": "new.referee", "role": "referee", "password": "long-enough-9", "password_again": "long-enough-9"}),
     "accounts:staff_member_remove": post_only(ORG, 302),
     "accounts:staff_member_restore": post_only(ORG, 302),  # an undo note that is missing: refused with a message
+    # A host organisation's team: its organisers' alone; to anyone else signed in it does not exist.
+    "accounts:team_home": staff(SIGNED_IN, get=302, post=405, answers=NOT_IN_THE_TEAM),  # one organisation: its page
+    "accounts:team": staff(SIGNED_IN, post=405, answers=NOT_IN_THE_TEAM),
+    "accounts:team_member": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),  # no reason: refused with a message
+    "accounts:team_restore": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),
+    "accounts:invite": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),
+    "accounts:invitation_revoke": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),
+    "accounts:invitation": Expect(get=410, post=410, kwargs={"invitation_token": "not-made-here"}),  # the page says why
+    "accounts:operator_organisations": Expect(get=404, post=404),  # superusers' only (tests/accounts/test_operator.py)
+    "accounts:set_password": Expect(kwargs={"uidb64": "MQ", "token": "not-made-here"}),  # says the link does not work
     # Organiser screens.
     "organiser:home": staff(SIGNED_IN, answers={v: 302 for v in SIGNED_IN_VISITORS if v != "organiser"}),
     "organiser:create": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
@@ -141,6 +153,7 @@ EXPECTED = {
     # Public pages.
     "public:home": Expect(),
     "public:language": Expect(get=302),
+    "public:organisation": Expect(),
     "public:tournament": Expect(),
     "public:standings": Expect(),
     "public:standings_json": Expect(),
@@ -204,7 +217,9 @@ def world(referee, head_referee, organiser):
     params = {
         "slug": tournament.slug, "number": 2, "round_number": 2, "table_number": 1, "game_number": 1,
         "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": own_link.pk,
-        "token": tablet_token, "grant_id": grant.pk,
+        "token": tablet_token, "grant_id": grant.pk, "host": tournament.host.slug,
+        "membership_id": Membership.objects.get(user=referee).pk,
+        "invitation_id": create_invitation(tournament.host, role=Role.REFEREE, created_by=organiser)[0].pk,
     }
     return {"tournament": tournament, "visitors": visitors, "params": params}
 

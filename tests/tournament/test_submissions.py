@@ -44,6 +44,9 @@ WITHOUT_TOKEN = {
     ("accounts/login.html", "narrow"): "a sign-in: the second one's answer could not carry the first one's session",
     ("accounts/setup.html", "narrow"): "a sign-in (the first organiser), once only by itself (the setup code)",
     ("accounts/device_confirm.html", 'method="post"'): "a tablet's sign-in: the link works once by itself",
+    ("accounts/invitation.html", 'method="post"'): "an invitation's acceptance: the link works once by itself "
+                                                    "(a compare-and-swap), the new account is a sign-in",
+    ("accounts/set_password.html", "narrow"): "the password-setting link works once by itself (Django's token)",
     ("scoring/sheet_games.html", "game-form"): "a game save is guarded by the sheet's version (compare-and-swap)",
     ("organiser/_backup_upload.html", "restore-form"): "an upload shows a preview and changes nothing; "
                                                         "its view reads the body after checking its size",

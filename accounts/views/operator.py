@@ -1,0 +1,58 @@
+"""The operator's pages (the people who run the service, superusers): the host organisations, a
+new one added with its organiser's one-time link to set a password (shown once). Others get 404.
+Also the page where that link (Django's password-reset token) lets a person set a password."""
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import OrganisationForm
+from accounts.selectors import all_hosts
+from accounts.services import create_organisation, set_password_path
+from accounts.venue import venue_address
+from accounts.views.devices import REFERRER_POLICY
+from tournament.refusals import Refused
+
+NEW_ORGANISER_SESSION_KEY = "organisation_new"
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def organisations(request):
+    if not (request.user.is_authenticated and request.user.is_active and request.user.is_superuser):
+        raise Http404("not an operator")
+    form = OrganisationForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = create_organisation(name=data["name"], slug=data["slug"], organiser=data["username"])
+        except Refused as refusal:
+            form.add_error(refusal.field, refusal.message)
+        else:
+            # Kept for the next page view only.
+            request.session[NEW_ORGANISER_SESSION_KEY] = {"name": data["name"], "user": user.get_username(),
+                                                          "path": set_password_path(user)}
+            return redirect("accounts:operator_organisations")
+    created = request.session.pop(NEW_ORGANISER_SESSION_KEY, None)
+    if created:
+        created["link"] = venue_address(request).url(created["path"])
+    response = render(request, "accounts/operator_organisations.html",
+                      {"form": form, "hosts": all_hosts(), "created": created})
+    response["Referrer-Policy"] = REFERRER_POLICY
+    return response
+
+
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    """A one-time link's page where a new organiser (or anyone the operator sends one) sets a password."""
+
+    template_name = "accounts/set_password.html"
+    success_url = reverse_lazy("accounts:login")
+
+    def form_valid(self, form):
+        messages.success(self.request, _("Your password is set. Sign in with it."))
+        return super().form_valid(form)
