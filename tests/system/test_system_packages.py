@@ -97,11 +97,11 @@ def planned_commands(tmp_path, target, stamps=(), changed=()):
     stamp files, in the order given, all newer than pyproject.toml and the lock, but for the
     files in `changed`, edited after the last install."""
     (tmp_path / "requirements").mkdir(exist_ok=True)
-    for name in ("Makefile", "pyproject.toml", "requirements/run.txt", "requirements/test.txt"):
+    for name in ("Makefile", "pyproject.toml", "setup.py", "requirements/run.txt", "requirements/test.txt"):
         (tmp_path / name).write_bytes((MAKEFILE.parent / name).read_bytes())
     venv = tmp_path / ".venv"
     venv.mkdir(exist_ok=True)
-    made = (tmp_path / "pyproject.toml").stat().st_mtime
+    made = max((tmp_path / name).stat().st_mtime for name in ("pyproject.toml", "setup.py"))
     for order, level in enumerate(stamps, start=1):  # each level installed after the one before
         stamp = venv / f".installed-{level}"
         stamp.touch()
