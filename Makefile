@@ -72,7 +72,8 @@ dev: system-packages $(VENV)/.installed-run
 # the engine's tests with no Django at all (no settings module, the pytest-django plugin off), then the whole suite. Both
 # test runs are spread over TEST_WORKERS processes by pytest-xdist (auto: one a core; 0: none);
 # each worker has its own test database, and each test its own data folder and error log
-# (tests/conftest.py); a module marked xdist_group (one server for its tests) stays on one worker.
+# (tests/conftest.py); a module marked xdist_group (one server for its tests) stays on one worker;
+# the tests with servers and processes of their own go first (tests/conftest.py).
 # PYTEST_ARGS are added to the suite's run, e.g. PYTEST_ARGS='-m "not browser"'.
 TEST_WORKERS ?= auto
 SUITE = TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)

@@ -5,6 +5,22 @@ from django.utils import translation
 from accounts.services import make_member
 from tests.support.isolation import error_log_at
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server"}
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that run servers and processes of their own (marked server or own_database) and
+    use no test database go first, so that the suite's workers end together on short tests instead of
+    one waiting for the other's last benchmark. pytest-django has already put the database tests
+    before the transactional ones (a transactional test leaves the database empty); this keeps that
+    order, and the tests that run on no test database may run at any point."""
+
+    def runs_its_own_processes(item):
+        marked = item.get_closest_marker("server") or item.get_closest_marker("own_database")
+        return bool(marked) and not item.get_closest_marker("django_db") and not DATABASE_FIXTURES & set(item.fixturenames)
+
+    items.sort(key=lambda item: not runs_its_own_processes(item))
+
 
 @pytest.fixture(autouse=True)
 def english(settings):

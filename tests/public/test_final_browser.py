@@ -1,5 +1,5 @@
 """After the final, in Chromium: the standings' caption is read before the rows on a phone and on
-the projector, and the board still fits the screen (screenshots in test-artifacts/)."""
+the projector, and the board still fits the screen (screenshots in test-artifacts/ with SCREENSHOTS=1)."""
 
 import pytest
 

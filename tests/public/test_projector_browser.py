@@ -1,7 +1,7 @@
 """The projector in Chromium at the hall's two usual sizes (issue 36.6): the controls never cover
 a row and fade after a few seconds, every row is whole on the screen, the heading says after
 which round of how many, withdrawn and disqualified players are marked, and a published round's
-seating is shown by surname until it starts (screenshots in test-artifacts/)."""
+seating is shown by surname until it starts (screenshots in test-artifacts/ with SCREENSHOTS=1)."""
 
 import pytest
 from django.utils import timezone

@@ -1,6 +1,6 @@
 """The score sheet on a 768 × 1024 tablet in Polish, with long surnames: every "who went out"
 button holds its name and "Bank wyczerpany" inside its border, and no seat's name runs under its
-"Kartka" button (screenshot in test-artifacts/)."""
+"Kartka" button (screenshot in test-artifacts/ with SCREENSHOTS=1)."""
 
 import pytest
 

@@ -1,7 +1,8 @@
 """Browser fixtures: Playwright for Python driving Debian's Chromium.
 
-A missing browser fails the tests (CI must not skip them). Screenshots go to
-`test-artifacts/` (git-ignored), kept as artifacts of the run.
+A missing browser fails the tests (CI must not skip them). With SCREENSHOTS=1 the tests' screenshots
+go to `test-artifacts/` (git-ignored), kept as artifacts of the run; without, none is taken (a
+full-page screenshot costs a third of a second, over a hundred of them a minute of the suite).
 """
 
 import os
@@ -19,6 +20,7 @@ CHROMIUM_ARGS = [
 ]
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
 
 
 @pytest.fixture(scope="session")
@@ -54,7 +56,9 @@ def new_page(browser):
 
 
 def screenshot(page, name):
-    """Keep a full-page screenshot of this step as a test artifact."""
+    """Keep a full-page screenshot of this step as a test artifact, with SCREENSHOTS=1."""
+    if not SCREENSHOTS:
+        return None
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -7,7 +7,7 @@ head referee verifies them and gives a yellow card and a red one (that player is
 again); a phone watches the public standings; the results are hidden before the last
 qualifying round; a tie at the last seat of the final, if the draw made one, is decided; the
 final is seated, played and verified; the results are revealed; the ceremony shows 3rd, 2nd
-and 1st place one click at a time; the diplomas download. Every step leaves a screenshot in
+and 1st place one click at a time; the diplomas download. With SCREENSHOTS=1 every step leaves a screenshot in
 `test-artifacts/`.
 """
 

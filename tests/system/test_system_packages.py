@@ -101,7 +101,7 @@ def planned_commands(tmp_path, target, stamps=(), changed=()):
         (tmp_path / name).write_bytes((MAKEFILE.parent / name).read_bytes())
     venv = tmp_path / ".venv"
     venv.mkdir(exist_ok=True)
-    made = (tmp_path / "pyproject.toml").stat().st_mtime
+    made = max((tmp_path / name).stat().st_mtime for name in ("pyproject.toml", "setup.py"))
     for order, level in enumerate(stamps, start=1):  # each level installed after the one before
         stamp = venv / f".installed-{level}"
         stamp.touch()

@@ -6,7 +6,7 @@ Each a, button, input[type=submit] and summary that is shown is measured by its 
 plain link in a sentence or a table cell may keep its line and reach 44 px by its padding, so the
 test also taps the top and the bottom edge of each box (elementFromPoint) and wants the target
 itself there, not the text around it. The staff pages are every page of the URL conf that the role
-opens (as in test_every_page), so a new page cannot escape. Screenshots of each page are kept in
+opens (as in test_every_page), so a new page cannot escape. With SCREENSHOTS=1 a screenshot of each page is kept in
 test-artifacts/ to look at."""
 
 import re
