@@ -6,14 +6,13 @@ The JSON export writes them, and the audit log keeps them as the before and afte
 import datetime
 
 
-def game_record(game):
-    """One stored game in the interchange format; its seat results come with it (`seat_results`,
-    as `Prefetch("results", to_attr="seat_results")` leaves them)."""
+def game_record(game, results):
+    """One stored game in the interchange format, with its seat results `results`."""
     data = {"number": game.number, "ending": game.ending}
     if game.winner:
         data["winner"] = game.winner
     racks = {}
-    for r in sorted(game.seat_results, key=lambda x: x.letter):
+    for r in sorted(results, key=lambda x: x.letter):
         if r.went_out:
             if r.override_score is not None:
                 data["winner_override"] = {"score": r.override_score, "reason": r.override_reason}

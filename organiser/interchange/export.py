@@ -40,7 +40,7 @@ def export_tournament(tournament):
                 "number": table.number,
                 "seats": dict(sorted(seats.get(table.pk, {}).items())),
                 "state": sheet.state if sheet else ScoreSheet.State.EMPTY,
-                "games": [game_record(g) for g in games.get(sheet.pk, [])] if sheet else [],
+                "games": [game_record(g, g.seat_results) for g in games.get(sheet.pk, [])] if sheet else [],
             })
         rounds.append({
             "number": round_.number, "kind": round_.kind, "state": round_.state, "seed": round_.seed,

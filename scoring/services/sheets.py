@@ -206,8 +206,9 @@ def game_snapshot(game):
     """A stored game for the audit log: the interchange format's game (SPEC §9) and its scores."""
     if game is None:
         return None
-    snapshot = game_record(game)
-    snapshot["scores"] = {r.letter: r.score for r in selectors.results_of(game)}
+    results = selectors.results_of(game)
+    snapshot = game_record(game, results)
+    snapshot["scores"] = {r.letter: r.score for r in results}
     return snapshot
 
 

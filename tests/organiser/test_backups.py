@@ -1,7 +1,6 @@
 """The backups page: download, preview, confirmation, and refusal of every kind of bad file."""
 
 import gzip
-import io
 import json
 
 import pytest
@@ -10,6 +9,7 @@ from django.contrib.auth.models import User
 from accounts.models import Role, TournamentRole
 from organiser.interchange import dumps, export_tournament
 from tests.factories import build, out_game, table, tournament_data
+from tests.support.uploads import named, token_of
 from tournament.models import AuditEntry, Player, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
@@ -24,16 +24,6 @@ def played_data(slug="test", name="Senioriada Test"):
     data["cards"] = [{"player": "p2", "round": 1, "colour": "yellow", "reason": "untidy table"}]
     return data
 
-
-
-def named(content, name):
-    handle = io.BytesIO(content if isinstance(content, bytes) else content.encode())
-    handle.name = name
-    return handle
-
-
-def token_of(html):
-    return html.split('name="token" value="')[1].split('"')[0]
 
 
 def test_only_the_organiser_sees_the_backups_page(client, head_referee, organiser):

@@ -17,7 +17,7 @@ from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import dumps, export_tournament, import_tournament
 from scoring.models import Card
 from tests.factories import settings_data, table, tournament_data
-from tests.organiser.test_backups import named, token_of
+from tests.support.uploads import named, token_of
 from tests.support.urls import url_patterns
 from tournament.models import HostOrganisation, Player, Tournament
 

@@ -23,6 +23,7 @@ NOT_PUBLIC = {
     "tournament.AuditEntry": "the audit log is for staff",
     "accounts.TournamentRole": "staff roles (a signed-in page renews every minute instead)",
     "accounts.DeviceLink": "tablet sign-in links",
+    "accounts.Invitation": "invitations into a team (one may name a tournament)",
     "accounts.TournamentVenue": "the venue address: staff pages and printed links only",
     "tournament.RoundTime": "the timetable: the public round clock (/t/<slug>/clock/) is never cached",
     "public.PublicVersion": "the version itself",
