@@ -4,6 +4,7 @@ tournaments that opens to them, and a tournament's staff."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -110,10 +111,29 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
 def tournament_and_grants(slug: str, user: User) -> Tournament:
     """The tournament of `slug` (404 if none), read in the same query as what `user` holds for it:
     its `granted` role for this tournament and its `member_role` in the tournament's host
-    organisation (each None when there is none)."""
-    grants = TournamentRole.objects.filter(user=user.pk, tournament=OuterRef("pk")).values("role")[:1]
-    member = Membership.objects.filter(user=user.pk, host=OuterRef("host")).values("role")[:1]
-    tournament = Tournament.objects.filter(slug=slug).annotate(granted=Subquery(grants), member_role=Subquery(member)).first()
+    organisation (each None when there is none).
+
+    Every staff request asks it: the query is built by the ORM once per database
+    (`_tournament_and_grants_sql`), which took longer than running it."""
+    sql, marks = _tournament_and_grants_sql(Tournament.objects.db)
+    values = {SLUG_MARK: slug, USER_MARK: user.pk}
+    tournament = next(iter(Tournament.objects.raw(sql, [values[mark] for mark in marks])), None)
     if tournament is None:
         raise Http404("no such tournament")
     return tournament
+
+
+SLUG_MARK, USER_MARK = "\x00slug", -424242  # stand for the slug and the user in the query built once
+
+
+@functools.cache
+def _tournament_and_grants_sql(alias: str) -> tuple[str, tuple[Any, ...]]:
+    """The SQL of `tournament_and_grants` for database `alias` and, in order, what each of its
+    parameters stands for (SLUG_MARK or USER_MARK)."""
+    grants = TournamentRole.objects.filter(user=USER_MARK, tournament=OuterRef("pk")).values("role")[:1]
+    member = Membership.objects.filter(user=USER_MARK, host=OuterRef("host")).values("role")[:1]
+    query = Tournament.objects.filter(slug=SLUG_MARK).annotate(granted=Subquery(grants), member_role=Subquery(member))
+    sql, params = query.order_by("pk")[:1].query.get_compiler(using=alias).as_sql()
+    if set(params) - {SLUG_MARK, USER_MARK}:
+        raise ValueError(f"a parameter of the tournament's query is not marked: {params}")
+    return sql, tuple(params)
