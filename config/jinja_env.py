@@ -6,9 +6,9 @@ Django's gettext and the referee's filters and tags, and `{% csrf_token %}` and
 reads every form's tags in templates).
 """
 
-from django.template.defaultfilters import date
+from django.template.defaultfilters import date, truncatechars
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from jinja2 import ChainableUndefined, Environment, nodes
 from jinja2.ext import Extension
 
@@ -42,8 +42,8 @@ def environment(**options):
     # never an error on a referee's page.
     options["undefined"] = ChainableUndefined
     env = Environment(extensions=["jinja2.ext.i18n", FormTokens], **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=False)
-    env.filters.update(signed=referee.signed, date=local_date)
+    env.install_gettext_callables(gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext)
+    env.filters.update(signed=referee.signed, date=local_date, truncatechars=truncatechars)
     env.globals.update(
         keypad_keys=referee.keypad_keys, choice_buttons=referee.choice_buttons, rack_count=referee.rack_count,
     )

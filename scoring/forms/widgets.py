@@ -45,20 +45,24 @@ class RememberingRenderer(Jinja2):
     def key(template_name, context):
         """What a widget's HTML depends on, or None when its context is not plain values."""
         widget = context.get("widget") if len(context) == 1 else None
-        if not isinstance(widget, dict):
+        if type(widget) is not dict:
             return None
         values = []
         for name, value in widget.items():
-            if name == "attrs" and isinstance(value, dict):
-                value = tuple((a, plain(v)) for a, v in value.items())
-            else:
-                value = plain(value)
-            if value is NOT_PLAIN or any(v is NOT_PLAIN for v in (value if isinstance(value, tuple) else ())):
-                return None
+            if type(value) not in PLAIN_TYPES:
+                if name == "attrs" and type(value) is dict:
+                    value = tuple((a, v if type(v) in PLAIN_TYPES else plain(v)) for a, v in value.items())
+                    if any(v is NOT_PLAIN for _a, v in value):
+                        return None
+                else:
+                    value = plain(value)
+                    if value is NOT_PLAIN:
+                        return None
             values.append((name, value))
         return template_name, get_language(), tuple(values)
 
 
+PLAIN_TYPES = frozenset({str, bool, int, type(None)})  # kept as they are in a key (others: `plain`)
 NOT_PLAIN = object()
 
 

@@ -5,6 +5,7 @@ from html import escape
 
 from django import template
 from django.forms.boundfield import BoundWidget
+from django.template.loader import get_template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
@@ -103,3 +104,10 @@ def choice_options(field, invalid):
     widget = field.field.widget
     attrs = {"id": widget.attrs.get("id") or field.auto_id, "aria-invalid": "true"}
     return [BoundWidget(widget, option, field.form.renderer) for option in widget.subwidgets(field.html_name, field.value(), attrs)]
+
+
+@register.simple_tag
+def card_confirm(form):
+    """The confirmation a disqualifying card needs, drawn by the Jinja2 template the score
+    sheet's seats use too (`scoring/card_confirm.html`)."""
+    return mark_safe(get_template("scoring/card_confirm.html", using="jinja2").render({"form": form}))

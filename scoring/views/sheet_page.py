@@ -58,6 +58,17 @@ class SeatRow:
 
 
 @dataclass
+class SeatCard:
+    """One seat in the sheet's list of players: its player's page and the form to give a card."""
+
+    letter: str
+    player: Player
+    card: CardForm
+    player_url: str
+    card_url: str
+
+
+@dataclass
 class ConflictSeat:
     """One seat on the conflict screen: its rack and score as saved now, and as this tablet has them."""
 
@@ -242,7 +253,14 @@ class SheetPage:
         """Each seat with its player and the form to give the player a card (which shows the
         player's cards so far: the cards of the table are read in one query)."""
         cards = selectors.cards_at_table(self.table)
-        return [(letter, player, self.card_form(letter, player, cards[player.pk])) for letter, player in self.players.items()]
+        slug = self.tournament.slug
+        return [
+            SeatCard(
+                letter, player, self.card_form(letter, player, cards[player.pk]),
+                reverse("scoring:player", args=(slug, player.pk)), reverse("scoring:give_card", args=(slug, player.pk)),
+            )
+            for letter, player in self.players.items()
+        ]
 
     def card_form(self, letter, player, cards):
         return CardForm(
@@ -439,19 +457,24 @@ def posted_game(request, tournament, round_number, table_number, game_number, re
 
 def render_sheet(request, page, *, status=200):
     context = {
-        "page": page, "tournament": page.tournament,
-        "state_badge": render_games(request, page, part="badge"), "games": render_games(request, page, part="games"),
+        "page": page, "tournament": page.tournament, "state_badge": render_games(request, page, part="badge"),
+        "seats": render_jinja(request, page, "scoring/sheet_seats.html"), "games": render_games(request, page, part="games"),
     }
     return render(request, "scoring/sheet.html", context, status=status)
 
 
 def render_games(request, page, **context):
     """A part of the sheet drawn by its Jinja2 template: the games and totals, the state badge, or
-    what an htmx request about one game gets back.
+    what an htmx request about one game gets back."""
+    return render_jinja(request, page, "scoring/sheet_games.html", **context)
+
+
+def render_jinja(request, page, template_name, **context):
+    """A part of the sheet drawn by a Jinja2 template.
 
     Each text is translated once per drawing (a sheet repeats its labels for every seat of every
     game, some 300 times): the template's `gettext` remembers what it looked up."""
-    template = get_template("scoring/sheet_games.html", using="jinja2")
+    template = get_template(template_name, using="jinja2")
     translated = functools.lru_cache(maxsize=None)(gettext)
     context = {"page": page, "tournament": page.tournament, "gettext": translated, **context}
     return mark_safe(template.render(context, request))

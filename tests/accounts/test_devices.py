@@ -171,7 +171,7 @@ def test_revoking_a_link_of_another_tournament_is_404(organiser_client, tourname
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_a_tablet_signs_in_with_the_link_in_chromium(live_server, new_page):
     """The whole flow in a real browser, whose CSRF headers depend on the Referrer-Policy."""
     tournament = build(4, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"], state="empty"))])

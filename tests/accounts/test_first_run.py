@@ -150,7 +150,7 @@ def test_a_referee_cannot_add_staff(referee_client):
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_a_fresh_install_reaches_a_tournament_with_its_staff_without_admin_or_terminal(new_page, live_server, var_dir):
     code = first_run.setup_code()  # what `make run` printed
     page = new_page()
@@ -201,7 +201,7 @@ def test_a_user_name_taken_between_the_check_and_the_save_is_refused_next_to_the
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("viewport", [{"width": 768, "height": 1024}, {"width": 390, "height": 844}])
 def test_the_setup_page_without_a_code_on_a_tablet_and_a_phone(new_page, live_server, var_dir, viewport):
     page = new_page(viewport)

@@ -141,7 +141,7 @@ def test_an_undo_note_that_is_forged_or_of_another_tournament_restores_nothing(o
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("viewport", [{"width": 768, "height": 1024}, {"width": 390, "height": 844}])
 def test_the_removal_question_and_the_undo_on_a_tablet_and_a_phone(new_page, live_server, client, organiser, viewport):
     build(4)

@@ -183,7 +183,7 @@ TABLET = {"width": 768, "height": 1024}
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_an_organiser_invites_a_referee_who_joins_from_a_phone(new_page, live_server, client, organiser):
     """The whole way in a browser: the invitation made on a tablet, its link opened on a phone,
     an account made there; the new member's role changed with a reason. Screenshots at both sizes."""

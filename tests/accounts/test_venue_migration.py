@@ -23,7 +23,7 @@ def migrate(*accounts):
     return migrate_to(targets)
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_the_servers_one_address_is_copied_to_every_tournament():
     old = migrate(BEFORE)
     tournaments = old.get_model("tournament", "Tournament")
@@ -40,7 +40,7 @@ def test_the_servers_one_address_is_copied_to_every_tournament():
 
 
 @pytest.mark.parametrize("address", ["", "http://rebind.attacker.example:8441", "http://127.1:8000"])
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_no_tournament_gets_an_address_that_may_not_be_saved_any_more(address):
     old = migrate(BEFORE)
     old.get_model("tournament", "Tournament").objects.create(name="A", slug="a", date="2026-02-10")

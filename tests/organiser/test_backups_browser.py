@@ -9,7 +9,7 @@ from tests.factories import checked_in
 from tests.support.browser import PHONE, TABLET, screenshot, signed_in_page
 from tournament.models import Player, Tournament
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])

@@ -196,7 +196,7 @@ def confirm_at_once(clients, tokens):
     return answers
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_five_confirmations_of_one_upload_at_once_restore_once_with_one_snapshot_before(backup_dir):
     """A double tap, a retry, five taps: the staged upload is taken by one confirmation; the others
     find it gone (before or after it was restored)."""

@@ -8,7 +8,7 @@ from tests.factories import checked_in
 from tests.support.browser import signed_in_page
 from tournament.models import Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(new_page, live_server, client, organiser):
     tournament = checked_in(8)

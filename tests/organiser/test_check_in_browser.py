@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from tests.factories import build
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["768", "390"])

@@ -14,7 +14,7 @@ from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, sc
 from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
 from tournament.models import Player, Round, Table, Tournament
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = [
     ("Anna Nowak", "UTW Kraków"), ("Jan Kowalski", "Klub Seniora Łódź"), ("Zofia Wiśniewska", "UTW Gdańsk"),

@@ -9,7 +9,7 @@ from tests.factories import HOSTILE_NAMES, hostile_tournament
 from tests.support.browser import PHONE, assert_no_horizontal_scroll, signed_in_page
 from tests.support.files import formula_cells, read_csv, read_workbook
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BUTTONS = {
     "Spreadsheet (XLSX): standings, every round, the final, cards": "test-results.xlsx",

@@ -9,7 +9,7 @@ from tests.factories import build, out_game, table
 from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
 from tournament.models import AuditEntry, Tournament
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])

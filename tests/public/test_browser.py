@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from scoring.services.visibility import advance_ceremony
 from tests.factories import build_hall
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PAGES = [
     "/", "/t/test/", "/t/test/?q=a", "/t/test/standings/", "/t/test/player/p1/", "/t/test/round/3/",

@@ -6,7 +6,7 @@ import pytest
 from tests.factories import FINAL_CAPTION, after_the_final
 from tests.support.browser import PHONE, assert_no_horizontal_scroll, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_phone_shows_the_caption_above_the_final_and_the_rest(live_server, new_page):

@@ -11,7 +11,7 @@ from tests.factories import build_hall
 from tests.support.browser import screenshot
 from tournament.models import Player, Round, Tournament
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]
 # Every visible row's box, and the boxes of the controls that are visible.

@@ -12,7 +12,7 @@ from tests.support.browser import TABLET
 from tournament.clock import format_seconds
 from tournament.models import Round
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_projectors_clock_counts_the_servers_seconds_down_to_time_is_up(live_server, new_page, organiser):

@@ -57,7 +57,7 @@ AudioContext.prototype.createOscillator = function () { window.__oscillators++; 
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_the_timer_warns_at_ten_seconds_beeps_at_zero_and_restarts_on_a_tap_offline(live_server, new_page):
     build(4, settings={"move_seconds": 12})
     page = new_page(PHONE)

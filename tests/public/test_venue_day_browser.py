@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from tests.factories import build, build_hall
 from tests.support.browser import PHONE, screenshot, signed_in_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 KEYBOARD_UP = {"width": 390, "height": 400}  # a phone's screen above its on-screen keyboard
 

@@ -14,7 +14,7 @@ from tests.factories import build, four_games, started_round, table
 from tests.support.browser import PHONE, screenshot, signed_in_page
 from tournament.models import AuditEntry, Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SECOND_YELLOW = "This is Gracz 2's second yellow card: Gracz 2 will be disqualified."
 

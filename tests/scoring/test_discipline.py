@@ -41,7 +41,8 @@ def test_a_yellow_card_from_the_sheet_goes_back_to_the_sheet(referee_client, ref
     assert entry.user == referee and entry.reason == "untidy table"
 
 
-SECOND_YELLOW = "This is Gracz 2&#x27;s second yellow card: Gracz 2 will be disqualified."
+# Drawn by a Jinja2 template (scoring/card_confirm.html): an apostrophe is escaped as &#39;.
+SECOND_YELLOW = "This is Gracz 2&#39;s second yellow card: Gracz 2 will be disqualified."
 
 
 def test_the_second_yellow_card_disqualifies_once_confirmed_and_says_so_as_a_warning(referee_client, tournament):

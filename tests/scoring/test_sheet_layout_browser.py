@@ -8,7 +8,7 @@ from tests.support.browser import screenshot
 from tests.support.browser_steps import open_empty_sheet
 from tournament.models import Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LONG_NAMES = ["Zbigniewa Konstantynopolitańczykowska", "Grzegorz Brzęczyszczykiewicz",
               "Małgorzata Szczebrzeszyńska-Wiśniewska", "Jan Kowalski"]

@@ -10,7 +10,7 @@ from tests.support.browser import screenshot
 from tests.support.browser_steps import open_empty_sheet
 from tournament.models import AuditEntry
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from tests.support.browser import TABLET, screenshot, signed_in_page
 from tests.support.browser_steps import open_empty_sheet
 from tournament.models import AuditEntry
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHEET = "/referee/test/round/1/table/1/"
 

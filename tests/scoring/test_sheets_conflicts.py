@@ -80,7 +80,7 @@ def test_sending_the_same_game_again_after_a_lost_reply_is_not_a_conflict(refere
     assert sheet.version == 1
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_concurrent_saves_with_one_version_let_exactly_one_through(referee):
     sheet = sheet_of(one_table())
     outcomes = []

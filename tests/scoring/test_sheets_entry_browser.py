@@ -13,7 +13,7 @@ from scoring.models import ScoreSheet
 from tests.support.browser import TABLET, screenshot
 from tests.support.browser_steps import open_empty_sheet
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MOST_TAPS = 30
 MOST_SCREENS_PER_GAME = 3

@@ -135,7 +135,7 @@ def test_the_dashboard_and_the_results_page_lead_to_the_ties(organiser_client):
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("viewport, name", [(TABLET, "tablet"), (PHONE, "phone")])
 def test_the_head_referee_decides_the_tie_on_a_tablet_or_a_phone(new_page, live_server, head_referee, viewport, name):
     qualified()

@@ -5,7 +5,7 @@ from django.utils import translation
 
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport,name", [(TABLET, "tablet"), (PHONE, "phone")])

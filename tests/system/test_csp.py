@@ -79,7 +79,7 @@ def visit(page, url, violations):
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_no_page_of_any_role_breaks_the_policy_in_chromium(live_server, new_page, client, organiser, head_referee, referee):
     tournament()
     _, token = create_device_link(Tournament.objects.get(), label="Tablet")

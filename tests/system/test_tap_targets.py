@@ -22,7 +22,7 @@ from tests.support.pages import ROLES, pages
 from tests.support.pages import world as demo_world  # noqa: F401 (a fixture)
 from tournament.models import Player, Round
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SMALLEST = 44
 S = f"/t/{DEMO_SLUG}"

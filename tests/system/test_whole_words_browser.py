@@ -9,7 +9,7 @@ from organiser.interchange import import_tournament
 from tests.factories import hall_data
 from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LONG_NAMES = [
     ("Władysław Gołębiowski", "Uniwersytet Trzeciego Wieku Politechniki Świętokrzyskiej"),

@@ -11,7 +11,7 @@ AFTER = [("tournament", "0008_tournament_final_release")]
 EXPECTED = {"none": "ceremony", "draft": "ceremony", "published": "ceremony", "started": "live", "completed": "live"}
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_only_a_tournament_whose_final_has_started_keeps_live_results():
     old = migrate(BEFORE)
     Tournament, Round = (old.get_model("tournament", name) for name in ("Tournament", "Round"))

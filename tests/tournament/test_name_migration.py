@@ -18,7 +18,7 @@ NAMES = {
 }
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_existing_names_are_split_with_the_last_word_as_the_surname():
     old = migrate(BEFORE)
     Tournament, Organisation, Player = (old.get_model("tournament", name) for name in ("Tournament", "Organisation", "Player"))
