@@ -80,6 +80,7 @@ SUITE = TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_A
 test: NEED = test
 test: system-packages $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q -n $(TEST_WORKERS) engine/tests

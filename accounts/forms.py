@@ -20,10 +20,12 @@ LABEL_LENGTH = DeviceLink._meta.get_field("label").max_length
 
 class DeviceLinkForm(forms.Form):
     label = forms.CharField(
-        label=_("Tablet name"), max_length=LABEL_LENGTH, help_text=_("For example “Tablet 3” or the referee's name."),
+        label=_("Tablet name"), max_length=LABEL_LENGTH, help_text=_("For example “Tablet 3” or the referee's name.")
     )
     valid_hours = forms.TypedChoiceField(
-        label=_("Valid for"), coerce=int, initial=DEFAULT_VALID_HOURS,
+        label=_("Valid for"),
+        coerce=int,
+        initial=DEFAULT_VALID_HOURS,
         choices=[
             (h, ngettext_lazy("%(count)d hour", "%(count)d hours", h) % {"count": h}) for h in VALID_HOURS_CHOICES
         ],
@@ -44,7 +46,9 @@ class DeviceSheetForm(DeviceLinkForm):
     label = forms.CharField(label=_("Tablet name"), max_length=LABEL_LENGTH - len(f" {MAX_TABLETS}"))
     count = forms.IntegerField(label=_("How many tablets"), min_value=1, max_value=MAX_TABLETS, initial=3)
     earlier = forms.ChoiceField(
-        label=_("Links made earlier that still work"), required=False, widget=forms.RadioSelect,
+        label=_("Links made earlier that still work"),
+        required=False,
+        widget=forms.RadioSelect,
         choices=[
             (EARLIER_KEEP, _("Keep them: the earlier codes keep working")),
             (EARLIER_UNUSED, _("Revoke the ones never used; tablets already signed in stay signed in")),
@@ -64,22 +68,32 @@ class VenueAddressForm(forms.Form):
 
     REASONS = {
         "characters": _("Enter only letters, digits, dots, colons and slashes, for example http://192.168.1.23:8000."),
-        "form": _("Enter only the start of an address: http://, this computer's address and the port, "
-                  "for example http://192.168.1.23:8000."),
-        "ambiguous": _("Write the address as four numbers from 0 to 255 separated by dots, "
-                       "for example 192.168.1.23."),
-        "loopback": _("This address means “this device” on every tablet and phone: enter this computer's "
-                      "address on the venue's network instead."),
-        "unusable": _("Tablets and phones cannot open this address: enter this computer's address on the "
-                      "venue's network, for example http://192.168.1.23:8000."),
-        "name": _("This server does not answer to this name: enter this computer's IP address on the "
-                  "venue's network, for example http://192.168.1.23:8000."),
+        "form": _(
+            "Enter only the start of an address: http://, this computer's address and the port, "
+            "for example http://192.168.1.23:8000."
+        ),
+        "ambiguous": _("Write the address as four numbers from 0 to 255 separated by dots, for example 192.168.1.23."),
+        "loopback": _(
+            "This address means “this device” on every tablet and phone: enter this computer's "
+            "address on the venue's network instead."
+        ),
+        "unusable": _(
+            "Tablets and phones cannot open this address: enter this computer's address on the "
+            "venue's network, for example http://192.168.1.23:8000."
+        ),
+        "name": _(
+            "This server does not answer to this name: enter this computer's IP address on the "
+            "venue's network, for example http://192.168.1.23:8000."
+        ),
         "https": _("This server speaks plain HTTP: the address must start with http://."),
     }
 
     address = forms.CharField(
-        label=_("Venue address"), max_length=200,
-        help_text=_("For example http://192.168.1.23:8000 — this computer's address on the venue's network and the port."),
+        label=_("Venue address"),
+        max_length=200,
+        help_text=_(
+            "For example http://192.168.1.23:8000 — this computer's address on the venue's network and the port."
+        ),
     )
 
     def __init__(self, *args, secure=False, **kwargs):
@@ -94,7 +108,9 @@ class VenueAddressForm(forms.Form):
             raise forms.ValidationError(self.REASONS[error.reason], code=error.reason) from None
 
 
-USERNAME_RULE = UnicodeUsernameValidator(message=_("Use only letters, digits and the characters . @ + - _ (no spaces)."))
+USERNAME_RULE = UnicodeUsernameValidator(
+    message=_("Use only letters, digits and the characters . @ + - _ (no spaces).")
+)
 
 
 class NewAccountForm(forms.Form):
@@ -102,7 +118,8 @@ class NewAccountForm(forms.Form):
 
     # The help and the error name the same characters: those Django's user model takes (\w . @ + -).
     username = forms.CharField(
-        label=_("User name"), max_length=150,
+        label=_("User name"),
+        max_length=150,
         validators=[USERNAME_RULE],
         help_text=_("Letters, digits and the characters . @ + - _ only, no spaces; for example anna.nowak."),
     )
@@ -125,11 +142,18 @@ class NewAccountForm(forms.Form):
 class FirstOrganiserForm(NewAccountForm):
     """The first organiser of a fresh install, with the setup code the server printed."""
 
-    code = forms.CharField(label=_("Setup code"), max_length=40,
-                           help_text=_("Printed when the server started, for example K7QM-2XPA-9RTD."))
-    organisation = forms.CharField(label=_("Organisation name"), max_length=200, required=False,
-                                   initial=LAPTOP_HOST["name"],
-                                   help_text=_("Who runs the tournaments, for example “UTW Kraków”; you can leave it as it is."))
+    code = forms.CharField(
+        label=_("Setup code"),
+        max_length=40,
+        help_text=_("Printed when the server started, for example K7QM-2XPA-9RTD."),
+    )
+    organisation = forms.CharField(
+        label=_("Organisation name"),
+        max_length=200,
+        required=False,
+        initial=LAPTOP_HOST["name"],
+        help_text=_("Who runs the tournaments, for example “UTW Kraków”; you can leave it as it is."),
+    )
     field_order = ["code", "organisation", "username", "password", "password_again"]
 
 
@@ -137,8 +161,10 @@ class StaffMemberForm(NewAccountForm):
     """A referee or head referee of one tournament; the password makes a new account (an existing
     account keeps its own)."""
 
-    role = forms.ChoiceField(label=_("Role"), choices=[(Role.REFEREE.value, Role.REFEREE.label),
-                                                       (Role.HEAD_REFEREE.value, Role.HEAD_REFEREE.label)])
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(Role.REFEREE.value, Role.REFEREE.label), (Role.HEAD_REFEREE.value, Role.HEAD_REFEREE.label)],
+    )
     field_order = ["username", "role", "password", "password_again"]
 
 
@@ -163,15 +189,22 @@ class InvitationForm(forms.Form):
 
     def __init__(self, *args, tournaments=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["tournament"].choices = [(ALL_TOURNAMENTS, _("all the organisation's tournaments")),
-                                             *[(str(t.pk), t.name) for t in tournaments]]
+        self.fields["tournament"].choices = [
+            (ALL_TOURNAMENTS, _("all the organisation's tournaments")),
+            *[(str(t.pk), t.name) for t in tournaments],
+        ]
 
 
 class OrganisationForm(forms.Form):
     """A new host organisation and the user name of its first organiser (a new account)."""
 
     name = forms.CharField(label=_("Organisation name"), max_length=200)
-    slug = forms.SlugField(label=_("Short address"), max_length=80,
-                           help_text=_("Letters, digits and hyphens, for example utw-krakow."))
-    username = forms.CharField(label=_("Organiser's user name"), max_length=150, validators=[USERNAME_RULE],
-                               help_text=_("A new account: a name in use is refused."))
+    slug = forms.SlugField(
+        label=_("Short address"), max_length=80, help_text=_("Letters, digits and hyphens, for example utw-krakow.")
+    )
+    username = forms.CharField(
+        label=_("Organiser's user name"),
+        max_length=150,
+        validators=[USERNAME_RULE],
+        help_text=_("A new account: a name in use is refused."),
+    )

@@ -19,10 +19,12 @@ class Role(models.TextChoices):
 class Membership(models.Model):
     """A person in a host organisation's team, with a role for all its tournaments."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships",
-                             verbose_name=_("user"))
-    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, related_name="memberships",
-                             verbose_name=_("host organisation"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("user")
+    )
+    host = models.ForeignKey(
+        HostOrganisation, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("host organisation")
+    )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -38,10 +40,12 @@ class Membership(models.Model):
 class TournamentRole(models.Model):
     """A role that holds for one tournament only (e.g. a tablet signed in by a device link)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles",
-                             verbose_name=_("user"))
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff_roles",
-                                   verbose_name=_("tournament"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles", verbose_name=_("user")
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="staff_roles", verbose_name=_("tournament")
+    )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
 
     class Meta:
@@ -92,18 +96,27 @@ class Invitation(models.Model):
     tournaments, or (with `tournament`) for that one tournament only. Only the SHA-256 of the
     token is stored; the link is shown once, to the organiser who made it."""
 
-    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, related_name="invitations",
-                             verbose_name=_("host organisation"))
+    host = models.ForeignKey(
+        HostOrganisation, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("host organisation")
+    )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True,
-                                   related_name="invitations", verbose_name=_("tournament"))
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        verbose_name=_("tournament"),
+    )
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(_("valid until"))
-    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="+")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
 
@@ -126,7 +139,10 @@ class TournamentVenue(models.Model):
     when set, wins."""
 
     tournament = models.OneToOneField(
-        "tournament.Tournament", on_delete=models.CASCADE, primary_key=True, related_name="venue",
+        "tournament.Tournament",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="venue",
         verbose_name=_("tournament"),
     )
     address = models.CharField(_("venue address"), max_length=200)

@@ -103,7 +103,8 @@ def staff_grants(tournament: Any) -> list[TournamentRole]:
     """The people who hold a role for this tournament (tablets' own accounts are on the tablets page)."""
     return list(
         TournamentRole.objects.filter(tournament=tournament, user__device_link__isnull=True)
-        .select_related("user").order_by("role", "user__username")
+        .select_related("user")
+        .order_by("role", "user__username")
     )
 
 
@@ -115,8 +116,10 @@ def tournament_and_grants(slug: str, user: User) -> Tournament:
     Every staff request asks it, so it is one plain SQL query (`TOURNAMENT_AND_GRANTS`): the ORM
     took longer to build it than the database to run it."""
     query = TOURNAMENT_AND_GRANTS.format(
-        tournament=Tournament._meta.db_table, host=HostOrganisation._meta.db_table,
-        grant=TournamentRole._meta.db_table, member=Membership._meta.db_table,
+        tournament=Tournament._meta.db_table,
+        host=HostOrganisation._meta.db_table,
+        grant=TournamentRole._meta.db_table,
+        member=Membership._meta.db_table,
     )
     tournament: Any = next(iter(Tournament.objects.raw(query, [user.pk, user.pk, slug])), None)
     if tournament is None:
@@ -157,15 +160,18 @@ def chosen_grants(host: HostOrganisation) -> list[TournamentRole]:
     """The roles held for one of `host`'s tournaments alone (tablets' accounts left out)."""
     return list(
         TournamentRole.objects.filter(tournament__host=host, user__device_link__isnull=True)
-        .select_related("user", "tournament").order_by("tournament__name", "user__username")
+        .select_related("user", "tournament")
+        .order_by("tournament__name", "user__username")
     )
 
 
 def open_invitations(host: HostOrganisation) -> list[Invitation]:
     """`host`'s invitations still waiting to be accepted (neither revoked, nor expired, nor used)."""
-    return list(Invitation.objects.filter(
-        host=host, revoked_at__isnull=True, accepted_at__isnull=True, expires_at__gt=timezone.now(),
-    ).select_related("tournament", "created_by"))
+    return list(
+        Invitation.objects.filter(
+            host=host, revoked_at__isnull=True, accepted_at__isnull=True, expires_at__gt=timezone.now()
+        ).select_related("tournament", "created_by")
+    )
 
 
 def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | None:

@@ -38,8 +38,9 @@ def _described(link: DeviceLink) -> dict[str, Any]:
 
 
 @transaction.atomic
-def create_device_link(tournament: Any, *, label: str, valid_hours: int = DEFAULT_VALID_HOURS,
-                       created_by: Any = None) -> tuple[DeviceLink, str]:
+def create_device_link(
+    tournament: Any, *, label: str, valid_hours: int = DEFAULT_VALID_HOURS, created_by: Any = None
+) -> tuple[DeviceLink, str]:
     """Create a link and its referee user; returns (link, token). The token is not stored."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
     user = get_user_model().objects.create_user(
@@ -49,7 +50,11 @@ def create_device_link(tournament: Any, *, label: str, valid_hours: int = DEFAUL
     user.save(update_fields=["password"])
     TournamentRole.objects.create(user=user, tournament=tournament, role=Role.REFEREE)
     link = DeviceLink.objects.create(
-        tournament=tournament, label=label, token_hash=token_hash(token), user=user, created_by=created_by,
+        tournament=tournament,
+        label=label,
+        token_hash=token_hash(token),
+        user=user,
+        created_by=created_by,
         expires_at=timezone.now() + datetime.timedelta(hours=valid_hours),
     )
     log_change(tournament, created_by, "device_link_created", after=_described(link))
@@ -57,8 +62,9 @@ def create_device_link(tournament: Any, *, label: str, valid_hours: int = DEFAUL
 
 
 @transaction.atomic
-def create_device_sheet(tournament: Any, *, label: str, count: int, valid_hours: int, earlier: str,
-                        created_by: Any) -> list[tuple[DeviceLink, str]]:
+def create_device_sheet(
+    tournament: Any, *, label: str, count: int, valid_hours: int, earlier: str, created_by: Any
+) -> list[tuple[DeviceLink, str]]:
     """Links "label 1" … "label count" for a printed sheet, after revoking earlier links as
     `earlier` says (keep, unused, all); returns [(link, token)]."""
     if earlier in (EARLIER_UNUSED, EARLIER_ALL):
@@ -120,15 +126,23 @@ def save_venue_address(tournament: Any, address: str, *, user: Any) -> None:
     if address == before_address:
         return
     if address:
-        TournamentVenue.objects.update_or_create(tournament=tournament, defaults={"address": address, "updated_by": user})
+        TournamentVenue.objects.update_or_create(
+            tournament=tournament, defaults={"address": address, "updated_by": user}
+        )
     else:
         TournamentVenue.objects.filter(tournament=tournament).delete()
-    log_change(tournament, user, "venue_address", before={"address": before_address} if before_address else None,
-               after={"address": address} if address else None)
+    log_change(
+        tournament,
+        user,
+        "venue_address",
+        before={"address": before_address} if before_address else None,
+        after={"address": address} if address else None,
+    )
 
 
-def create_first_organiser(*, code: str, username: str, password: str, address: str,
-                           organisation: str = LAPTOP_HOST["name"]) -> Any:
+def create_first_organiser(
+    *, code: str, username: str, password: str, address: str, organisation: str = LAPTOP_HOST["name"]
+) -> Any:
     """The first organiser account of a fresh install (accounts.first_run), typed from the client
     `address`; Refused when an organiser exists already, no code is kept, that address must wait,
     or the code is wrong. The try is counted before the check and stays counted."""
@@ -200,7 +214,9 @@ def add_staff_member(tournament: Any, *, username: str, role: str, password: str
         raise Refused("staff_name_unavailable", field="username")
     user = _new_account(username=username, password=password, taken="staff_name_unavailable")
     TournamentRole.objects.create(user=user, tournament=tournament, role=role)
-    log_change(tournament, added_by, "staff_added", after={"user": user.get_username(), "role": role, "new_account": True})
+    log_change(
+        tournament, added_by, "staff_added", after={"user": user.get_username(), "role": role, "new_account": True}
+    )
     return user
 
 
@@ -209,8 +225,11 @@ def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any) -> t
     """Take a referee's or head referee's role away (the account stays, without it); returns the
     user name and a signed note that undoes it (`restore_staff_member`), or None when the grant
     is gone already (a second tap). An organiser's grant and one's own are refused. Audited."""
-    grant = TournamentRole.objects.select_related("user").filter(
-        pk=grant_id, tournament=tournament, user__device_link__isnull=True).first()
+    grant = (
+        TournamentRole.objects.select_related("user")
+        .filter(pk=grant_id, tournament=tournament, user__device_link__isnull=True)
+        .first()
+    )
     if grant is None:
         return None
     if grant.role not in STAFF_ROLES or grant.user_id == removed_by.pk or is_organiser_anywhere(grant.user):
@@ -218,8 +237,9 @@ def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any) -> t
     grant.delete()
     name = grant.user.get_username()
     log_change(tournament, removed_by, "staff_removed", before={"user": name, "role": grant.role})
-    undo = signing.dumps({"tournament": tournament.pk, "user": grant.user_id, "name": name, "role": grant.role},
-                         salt=UNDO_SALT)
+    undo = signing.dumps(
+        {"tournament": tournament.pk, "user": grant.user_id, "name": name, "role": grant.role}, salt=UNDO_SALT
+    )
     return name, undo
 
 
@@ -229,7 +249,11 @@ def removed_grant(tournament: Any, undo: str) -> dict[str, Any] | None:
         removed = signing.loads(undo, salt=UNDO_SALT, max_age=datetime.timedelta(hours=UNDO_HOURS))
     except signing.BadSignature:  # forged, or older than UNDO_HOURS (SignatureExpired)
         return None
-    if not isinstance(removed, dict) or removed.get("tournament") != tournament.pk or removed.get("role") not in STAFF_ROLES:
+    if (
+        not isinstance(removed, dict)
+        or removed.get("tournament") != tournament.pk
+        or removed.get("role") not in STAFF_ROLES
+    ):
         return None
     return removed
 
@@ -239,11 +263,16 @@ def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str
     """Undo a removal: the same account gets the same role back; returns its name, or None when
     it holds a role for this tournament again already (a second tap). Audited."""
     removed = removed_grant(tournament, undo)
-    user = None if removed is None else get_user_model().objects.filter(
-        pk=removed["user"], is_active=True, device_link__isnull=True).first()
+    user = (
+        None
+        if removed is None
+        else get_user_model().objects.filter(pk=removed["user"], is_active=True, device_link__isnull=True).first()
+    )
     if removed is None or user is None:
         raise Refused("staff_undo_expired")
-    _grant, created = TournamentRole.objects.get_or_create(user=user, tournament=tournament, defaults={"role": removed["role"]})
+    _grant, created = TournamentRole.objects.get_or_create(
+        user=user, tournament=tournament, defaults={"role": removed["role"]}
+    )
     if not created:
         return None
     log_change(tournament, restored_by, "staff_restored", after={"user": user.get_username(), "role": removed["role"]})
@@ -262,7 +291,9 @@ def create_organisation(*, name: str, slug: str, organiser: str) -> Any:
     host = HostOrganisation.objects.create(name=name, slug=slug)
     user = _new_account(username=organiser)  # no password given: an unusable one
     make_member(user, Role.ORGANISER, host)
-    log_change(None, None, "organisation_created", after={"name": name, "slug": slug, "organiser": organiser}, host=host)
+    log_change(
+        None, None, "organisation_created", after={"name": name, "slug": slug, "organiser": organiser}, host=host
+    )
     return user
 
 
@@ -270,4 +301,6 @@ def set_password_path(user: Any) -> str:
     """The path of a one-time link where `user` sets a password (Django's password-reset token:
     it stops working once a password is set, and after PASSWORD_RESET_TIMEOUT)."""
     uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
-    return reverse("accounts:set_password", kwargs={"uidb64": uidb64, "token": default_token_generator.make_token(user)})
+    return reverse(
+        "accounts:set_password", kwargs={"uidb64": uidb64, "token": default_token_generator.make_token(user)}
+    )

@@ -43,8 +43,9 @@ def change_member(host: Any, *, membership_id: int, role: str, reason: str, chan
     """Give a team member another role (`role`) or take them out of the team (`REMOVE`); returns
     their user name and a signed note that undoes it (`restore_member`), or None when nothing
     changes (a second tap). One's own membership and the last organiser's are refused. Audited."""
-    membership = Membership.objects.select_for_update().select_related("user").filter(
-        pk=membership_id, host=host).first()
+    membership = (
+        Membership.objects.select_for_update().select_related("user").filter(pk=membership_id, host=host).first()
+    )
     if membership is None or membership.role == role:
         return None
     if membership.user_id == changed_by.pk:
@@ -59,10 +60,18 @@ def change_member(host: Any, *, membership_id: int, role: str, reason: str, chan
     else:
         membership.role = role
         membership.save(update_fields=["role"])
-        log_change(None, changed_by, "team_role_changed", before=before, after={"user": name, "role": role},
-                   reason=reason, host=host)
-    undo = signing.dumps({"host": host.pk, "user": membership.user_id, "name": name, "role": before["role"]},
-                         salt=TEAM_UNDO_SALT)
+        log_change(
+            None,
+            changed_by,
+            "team_role_changed",
+            before=before,
+            after={"user": name, "role": role},
+            reason=reason,
+            host=host,
+        )
+    undo = signing.dumps(
+        {"host": host.pk, "user": membership.user_id, "name": name, "role": before["role"]}, salt=TEAM_UNDO_SALT
+    )
     return name, undo
 
 
@@ -89,20 +98,25 @@ def restore_member(host: Any, *, undo: str, restored_by: Any) -> str | None:
     if membership is not None and membership.role == note["role"]:
         return None
     Membership.objects.update_or_create(user=user, host=host, defaults={"role": note["role"]})
-    log_change(None, restored_by, "team_member_restored", after={"user": user.get_username(), "role": note["role"]},
-               host=host)
+    log_change(
+        None, restored_by, "team_member_restored", after={"user": user.get_username(), "role": note["role"]}, host=host
+    )
     return user.get_username()
 
 
 def _described(invitation: Invitation) -> dict[str, Any]:
-    return {"invitation": invitation.pk, "role": invitation.role,
-            "tournament": invitation.tournament.slug if invitation.tournament_id else None,
-            "expires": invitation.expires_at.isoformat(timespec="minutes")}
+    return {
+        "invitation": invitation.pk,
+        "role": invitation.role,
+        "tournament": invitation.tournament.slug if invitation.tournament_id else None,
+        "expires": invitation.expires_at.isoformat(timespec="minutes"),
+    }
 
 
 @transaction.atomic
-def create_invitation(host: Any, *, role: str, tournament: Any = None, created_by: Any,
-                      valid_days: int = INVITATION_DAYS) -> tuple[Invitation, str]:
+def create_invitation(
+    host: Any, *, role: str, tournament: Any = None, created_by: Any, valid_days: int = INVITATION_DAYS
+) -> tuple[Invitation, str]:
     """An invitation into `host`'s team with `role` (for `tournament` alone, when given: one of
     `host`'s); returns (invitation, token). The token is not stored. Audited."""
     if role not in RANK:
@@ -111,7 +125,11 @@ def create_invitation(host: Any, *, role: str, tournament: Any = None, created_b
         raise Refused("invitation_other_organisation", field="tournament")
     token = secrets.token_urlsafe(TOKEN_BYTES)
     invitation = Invitation.objects.create(
-        host=host, role=role, tournament=tournament, token_hash=token_hash(token), created_by=created_by,
+        host=host,
+        role=role,
+        tournament=tournament,
+        token_hash=token_hash(token),
+        created_by=created_by,
         expires_at=timezone.now() + datetime.timedelta(days=valid_days),
     )
     log_change(None, created_by, "invitation_created", after=_described(invitation), host=host)
@@ -121,8 +139,11 @@ def create_invitation(host: Any, *, role: str, tournament: Any = None, created_b
 @transaction.atomic
 def revoke_invitation(host: Any, *, invitation_id: int, revoked_by: Any) -> bool:
     """Revoke an invitation not accepted yet; False when there is none to revoke (a second tap)."""
-    invitation = Invitation.objects.filter(pk=invitation_id, host=host, revoked_at__isnull=True,
-                                           accepted_at__isnull=True).select_related("tournament").first()
+    invitation = (
+        Invitation.objects.filter(pk=invitation_id, host=host, revoked_at__isnull=True, accepted_at__isnull=True)
+        .select_related("tournament")
+        .first()
+    )
     if invitation is None:
         return False
     Invitation.objects.filter(pk=invitation.pk).update(revoked_at=timezone.now())
@@ -147,18 +168,29 @@ def accept_invitation(token: str, *, user: Any) -> Invitation:
     now = timezone.now()
     if invitation is None or not invitation.is_usable(now) or not user.is_active or _is_tablet(user):
         raise Refused("invitation_unusable")
-    if not Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(accepted_at=now, accepted_by=user):
+    if not Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(
+        accepted_at=now, accepted_by=user
+    ):
         raise Refused("invitation_unusable")
     if invitation.tournament_id:
         held = TournamentRole.objects.filter(user=user, tournament_id=invitation.tournament_id).first()
-        TournamentRole.objects.update_or_create(user=user, tournament_id=invitation.tournament_id, defaults={
-            "role": _stronger(held and held.role, invitation.role)})
+        TournamentRole.objects.update_or_create(
+            user=user,
+            tournament_id=invitation.tournament_id,
+            defaults={"role": _stronger(held and held.role, invitation.role)},
+        )
     else:
         held = Membership.objects.filter(user=user, host=invitation.host).first()
-        Membership.objects.update_or_create(user=user, host=invitation.host, defaults={
-            "role": _stronger(held and held.role, invitation.role)})
-    log_change(None, user, "invitation_accepted", after={**_described(invitation), "user": user.get_username()},
-               host=invitation.host)
+        Membership.objects.update_or_create(
+            user=user, host=invitation.host, defaults={"role": _stronger(held and held.role, invitation.role)}
+        )
+    log_change(
+        None,
+        user,
+        "invitation_accepted",
+        after={**_described(invitation), "user": user.get_username()},
+        host=invitation.host,
+    )
     return invitation
 
 

@@ -56,9 +56,7 @@ def check_public_url(value):
     except ValueError:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise PublicUrlError(
-            f"PUBLIC_URL must be an http:// or https:// address such as {example}; got {value!r}."
-        )
+        raise PublicUrlError(f"PUBLIC_URL must be an http:// or https:// address such as {example}; got {value!r}.")
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
         raise PublicUrlError(
             f"PUBLIC_URL must be only the scheme, the host and the port, such as {example}; got {value!r}."
@@ -279,14 +277,19 @@ def startup_lines(listen_host, port, public_url):
         host = f"[{network}]" if ":" in network else network
         return [f"Tablets and phones (same network): http://{host}:{port}/", f"This computer: {local}"]
     if (listen_host or "").strip("[]") in ALL_INTERFACES and in_container():
-        return [f"This computer: http://localhost:{port}/",
-                "Tablets and phones: set the venue address on the organiser's pages (Venue address), "
-                "or PUBLIC_URL."]
+        return [
+            f"This computer: http://localhost:{port}/",
+            "Tablets and phones: set the venue address on the organiser's pages (Venue address), or PUBLIC_URL.",
+        ]
     if (listen_host or "").strip("[]") in ALL_INTERFACES:
-        return [f"This computer: {local}",
-                "No network address found: connect this computer to the venue's network (or set PUBLIC_URL)."]
-    return [f"This computer only: http://{listen_host}:{port}/",
-            "Tablets and phones cannot reach it: start with `make run HOST=0.0.0.0` (or set PUBLIC_URL)."]
+        return [
+            f"This computer: {local}",
+            "No network address found: connect this computer to the venue's network (or set PUBLIC_URL).",
+        ]
+    return [
+        f"This computer only: http://{listen_host}:{port}/",
+        "Tablets and phones cannot reach it: start with `make run HOST=0.0.0.0` (or set PUBLIC_URL).",
+    ]
 
 
 def main(argv=None):

@@ -65,22 +65,29 @@ def measure(players, rounds):
     client.force_login(head)
     sheets = list(
         ScoreSheet.objects.filter(table__round__tournament=tournament, state="submitted")
-        .select_related("table__round").order_by("table__number")
+        .select_related("table__round")
+        .order_by("table__number")
     )
     samples = min(SAMPLES, len(sheets) // 2)
-    print(f"{players} players, {rounds} rounds; {connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"{players} players, {rounds} rounds; {connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     settings.BACKUP_SNAPSHOTS = "off"
     without = statistics.median(verify_times(client, sheets[:samples]))
     settings.BACKUP_SNAPSHOTS = "background"
-    with_snapshots = statistics.median(verify_times(client, sheets[samples: 2 * samples]))
+    with_snapshots = statistics.median(verify_times(client, sheets[samples : 2 * samples]))
     written = files.snapshots(tournament)
     start = time.perf_counter()
     snapshots.take_snapshot(tournament, "bench")
     writing = time.perf_counter() - start
     added_ms = (with_snapshots - without) * 1000
-    print(f"verify request: median {without * 1000:.1f} ms without snapshots, {with_snapshots * 1000:.1f} ms with ({samples} each)")
-    print(f"snapshots written: {len(written)}, {written[0].size / 1024:.0f} KiB compressed; "
-          f"writing one takes {writing:.2f} s, after the response")
+    print(
+        f"verify request: median {without * 1000:.1f} ms without snapshots, {with_snapshots * 1000:.1f} ms with ({samples} each)"
+    )
+    print(
+        f"snapshots written: {len(written)}, {written[0].size / 1024:.0f} KiB compressed; "
+        f"writing one takes {writing:.2f} s, after the response"
+    )
     ok = added_ms < BUDGET_MS and len(written) == samples
     print(f"added to the verify request: {added_ms:.1f} ms, budget < {BUDGET_MS} ms: {'PASS' if ok else 'FAIL'}")
     return ok

@@ -100,8 +100,13 @@ def prepare_database(env, referees):
     sessions = {}
     for user in User.objects.filter(username__startswith="ref"):
         session = SessionStore()
-        session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                        HASH_SESSION_KEY: user.get_session_auth_hash()})
+        session.update(
+            {
+                SESSION_KEY: str(user.pk),
+                BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                HASH_SESSION_KEY: user.get_session_auth_hash(),
+            }
+        )
         session.create()
         sessions[user.username] = session.session_key
     connections.close_all()
@@ -150,7 +155,9 @@ class Referee:
             data = save_data(i, version)
             started = time.perf_counter()
             status, fragment = self.request(
-                "POST", f"{self.sheet_path()}game/{number}/", data,
+                "POST",
+                f"{self.sheet_path()}game/{number}/",
+                data,
                 {"HX-Request": "true", "X-CSRFToken": self.cookies["csrftoken"], "Referer": f"http://{HOST}/"},
             )
             self.latencies.append(time.perf_counter() - started)
@@ -200,12 +207,26 @@ START_SECONDS = 300  # a first start migrates and compresses the static files: s
 def start_server(env, port, access_log, *, options=(), log=subprocess.DEVNULL, log_format=""):
     """The production start (bin/serve, as `make run` runs it; no demo) on `port`, with an access log
     giving each request's time in µs; `options` override gunicorn's (config/gunicorn.conf.py)."""
-    gunicorn_args = [*options, "--access-logfile", str(access_log),
-                     "--access-logformat", f"'%(m)s %(U)s %(s)s %(D)s{log_format}'"]
+    gunicorn_args = [
+        *options,
+        "--access-logfile",
+        str(access_log),
+        "--access-logformat",
+        f"'%(m)s %(U)s %(s)s %(D)s{log_format}'",
+    ]
     server = subprocess.Popen(
-        [str(ROOT / "bin" / "serve")], cwd=ROOT, stdout=log, stderr=log,
-        env={**env, "HOST": HOST, "PORT": str(port), "DEMO": "0", "PYTHON": sys.executable,
-             "GUNICORN_CMD_ARGS": " ".join(gunicorn_args)},
+        [str(ROOT / "bin" / "serve")],
+        cwd=ROOT,
+        stdout=log,
+        stderr=log,
+        env={
+            **env,
+            "HOST": HOST,
+            "PORT": str(port),
+            "DEMO": "0",
+            "PYTHON": sys.executable,
+            "GUNICORN_CMD_ARGS": " ".join(gunicorn_args),
+        },
     )
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
@@ -285,7 +306,9 @@ class OpenLoop:
         started = time.perf_counter()
         try:
             status, fragment = one.request(
-                "POST", f"{one.sheet_path()}game/{number}/", save_data(i, version),
+                "POST",
+                f"{one.sheet_path()}game/{number}/",
+                save_data(i, version),
                 {"HX-Request": "true", "X-CSRFToken": one.cookies.get("csrftoken", ""), "Referer": f"http://{HOST}/"},
             )
         except OSError:  # a timeout or a refused connection: counted, the loop goes on
@@ -323,8 +346,13 @@ def save_data(i, version):
     data = {"version": version, "ending": winner}
     for letter in "ABCD":
         if letter != winner:
-            data.update({f"{letter}-tiles": str((i * 7 + ord(letter)) % 60), f"{letter}-jokers": "0",
-                         f"{letter}-opening": "opened"})
+            data.update(
+                {
+                    f"{letter}-tiles": str((i * 7 + ord(letter)) % 60),
+                    f"{letter}-jokers": "0",
+                    f"{letter}-opening": "opened",
+                }
+            )
     return data
 
 
@@ -348,40 +376,55 @@ def run_open_loop(port, sessions, access_log, rates, seconds, interval):
 
 def knee(steps):
     """The highest rate whose tablets waited p95 < BUDGET_MS with every save answered (0: none)."""
-    held = [rate for rate, tablets_p95, _server, failed in steps
-            if tablets_p95 is not None and tablets_p95 < BUDGET_MS and not failed]
+    held = [
+        rate
+        for rate, tablets_p95, _server, failed in steps
+        if tablets_p95 is not None and tablets_p95 < BUDGET_MS and not failed
+    ]
     return max(held, default=0)
 
 
 def report_open_loop(steps, failures, conflicts, seconds, interval):
-    print(f"bench-entry, open loop: tablets saving every {interval} s, whatever the answers' pace "
-          f"({seconds} s a step): saves per second → p95 as the tablets waited (the server's own)")
+    print(
+        f"bench-entry, open loop: tablets saving every {interval} s, whatever the answers' pace "
+        f"({seconds} s a step): saves per second → p95 as the tablets waited (the server's own)"
+    )
     for rate, tablets_p95, server_p95, failed in steps:
         if tablets_p95 is None:
             print(f"  {rate:>4} saves/s, {round(rate * interval):>3} tablets: no save answered")
             continue
         server = f"{server_p95:.1f} ms" if server_p95 is not None else "–"
-        print(f"  {rate:>4} saves/s, {round(rate * interval):>3} tablets: p95 {tablets_p95:.1f} ms (server {server})"
-              f"{f', {failed} failed' if failed else ''}")
-    print(f"  knee: {knee(steps)} saves/s held with p95 < {BUDGET_MS} ms "
-          f"(failed saves: {failures}, refused as conflicts: {conflicts})")
+        print(
+            f"  {rate:>4} saves/s, {round(rate * interval):>3} tablets: p95 {tablets_p95:.1f} ms (server {server})"
+            f"{f', {failed} failed' if failed else ''}"
+        )
+    print(
+        f"  knee: {knee(steps)} saves/s held with p95 < {BUDGET_MS} ms "
+        f"(failed saves: {failures}, refused as conflicts: {conflicts})"
+    )
 
 
 def report(referees, errors, elapsed, server_ms, database, steps):
     """The stress run, with the open loop's knee beside its figure; returns whether it held its budget."""
     client_ms = [s * 1000 for r in referees for s in r.latencies]
     saves = len(client_ms)
-    print(f"bench-entry: {len(referees)} referees, {saves} game saves in {elapsed:.1f} s "
-          f"({saves / elapsed if elapsed else 0:.0f} saves/s at full stress; knee {knee(steps)} saves/s held with "
-          f"p95 < {BUDGET_MS} ms by tablets saving every few seconds), the production start (bin/serve), {database}")
+    print(
+        f"bench-entry: {len(referees)} referees, {saves} game saves in {elapsed:.1f} s "
+        f"({saves / elapsed if elapsed else 0:.0f} saves/s at full stress; knee {knee(steps)} saves/s held with "
+        f"p95 < {BUDGET_MS} ms by tablets saving every few seconds), the production start (bin/serve), {database}"
+    )
     ok = bool(server_ms) and percentile(server_ms, 0.95) < BUDGET_MS
     if server_ms:
-        print(f"  server time per save (gunicorn access log): p50 {statistics.median(server_ms):.1f} ms, "
-              f"p95 {percentile(server_ms, 0.95):.1f} ms, max {max(server_ms):.1f} ms  "
-              f"(budget: p95 < {BUDGET_MS} ms: {'PASS' if ok else 'FAIL'})")
+        print(
+            f"  server time per save (gunicorn access log): p50 {statistics.median(server_ms):.1f} ms, "
+            f"p95 {percentile(server_ms, 0.95):.1f} ms, max {max(server_ms):.1f} ms  "
+            f"(budget: p95 < {BUDGET_MS} ms: {'PASS' if ok else 'FAIL'})"
+        )
     if client_ms:
-        print(f"  client latency per save (includes queueing for the server's threads): p50 {statistics.median(client_ms):.1f} ms, "
-              f"p95 {percentile(client_ms, 0.95):.1f} ms")
+        print(
+            f"  client latency per save (includes queueing for the server's threads): p50 {statistics.median(client_ms):.1f} ms, "
+            f"p95 {percentile(client_ms, 0.95):.1f} ms"
+        )
     else:
         print("  no save was answered: no latency to report")
     print(f"  machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes slow the figures)")
@@ -402,9 +445,7 @@ def main():
     rates, seconds, interval = ((2, 4), 2, 1) if args.smoke else (RATES_PER_SECOND, STEP_SECONDS, SAVE_INTERVAL)
     workdir = Path(tempfile.mkdtemp(prefix="bench-entry-"))
     access_log = workdir / "access.log"
-    env = {
-        "VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR",
-    }
+    env = {"VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR"}
     for name in ("DATABASE_URL", "TESTING"):  # production settings, on the throwaway database only
         os.environ.pop(name, None)
     server = None
@@ -427,7 +468,9 @@ def main():
         shutil.rmtree(workdir, ignore_errors=True)
     ok = report(referees, errors, elapsed, server_ms, "PostgreSQL" if args.postgres else "SQLite", steps)
     report_open_loop(steps, open_failures, conflicts, seconds, interval)
-    ratios = subprocess.run([sys.executable, str(ROOT / "bench" / "sheet_ratios.py"), *(["--smoke"] if args.smoke else [])])
+    ratios = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "sheet_ratios.py"), *(["--smoke"] if args.smoke else [])]
+    )
     ok = ok and ratios.returncode == 0
     return 0 if ok or (args.smoke and server_ms and not errors) else 1
 

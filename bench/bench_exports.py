@@ -28,8 +28,10 @@ BUDGETS = {"xlsx": 3.0, "csv": 1.0, "site": 5.0}
 SITE_SIZE_BUDGET_MB = 5.0
 
 
-EXPORTS = {name: EXPORT_FILES[file][1] for name, file in
-           (("xlsx", "results.xlsx"), ("csv", "standings.csv"), ("site", "results-site.zip"))}
+EXPORTS = {
+    name: EXPORT_FILES[file][1]
+    for name, file in (("xlsx", "results.xlsx"), ("csv", "standings.csv"), ("site", "results-site.zip"))
+}
 
 
 def timed(make, tournament):
@@ -45,19 +47,25 @@ def main(players, rounds, site_players):
     start = time.perf_counter()
     tournament = import_tournament(random_tournament(players, rounds))
     smaller = import_tournament(random_tournament(site_players, rounds, slug="site-size"))
-    print(f"import: {players} and {site_players} players, {rounds} rounds in {time.perf_counter() - start:.1f} s "
-          f"(not counted); {connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"import: {players} and {site_players} players, {rounds} rounds in {time.perf_counter() - start:.1f} s "
+        f"(not counted); {connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     ok = True
     for name, make in EXPORTS.items():
         median, size = timed(make, tournament)
         passed = median < BUDGETS[name]
         ok &= passed
-        print(f"{name}: {players} players × {rounds} rounds, median {median:.2f} s of {RUNS} runs, "
-              f"{size / 1e6:.2f} MB; budget < {BUDGETS[name]:.0f} s: {'PASS' if passed else 'FAIL'}")
+        print(
+            f"{name}: {players} players × {rounds} rounds, median {median:.2f} s of {RUNS} runs, "
+            f"{size / 1e6:.2f} MB; budget < {BUDGETS[name]:.0f} s: {'PASS' if passed else 'FAIL'}"
+        )
     megabytes = len(EXPORTS["site"](smaller)) / 1e6
     passed = megabytes < SITE_SIZE_BUDGET_MB
-    print(f"site size: {site_players} players × {rounds} rounds, {megabytes:.2f} MB; "
-          f"budget < {SITE_SIZE_BUDGET_MB:.0f} MB: {'PASS' if passed else 'FAIL'}")
+    print(
+        f"site size: {site_players} players × {rounds} rounds, {megabytes:.2f} MB; "
+        f"budget < {SITE_SIZE_BUDGET_MB:.0f} MB: {'PASS' if passed else 'FAIL'}"
+    )
     return ok and passed
 
 

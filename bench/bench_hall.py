@@ -117,8 +117,14 @@ def prepare(env, size):
     tokens = {number: create_device_link(tournament, label=f"Stół {number}")[1] for number in tables}
     connections.close_all()
     return {
-        "slug": SLUG, "round": size.played_rounds + 1, "pace": size.pace, "poll_seconds": POLL_SECONDS, "logins": logins,
-        "tables": tables, "tokens": tokens, "players": {p["id"]: p["name"] for p in data["players"]},
+        "slug": SLUG,
+        "round": size.played_rounds + 1,
+        "pace": size.pace,
+        "poll_seconds": POLL_SECONDS,
+        "logins": logins,
+        "tables": tables,
+        "tokens": tokens,
+        "players": {p["id"]: p["name"] for p in data["players"]},
     }
 
 
@@ -147,7 +153,13 @@ def warm_up(port):
     """Open the public pages a few times, as the first visitors would before the hall fills (each
     worker reads its templates once); returns the standings the checker compares verifications with."""
     for _ in range(2 * WORKERS_MAX):
-        for path in ("/accounts/login/", f"/t/{SLUG}/", f"/t/{SLUG}/standings/", f"/t/{SLUG}/projector/", f"/t/{SLUG}/player/p1/"):
+        for path in (
+            "/accounts/login/",
+            f"/t/{SLUG}/",
+            f"/t/{SLUG}/standings/",
+            f"/t/{SLUG}/projector/",
+            f"/t/{SLUG}/player/p1/",
+        ):
             urllib.request.urlopen(f"http://{HOST}:{port}{path}", timeout=30).read()
     with urllib.request.urlopen(f"http://{HOST}:{port}/t/{SLUG}/standings.json", timeout=30) as answer:
         return json.load(answer)
@@ -194,9 +206,11 @@ def busy_worker(master, tries=200, windows=3):
 
 def inject_faults(master, start, run_seconds, faults, stop):
     """Reload gunicorn, stop one worker, kill one, spread over the run; notes (time, what) in `faults`."""
-    steps = [(0.25, signal.SIGHUP, "gunicorn reloaded (HUP to the master)"),
-             (0.45, signal.SIGTERM, "one worker stopped (TERM)"),
-             (0.65, signal.SIGKILL, "one worker killed (kill -9)")]
+    steps = [
+        (0.25, signal.SIGHUP, "gunicorn reloaded (HUP to the master)"),
+        (0.45, signal.SIGTERM, "one worker stopped (TERM)"),
+        (0.65, signal.SIGKILL, "one worker killed (kill -9)"),
+    ]
     for fraction, sig, what in steps:
         if stop.wait(max(0.0, start + fraction * run_seconds - time.time())):
             return
@@ -210,10 +224,25 @@ def inject_faults(master, start, run_seconds, faults, stop):
 def run_locust(port, data_file, out, size, faults_wanted, master):
     users = len(json.loads(data_file.read_text())["tables"]) + FIXED_USERS + size.phones
     command = [
-        sys.executable, "-m", "locust", "-f", str(SCENARIO), "--headless", "--only-summary",
-        "-u", str(users), "-r", str(max(1, round(users / size.ramp_seconds))),
-        "-t", f"{size.ramp_seconds + size.run_seconds}s",
-        "--csv", str(out / "locust"), "--host", f"http://{HOST}:{port}", "--loglevel", "WARNING",
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(SCENARIO),
+        "--headless",
+        "--only-summary",
+        "-u",
+        str(users),
+        "-r",
+        str(max(1, round(users / size.ramp_seconds))),
+        "-t",
+        f"{size.ramp_seconds + size.run_seconds}s",
+        "--csv",
+        str(out / "locust"),
+        "--host",
+        f"http://{HOST}:{port}",
+        "--loglevel",
+        "WARNING",
     ]
     env = {**os.environ, "HALL_DATA": str(data_file), "HALL_OUT": str(out)}
     for name in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL"):
@@ -223,11 +252,18 @@ def run_locust(port, data_file, out, size, faults_wanted, master):
     injector = None
     if faults_wanted:
         injector = threading.Thread(
-            target=inject_faults, args=(master, started + size.ramp_seconds, size.run_seconds, faults, stop))
+            target=inject_faults, args=(master, started + size.ramp_seconds, size.run_seconds, faults, stop)
+        )
         injector.start()
     with open(out / "locust.log", "w") as log:
-        subprocess.run(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                       timeout=size.ramp_seconds + size.run_seconds + 120)
+        subprocess.run(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=size.ramp_seconds + size.run_seconds + 120,
+        )
     stop.set()
     if injector:
         injector.join()
@@ -239,7 +275,9 @@ def main():
     parser.add_argument("--postgres", action="store_true", help="on a throwaway PostgreSQL cluster")
     parser.add_argument("--faults", action="store_true", help="reload, stop and kill gunicorn workers during the load")
     parser.add_argument("--smoke", action="store_true", help="a handful of users for 14 s")
-    parser.add_argument("--gunicorn", default="", help="gunicorn options overriding config/gunicorn.conf.py's, e.g. \"-w 3\"")
+    parser.add_argument(
+        "--gunicorn", default="", help='gunicorn options overriding config/gunicorn.conf.py\'s, e.g. "-w 3"'
+    )
     parser.add_argument("--players", type=int, help="a larger or smaller hall: players (4 per table and tablet)")
     parser.add_argument("--phones", type=int, help="a larger or smaller hall: phones")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, Locust's CSV)")
@@ -251,9 +289,7 @@ def main():
     workdir = Path(tempfile.mkdtemp(prefix="bench-hall-"))
     out = workdir / "out"
     out.mkdir()
-    env = {
-        "VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR",
-    }
+    env = {"VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR"}
     for name in ("DATABASE_URL", "TESTING"):  # production settings, on the throwaway database only
         os.environ.pop(name, None)
     try:
@@ -264,8 +300,14 @@ def main():
             data_file = workdir / "hall.json"
             port = free_port()
             server_log = stack.enter_context(open(workdir / "gunicorn.log", "w"))
-            server = start_server({**os.environ, **env}, port, workdir / "access.log", options=args.gunicorn.split(),
-                                  log=server_log, log_format=" %({x-hall-kind}i)s")
+            server = start_server(
+                {**os.environ, **env},
+                port,
+                workdir / "access.log",
+                options=args.gunicorn.split(),
+                log=server_log,
+                log_format=" %({x-hall-kind}i)s",
+            )
             try:
                 data["baseline"] = warm_up(port)
                 data_file.write_text(json.dumps(data))
@@ -278,13 +320,25 @@ def main():
 
             connections.close_all()
         server_ms = server_times(workdir / "access.log")
-        problems = [line for line in (workdir / "gunicorn.log").read_text().splitlines()
-                    if "Traceback" in line or "locked" in line or "Error" in line]
+        problems = [
+            line
+            for line in (workdir / "gunicorn.log").read_text().splitlines()
+            if "Traceback" in line or "locked" in line or "Error" in line
+        ]
         budgets_hold, correct = print_report(
-            out, database=database, setting=f"bin/serve {args.gunicorn}".strip(), size=size,
-            load=(load_at_start, os.getloadavg()), started=started, faults=faults, lost=lost,
-            acknowledged=acknowledged, states=states, freshness=freshness_seconds(out),
-            server_ms=server_ms, problems=problems,
+            out,
+            database=database,
+            setting=f"bin/serve {args.gunicorn}".strip(),
+            size=size,
+            load=(load_at_start, os.getloadavg()),
+            started=started,
+            faults=faults,
+            lost=lost,
+            acknowledged=acknowledged,
+            states=states,
+            freshness=freshness_seconds(out),
+            server_ms=server_ms,
+            problems=problems,
             poll_seconds=POLL_SECONDS,
         )
     finally:

@@ -52,7 +52,9 @@ WORKBOOK_RELS = (
 )
 SHEET_START = '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
 SHEET_END = "</sheetData></worksheet>"
-STRINGS_START = '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+STRINGS_START = (
+    '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+)
 
 
 def _column(number):
@@ -190,10 +192,14 @@ def main():
         files_ok = bench_files(cases, folder)
     setup_django()
     players_ok = bench_players([2_000] if args.smoke else [10_000, PLAYER_BUDGET_COUNT])
-    print(f"budget: {PLAYER_BUDGET_COUNT:,} players validated in < {PLAYER_BUDGET_SECONDS:.0f} s: "
-          f"{'PASS' if players_ok else 'FAIL'}{' (not measured by --smoke)' if args.smoke else ''}")
-    print(f"budget: every file refused or read in < {FILE_BUDGET_SECONDS:.0f} s and < {FILE_BUDGET_MB} MB: "
-          f"{'PASS' if files_ok else 'FAIL'}")
+    print(
+        f"budget: {PLAYER_BUDGET_COUNT:,} players validated in < {PLAYER_BUDGET_SECONDS:.0f} s: "
+        f"{'PASS' if players_ok else 'FAIL'}{' (not measured by --smoke)' if args.smoke else ''}"
+    )
+    print(
+        f"budget: every file refused or read in < {FILE_BUDGET_SECONDS:.0f} s and < {FILE_BUDGET_MB} MB: "
+        f"{'PASS' if files_ok else 'FAIL'}"
+    )
     return 0
 
 

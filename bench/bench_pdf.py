@@ -33,8 +33,10 @@ def timed(label, render, pages_expected):
     pages = len(pdf_reader(pdf).pages)
     assert pages == pages_expected, f"{label}: {pages} pages, expected {pages_expected}"
     verdict = "within" if wall < BUDGET_SECONDS else "OVER"
-    print(f"{label:28} {wall:6.2f} s ({cpu:5.2f} s CPU)  cached {cached:5.3f} s  {pages:3d} pages  "
-          f"{len(pdf) / 1024:5.0f} KiB  {verdict} the {BUDGET_SECONDS:.0f} s budget")
+    print(
+        f"{label:28} {wall:6.2f} s ({cpu:5.2f} s CPU)  cached {cached:5.3f} s  {pages:3d} pages  "
+        f"{len(pdf) / 1024:5.0f} KiB  {verdict} the {BUDGET_SECONDS:.0f} s budget"
+    )
 
 
 def main(tables, diplomas):
@@ -60,6 +62,7 @@ def main(tables, diplomas):
             response = client.get(url)
             assert response.status_code == 200, (url, response.status_code)
             return response.content
+
         return fetch
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -56,10 +56,15 @@ SMOKE = Size(players=12, rounds=2, clients=10, warmup_seconds=0.3, spell_seconds
 def production_environment(var_dir):
     dropped = ("DATABASE_URL", "TESTING", "DEBUG", "PUBLIC_URL", "PROXY")
     env = {k: v for k, v in os.environ.items() if k not in dropped}
-    env.update({
-        "VAR_DIR": str(var_dir), "PUBLIC_URL": "https://127.0.0.1", "PROXY": "1",
-        "DJANGO_SETTINGS_MODULE": "bench.public_settings", "PYTHONPATH": str(ROOT),
-    })
+    env.update(
+        {
+            "VAR_DIR": str(var_dir),
+            "PUBLIC_URL": "https://127.0.0.1",
+            "PROXY": "1",
+            "DJANGO_SETTINGS_MODULE": "bench.public_settings",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
     return env
 
 
@@ -100,9 +105,24 @@ def serve(env, var_dir):
     port = free_port()
     log = open(Path(var_dir) / "gunicorn.log", "w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--workers", str(WORKERS),
-         "--bind", f"127.0.0.1:{port}", "--chdir", str(ROOT), "--backlog", "2048"],
-        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--workers",
+            str(WORKERS),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--chdir",
+            str(ROOT),
+            "--backlog",
+            "2048",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 30
     while True:
@@ -166,13 +186,17 @@ def main():
     env = production_environment(var_dir)
     started = time.perf_counter()
     prepare(env, size)
-    print(f"{size.players} players, {size.rounds} rounds imported in {time.perf_counter() - started:.0f} s "
-          f"(not counted); database in {var_dir}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"{size.players} players, {size.rounds} rounds imported in {time.perf_counter() - started:.0f} s "
+        f"(not counted); database in {var_dir}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     server, port = serve(env, var_dir)
     try:
         began = time.perf_counter()
         status, etag = get(port, LEADERBOARD, {"HX-Request": "true"})
-        print(f"first leaderboard request (standings computed and rendered): {(time.perf_counter() - began) * 1000:.0f} ms")
+        print(
+            f"first leaderboard request (standings computed and rendered): {(time.perf_counter() - began) * 1000:.0f} ms"
+        )
         targets = {
             "bare Django view " + BARE: (BARE, {}),
             "leaderboard polls (htmx, If-None-Match)": (LEADERBOARD, {"HX-Request": "true", "If-None-Match": etag}),
@@ -192,16 +216,20 @@ def main():
         server.wait(timeout=30)
         if not given:
             shutil.rmtree(var_dir, ignore_errors=True)
-    print(f"gunicorn, {WORKERS} workers, whitenoise, DEBUG off, HTTPS behind a proxy; {size.clients} clients, "
-          f"{size.spells} spells of {size.spell_seconds} s on each target, alternating; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs:")
+    print(
+        f"gunicorn, {WORKERS} workers, whitenoise, DEBUG off, HTTPS behind a proxy; {size.clients} clients, "
+        f"{size.spells} spells of {size.spell_seconds} s on each target, alternating; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs:"
+    )
     rates = {name: report(name, results[name], elapsed[name]) for name in targets}
     bare, *measured = rates
     ok = True
     for name in measured:
         ratio = rates[name] / rates[bare]
         ok &= ratio >= BUDGET
-        print(f"budget: {name} >= {BUDGET}x the bare view's rate ({ratio:.2f}x): {'PASS' if ratio >= BUDGET else 'FAIL'}")
+        print(
+            f"budget: {name} >= {BUDGET}x the bare view's rate ({ratio:.2f}x): {'PASS' if ratio >= BUDGET else 'FAIL'}"
+        )
     return 0 if ok or size is SMOKE else 1
 
 

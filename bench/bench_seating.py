@@ -24,8 +24,7 @@ from engine.seating import plan_tournament, quality_report, table_sizes  # noqa:
 
 # Most rounds with no repeat meeting for tables of 4 (social golfer problem, groups of
 # 4).  44 is not in the published tables; 14 rounds is the counting bound, and reached.
-KNOWN_BEST = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15,
-              52: 17, 56: 18, 60: 19, 64: 21}
+KNOWN_BEST = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 18, 60: 19, 64: 21}
 ISSUE_ROWS = [(28, 8), (28, 9), (32, 10), (36, 11), (40, 13), (44, 14)]
 SPEED_SIZES = [13, 16, 24, 41, 100, 200]
 
@@ -83,8 +82,10 @@ def best_random(n, rounds, draws, seed):
 def zero_repeat_table(sizes, seed, max_extra):
     """Per N: repeat pairs for R = 2.. up to the known best (or bound) + max_extra."""
     print("Zero-repeat rounds: repeat pairs for R = 2, 3, ... rounds (seed %d)" % seed)
-    print("  best = known most rounds without a repeat (N divisible by 4), else ~ = "
-          "counting bound; reached = most rounds with 0 repeats here")
+    print(
+        "  best = known most rounds without a repeat (N divisible by 4), else ~ = "
+        "counting bound; reached = most rounds with 0 repeats here"
+    )
     print(f"{'N':>4} {'tables':>8} {'best':>5} {'reached':>7} {'s/round':>7}  repeat pairs by R")
     rows = {}
     for n in sizes:
@@ -103,8 +104,10 @@ def zero_repeat_table(sizes, seed, max_extra):
         rows[n] = (target, reached)
         tables = f"{sizes_n.count(4)}x4" + (f"+{sizes_n.count(3)}x3" if 3 in sizes_n else "")
         label = f"{best}" if best is not None else f"~{target}"
-        print(f"{n:>4} {tables:>8} {label:>5} {reached:>7} {slowest:>7.2f}  "
-              + " ".join(str(x) for x in found), flush=True)
+        print(
+            f"{n:>4} {tables:>8} {label:>5} {reached:>7} {slowest:>7.2f}  " + " ".join(str(x) for x in found),
+            flush=True,
+        )
     return rows
 
 
@@ -132,36 +135,44 @@ def main():
 
     print()
     print("The issue's rows: repeat pairs next to the known best (0)")
-    for n, r in ([] if args.smoke else ISSUE_ROWS):
+    for n, r in [] if args.smoke else ISSUE_ROWS:
         report, per_round = run(n, r, 3)
-        line(f"{n} players x {r:>2} rounds (seed 3): {report['repeat_pairs']} repeat pairs "
-             f"(known best 0), worst pair {report['worst_pair']}, seat spread "
-             f"{report['seat_spread']}, {per_round:.2f} s/round", report["repeat_pairs"] == 0)
+        line(
+            f"{n} players x {r:>2} rounds (seed 3): {report['repeat_pairs']} repeat pairs "
+            f"(known best 0), worst pair {report['worst_pair']}, seat spread "
+            f"{report['seat_spread']}, {per_round:.2f} s/round",
+            report["repeat_pairs"] == 0,
+        )
     for n, (target, reached) in sorted(rows.items()):
         if n in KNOWN_BEST:
-            line(f"{n} players: {reached} rounds without a repeat (known best {target})",
-                 reached >= target)
+            line(f"{n} players: {reached} rounds without a repeat (known best {target})", reached >= target)
 
     print()
     print("Speed and quality against the best of plain random draws")
     print("  unb = players whose seat letters are not balanced (engine.seating.letters)")
-    print(f"{'N':>4} {'R':>2} | {'rep':>4} {'worst':>5} {'spread':>6} {'unb':>4} {'3rep':>4} {'s/round':>8}"
-          f" | {'random':>7} {'rep':>4} {'worst':>5} {'spread':>6}")
+    print(
+        f"{'N':>4} {'R':>2} | {'rep':>4} {'worst':>5} {'spread':>6} {'unb':>4} {'3rep':>4} {'s/round':>8}"
+        f" | {'random':>7} {'rep':>4} {'worst':>5} {'spread':>6}"
+    )
     for n in speed:
         for r in rounds_speed:
             report, per_round = run(n, r, args.seed)
             draws = max(10, min(200, 2_000_000 // (n * n * r)))
             rnd = best_random(n, r, draws, args.seed)
-            print(f"{n:>4} {r:>2} | {report['repeat_pairs']:>4} {report['worst_pair']:>5}"
-                  f" {report['seat_spread']:>6} {report['unbalanced']:>4} {report['three_table_repeats']:>4}"
-                  f" {per_round:>8.3f} | {draws:>7} {rnd['repeat_pairs']:>4}"
-                  f" {rnd['worst_pair']:>5} {rnd['seat_spread']:>6}", flush=True)
+            print(
+                f"{n:>4} {r:>2} | {report['repeat_pairs']:>4} {report['worst_pair']:>5}"
+                f" {report['seat_spread']:>6} {report['unbalanced']:>4} {report['three_table_repeats']:>4}"
+                f" {per_round:>8.3f} | {draws:>7} {rnd['repeat_pairs']:>4}"
+                f" {rnd['worst_pair']:>5} {rnd['seat_spread']:>6}",
+                flush=True,
+            )
             if n == 200:
-                line(f"200 players x {r} rounds: under 2 s a round (got {per_round:.2f} s)",
-                     per_round < 2.0)
+                line(f"200 players x {r} rounds: under 2 s a round (got {per_round:.2f} s)", per_round < 2.0)
     print()
-    print(f"{'all budgets met' if ok_all else 'SOME BUDGETS FAILED'}; "
-          f"total {time.perf_counter() - t0:.0f} s (wall clock; the machine may be shared)")
+    print(
+        f"{'all budgets met' if ok_all else 'SOME BUDGETS FAILED'}; "
+        f"total {time.perf_counter() - t0:.0f} s (wall clock; the machine may be shared)"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,10 @@ def main(players, rounds):
     start = time.perf_counter()
     tournament = import_tournament(random_tournament(players, rounds))
     smaller = import_tournament(random_tournament(max(players // 5, 4), rounds, slug="smaller"))
-    print(f"import: {players} players, {rounds} rounds in {time.perf_counter() - start:.1f} s (not counted); "
-          f"{connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"import: {players} players, {rounds} rounds in {time.perf_counter() - start:.1f} s (not counted); "
+        f"{connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     timings = []
     for _ in range(RUNS):
         start = time.perf_counter()
@@ -46,8 +48,10 @@ def main(players, rounds):
         timings.append(time.perf_counter() - start)
     median, worst = statistics.median(timings), max(timings)
     queries, fewer = queries_for(tournament), queries_for(smaller)
-    print(f"standings: {len(rows)} rows, median {median:.3f} s, worst {worst:.3f} s of {RUNS} runs; "
-          f"{queries} queries ({fewer} for {smaller.players.count()} players)")
+    print(
+        f"standings: {len(rows)} rows, median {median:.3f} s, worst {worst:.3f} s of {RUNS} runs; "
+        f"{queries} queries ({fewer} for {smaller.players.count()} players)"
+    )
     ok = median < BUDGET_SECONDS and queries == fewer
     print(f"budget: < {BUDGET_SECONDS} s, queries constant: {'PASS' if ok else 'FAIL'}")
     return ok

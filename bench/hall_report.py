@@ -49,8 +49,10 @@ def milliseconds(value):
 def print_kinds(rows, server_ms):
     """One line per request kind (client-side times in ms, and the server's own p95 from gunicorn's
     access log), with its PASS/FAIL; returns whether every kind holds."""
-    print(f"  {'request kind':<30}{'count':>6}{'p50':>6}{'p95':>6}{'p99':>6}{'fail':>5}{'server p95':>11}"
-          f"   budget p95 < {P95_MS} ms, p99 < {P99_MS} ms")
+    print(
+        f"  {'request kind':<30}{'count':>6}{'p50':>6}{'p95':>6}{'p99':>6}{'fail':>5}{'server p95':>11}"
+        f"   budget p95 < {P95_MS} ms, p99 < {P99_MS} ms"
+    )
     every = True
     for row in rows:
         if row["Name"] == "Aggregated":
@@ -62,8 +64,10 @@ def print_kinds(rows, server_ms):
         server = server_ms.get(row["Name"])
         server = f"{percentile(server, 0.95):.0f}" if server else "–"
         own = f" (p95, p99 < {budget_p95} ms: {why})" if why else ""
-        print(f"  {row['Name']:<30}{row['Request Count']:>6}{p50:>6.0f}{p95:>6.0f}{p99:>6.0f}{row['Failure Count']:>5}"
-              f"{server:>11}   {'PASS' if ok else 'FAIL'}{own}")
+        print(
+            f"  {row['Name']:<30}{row['Request Count']:>6}{p50:>6.0f}{p95:>6.0f}{p99:>6.0f}{row['Failure Count']:>5}"
+            f"{server:>11}   {'PASS' if ok else 'FAIL'}{own}"
+        )
     return every
 
 
@@ -99,48 +103,83 @@ def recovered(out, faults):
     return len(last_failure), stuck
 
 
-def print_report(out, *, database, setting, size, load, started, faults, lost, acknowledged, states, freshness,
-                 server_ms, problems, poll_seconds):
+def print_report(
+    out,
+    *,
+    database,
+    setting,
+    size,
+    load,
+    started,
+    faults,
+    lost,
+    acknowledged,
+    states,
+    freshness,
+    server_ms,
+    problems,
+    poll_seconds,
+):
     """Everything the run measured, with the budgets; returns (budgets hold, nothing lost or failed)."""
     rows = locust_rows(out)
     total = next(row for row in rows if row["Name"] == "Aggregated")
-    print(f"bench-hall: {database}, {setting}, {size.players} players, {size.phones} phones, "
-          f"{size.ramp_seconds} s ramp + {size.run_seconds} s")
-    print(f"  machine: {os.cpu_count()} CPUs, load average {load[0][0]:.1f} at the start, {load[1][0]:.1f} at the end "
-          "(other processes and Locust itself share the CPUs: client-side times include their queueing)")
+    print(
+        f"bench-hall: {database}, {setting}, {size.players} players, {size.phones} phones, "
+        f"{size.ramp_seconds} s ramp + {size.run_seconds} s"
+    )
+    print(
+        f"  machine: {os.cpu_count()} CPUs, load average {load[0][0]:.1f} at the start, {load[1][0]:.1f} at the end "
+        "(other processes and Locust itself share the CPUs: client-side times include their queueing)"
+    )
     kinds_ok = print_kinds(rows, server_ms)
     requests, errors = int(total["Request Count"]), int(total["Failure Count"])
     p95 = milliseconds(total["95%"])
     seen, unseen = freshness
     worst = max(seen + unseen, default=None)  # a verification not seen yet has waited at least its age
     shown = poll_seconds + worst if worst is not None else None
-    print(f"  sheets of the round at the end: {dict(sorted(states.items()))}; {acknowledged} saves acknowledged, "
-          f"{len(seen)} verifications seen on the leaderboard, {len(unseen)} not yet when the run stopped")
+    print(
+        f"  sheets of the round at the end: {dict(sorted(states.items()))}; {acknowledged} saves acknowledged, "
+        f"{len(seen)} verifications seen on the leaderboard, {len(unseen)} not yet when the run stopped"
+    )
     if worst is not None:
-        print(f"  freshness: standings.json showed a verified sheet {worst:.2f} s after the head referee's tap at worst "
-              f"(median {sorted(seen + unseen)[len(seen + unseen) // 2]:.2f} s, polled every 0.1 s); "
-              f"a phone polling every {poll_seconds} s shows it within {shown:.1f} s")
+        print(
+            f"  freshness: standings.json showed a verified sheet {worst:.2f} s after the head referee's tap at worst "
+            f"(median {sorted(seen + unseen)[len(seen + unseen) // 2]:.2f} s, polled every 0.1 s); "
+            f"a phone polling every {poll_seconds} s shows it within {shown:.1f} s"
+        )
     every = [ms for kind, times in server_ms.items() if kind != "-" for ms in times]  # "-": the warm-up
     if every:
-        print(f"  server time (gunicorn's access log, every request): p95 {percentile(every, 0.95):.0f} ms, "
-              f"p99 {percentile(every, 0.99):.0f} ms")
+        print(
+            f"  server time (gunicorn's access log, every request): p95 {percentile(every, 0.95):.0f} ms, "
+            f"p99 {percentile(every, 0.99):.0f} ms"
+        )
     for line in problems[:5]:
         print(f"  server log: {line[:160]}")
     print_failures(out, started, faults)
     recovery = recovered(out, faults)
     if recovery is not None:
         hit, stuck = recovery
-        print(f"  recovery: {hit} users saw a failed request, {len(stuck)} of them had no good answer after it"
-              f"{': ' + ', '.join(stuck[:5]) if stuck else ''}")
+        print(
+            f"  recovery: {hit} users saw a failed request, {len(stuck)} of them had no good answer after it"
+            f"{': ' + ', '.join(stuck[:5]) if stuck else ''}"
+        )
     if lost:
         print(f"  lost saves (table, game): {lost[:10]}")
     fresh_ok = shown is not None and shown <= poll_seconds + FRESHNESS_SLACK
-    print(f"hall: {requests} requests, p95 {p95:.0f} ms, errors {errors}, lost saves {len(lost)}, "
-          f"freshness {shown if shown is None else round(shown, 1)} s")
+    print(
+        f"hall: {requests} requests, p95 {p95:.0f} ms, errors {errors}, lost saves {len(lost)}, "
+        f"freshness {shown if shown is None else round(shown, 1)} s"
+    )
     budgets = [
-        (f"p95 < {P95_MS} ms and p99 < {P99_MS} ms for every request kind (the PDF and the sign-in: their own)", kinds_ok),
-        ("0 errors (no 5xx, no 'database is locked', no timeout)" + (" outside the injected faults" if faults else ""),
-         errors == 0 or bool(faults)),
+        (
+            f"p95 < {P95_MS} ms and p99 < {P99_MS} ms for every request kind (the PDF and the sign-in: their own)",
+            kinds_ok,
+        ),
+        (
+            "0 errors (no 5xx, no 'database is locked', no timeout)"
+            + (" outside the injected faults" if faults else ""),
+            errors == 0 or bool(faults),
+        ),
         ("0 lost saves", not lost),
         (f"freshness ≤ the leaderboard's poll ({poll_seconds} s) + {FRESHNESS_SLACK:.0f} s", fresh_ok),
     ]

@@ -143,8 +143,9 @@ class HallUser(HttpUser):
         headers = {KIND: name, "Referer": self.host + self.page_url}
         if htmx:
             headers.update({"HX-Request": "true", "HX-Current-URL": self.host + self.page_url, "X-CSRFToken": csrf})
-        with self.client.post(path, data=data, name=name, headers=headers, timeout=TIMEOUT, allow_redirects=False,
-                              catch_response=True) as reply:
+        with self.client.post(
+            path, data=data, name=name, headers=headers, timeout=TIMEOUT, allow_redirects=False, catch_response=True
+        ) as reply:
             if reply.status_code == 302 or reply.status_code == 200 and not redirect and (expect or "") in reply.text:
                 reply.success()
             elif reply.status_code == 200:
@@ -204,7 +205,9 @@ class Referee(HallUser):
         fields["version"] = version
         rng = random.Random(f"{self.table}-{number}")
         winner = "ABCD"[(self.table + number) % 4]
-        typed = [("ending", winner)] + [(f"{letter}-tiles", str(rng.randint(0, 70))) for letter in "ABCD" if letter != winner]
+        typed = [("ending", winner)] + [
+            (f"{letter}-tiles", str(rng.randint(0, 70))) for letter in "ABCD" if letter != winner
+        ]
         for name, value in typed:
             think(4, 8)
             fields[name] = value
@@ -213,13 +216,20 @@ class Referee(HallUser):
         for attempt in range(8):
             reply = self.post(save, "referee: save game", list(fields.items()), htmx=True, csrf=csrf, expect=SAVED)
             if reply.status_code == 200 and SAVED in reply.text:
-                racks = {letter: [int(fields[f"{letter}-tiles"]), int(fields[f"{letter}-jokers"]), fields[f"{letter}-opening"]]
-                         for letter in "ABCD" if letter != winner}
+                racks = {
+                    letter: [
+                        int(fields[f"{letter}-tiles"]),
+                        int(fields[f"{letter}-jokers"]),
+                        fields[f"{letter}-opening"],
+                    ]
+                    for letter in "ABCD"
+                    if letter != winner
+                }
                 record("acks", table=self.table, game=number, winner=winner, racks=racks, at=time.time())
                 return reply.text
             if 200 <= reply.status_code < 500:
                 return None  # refused: said on the tablet, not sent again
-            time.sleep(min(2 ** attempt, 30))  # not saved — will retry (no answer, or a server error)
+            time.sleep(min(2**attempt, 30))  # not saved — will retry (no answer, or a server error)
         return None
 
     def submit(self, page):
@@ -334,7 +344,9 @@ class Projector(HallUser):
     @task
     def next_page(self):
         match = re.search(r'hx-get="([^"]+)" hx-trigger="every (\d+)s"', self.page)
-        path, seconds = (match.group(1).replace("&amp;", "&"), int(match.group(2))) if match else (f"/t/{SLUG}/projector/", 10)
+        path, seconds = (
+            (match.group(1).replace("&amp;", "&"), int(match.group(2))) if match else (f"/t/{SLUG}/projector/", 10)
+        )
         think(seconds, seconds)
         reply = self.get(path, "projector: poll", htmx="board", conditional=True)
         if reply.status_code == 200:

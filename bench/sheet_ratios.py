@@ -28,7 +28,9 @@ SHEET = "/referee/test/round/1/table/{}/"
 
 def prepare(workdir):
     """Migrate a throwaway database; one referee, signed in, and two empty tables."""
-    os.environ.update({"VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR", "DJANGO_SETTINGS_MODULE": "bench.public_settings"})
+    os.environ.update(
+        {"VAR_DIR": str(workdir), "LOG_LEVEL": "ERROR", "DJANGO_SETTINGS_MODULE": "bench.public_settings"}
+    )
     for name in ("DATABASE_URL", "TESTING"):
         os.environ.pop(name, None)
     sys.path.insert(0, str(ROOT))
@@ -72,12 +74,14 @@ def measure(client, rounds):
         times["sheet page"].append(seconds)
         size = len(response.content)
         data = save_data(i, version)
-        seconds, response = timed(lambda data=data: client.post(f"{SHEET.format(1)}game/1/", data, HTTP_HX_REQUEST="true"))
+        seconds, response = timed(
+            lambda data=data: client.post(f"{SHEET.format(1)}game/1/", data, HTTP_HX_REQUEST="true")
+        )
         html = response.content.decode()
         assert "data-just-saved" in html, html[:500]
         times["htmx save"].append(seconds)
         version = int(re.search(r'id="g1-version" value="(\d+)"', html).group(1))
-    return {name: statistics.median(values[len(values) // 5:]) for name, values in times.items()}, size
+    return {name: statistics.median(values[len(values) // 5 :]) for name, values in times.items()}, size
 
 
 def main():
@@ -98,8 +102,10 @@ def main():
         ratio = medians[name] / bare
         ok = ok and ratio <= budget
         extra = f", {size / 1024:.0f} KB" if name == "sheet page" else ""
-        print(f"  {name} {medians[name] * 1000:.1f} ms{extra}: {ratio:.0f}x the bare view "
-              f"(budget <= {budget}x: {'PASS' if ratio <= budget else 'FAIL'})")
+        print(
+            f"  {name} {medians[name] * 1000:.1f} ms{extra}: {ratio:.0f}x the bare view "
+            f"(budget <= {budget}x: {'PASS' if ratio <= budget else 'FAIL'})"
+        )
     return 0 if ok or args.smoke else 1
 
 

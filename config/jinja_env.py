@@ -45,6 +45,6 @@ def environment(**options):
     env.install_gettext_callables(gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext)
     env.filters.update(signed=referee.signed, date=local_date, truncatechars=truncatechars)
     env.globals.update(
-        keypad_keys=referee.keypad_keys, choice_buttons=referee.choice_buttons, rack_count=referee.rack_count,
+        keypad_keys=referee.keypad_keys, choice_buttons=referee.choice_buttons, rack_count=referee.rack_count
     )
     return env

@@ -80,8 +80,10 @@ def announce() -> None:
         print(line)
     code = first_run.setup_code()
     if code is not None:
-        print(f"No organiser account yet: create it at http://localhost:{os.environ['PORT']}/accounts/setup/ "
-              f"with the setup code {code}")
+        print(
+            f"No organiser account yet: create it at http://localhost:{os.environ['PORT']}/accounts/setup/ "
+            f"with the setup code {code}"
+        )
     print(f"Staff sign in at /accounts/login/. Data and logs: {settings.VAR_DIR}. Stop: Ctrl+C.", flush=True)
 
 

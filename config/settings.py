@@ -72,9 +72,7 @@ ALLOWED_HOSTS = ["*"]
 LISTEN_HOST = os.environ.get("LISTEN_HOST", "")
 # Seconds the server waits for itself at a saved venue address (accounts/venue_check.py); 0: never asks.
 VENUE_CHECK_TIMEOUT = 2.0
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 if PUBLIC_URL:
     CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
 
@@ -156,11 +154,7 @@ SQLITE_OPTIONS = {
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
     # In production keep connections: a new SQLite connection re-reads the schema (~3 ms a request).
@@ -168,15 +162,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Threaded and server tests need a file-backed test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-]
+AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]
 # Sign-in throttling (django-axes): a username is locked from one IP address only, for a
 # cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).
-AUTHENTICATION_BACKENDS = [
-    "accounts.signin.SignInThrottleBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+AUTHENTICATION_BACKENDS = ["accounts.signin.SignInThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -203,9 +192,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 if DEBUG or TESTING:
-    STORAGES["staticfiles"] = {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-    }
+    STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
 # Without collected files, look each one up when asked rather than list them all whenever the
 # middleware starts (each test client starts it again).
@@ -263,8 +250,14 @@ LOGGING = {
     "handlers": {
         "console": {"class": "logging.StreamHandler"},
         "error_file": {
-            "class": "logging.handlers.RotatingFileHandler", "filename": str(ERROR_LOG), "level": "ERROR",
-            "maxBytes": 1_000_000, "backupCount": 5, "encoding": "utf-8", "formatter": "dated", "delay": True,
+            "class": "logging.handlers.RotatingFileHandler",
+            "filename": str(ERROR_LOG),
+            "level": "ERROR",
+            "maxBytes": 1_000_000,
+            "backupCount": 5,
+            "encoding": "utf-8",
+            "formatter": "dated",
+            "delay": True,
         },
     },
     "root": {"handlers": ["console", "error_file"], "level": os.environ.get("LOG_LEVEL", "WARNING")},

@@ -147,17 +147,39 @@ def rack_minus(rack: Rack, settings: Settings) -> int:
 def validate_rack(rack: Rack, path: str) -> None:
     """Raise RuleViolation for the first bad field of a rack (SPEC §3), named under ``path``."""
     if not isinstance(rack.tiles, int) or isinstance(rack.tiles, bool):
-        raise RuleViolation("tiles_not_integer", f"{path}.tiles", f"must be a whole number, got {rack.tiles!r}", value=rack.tiles)
+        raise RuleViolation(
+            "tiles_not_integer", f"{path}.tiles", f"must be a whole number, got {rack.tiles!r}", value=rack.tiles
+        )
     if not 0 <= rack.tiles <= MAX_TILES:
-        raise RuleViolation("tiles_range", f"{path}.tiles", f"must be 0–{MAX_TILES}, got {rack.tiles}", value=rack.tiles, max=MAX_TILES)
+        raise RuleViolation(
+            "tiles_range", f"{path}.tiles", f"must be 0–{MAX_TILES}, got {rack.tiles}", value=rack.tiles, max=MAX_TILES
+        )
     if not isinstance(rack.jokers, int) or isinstance(rack.jokers, bool):
-        raise RuleViolation("jokers_not_integer", f"{path}.jokers", f"must be a whole number, got {rack.jokers!r}", value=rack.jokers)
+        raise RuleViolation(
+            "jokers_not_integer", f"{path}.jokers", f"must be a whole number, got {rack.jokers!r}", value=rack.jokers
+        )
     if not 0 <= rack.jokers <= MAX_JOKERS:
-        raise RuleViolation("jokers_range", f"{path}.jokers", f"must be 0–{MAX_JOKERS}, got {rack.jokers}", value=rack.jokers, max=MAX_JOKERS)
+        raise RuleViolation(
+            "jokers_range",
+            f"{path}.jokers",
+            f"must be 0–{MAX_JOKERS}, got {rack.jokers}",
+            value=rack.jokers,
+            max=MAX_JOKERS,
+        )
     if rack.opening not in OPENINGS:
-        raise RuleViolation("opening_unknown", f"{path}.opening", f"must be one of {', '.join(OPENINGS)}, got {rack.opening!r}", value=rack.opening)
+        raise RuleViolation(
+            "opening_unknown",
+            f"{path}.opening",
+            f"must be one of {', '.join(OPENINGS)}, got {rack.opening!r}",
+            value=rack.opening,
+        )
     if not isinstance(rack.first_move_case, bool):
-        raise RuleViolation("first_move_case_not_bool", f"{path}.first_move_case", f"must be true or false, got {rack.first_move_case!r}", value=rack.first_move_case)
+        raise RuleViolation(
+            "first_move_case_not_bool",
+            f"{path}.first_move_case",
+            f"must be true or false, got {rack.first_move_case!r}",
+            value=rack.first_move_case,
+        )
 
 
 def validate_seats(seats: Sequence[str]) -> None:
@@ -179,25 +201,50 @@ def validate_game(game: Game) -> None:
         if letter not in SEAT_LETTERS:
             raise RuleViolation("seat_letter", f"racks.{letter}", f"seat letters are A–D, got {letter!r}", value=letter)
         if letter not in seats:
-            raise RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table", seat=letter)
+            raise RuleViolation(
+                "seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table", seat=letter
+            )
     if game.winner is None:
         missing = [s for s in game.seats if s not in game.racks]
         if missing:
-            raise RuleViolation("rack_missing", f"racks.{missing[0]}", f"pool exhausted: a rack is needed for seat {missing[0]}", seat=missing[0])
+            raise RuleViolation(
+                "rack_missing",
+                f"racks.{missing[0]}",
+                f"pool exhausted: a rack is needed for seat {missing[0]}",
+                seat=missing[0],
+            )
     else:
         if game.winner not in seats:
-            raise RuleViolation("winner_not_at_table", "winner", f"the winner must be a seat at this table, got {game.winner!r}", value=game.winner)
+            raise RuleViolation(
+                "winner_not_at_table",
+                "winner",
+                f"the winner must be a seat at this table, got {game.winner!r}",
+                value=game.winner,
+            )
         if game.winner in game.racks:
-            raise RuleViolation("winner_has_rack", f"racks.{game.winner}", f"seat {game.winner} went out and cannot have a rack", seat=game.winner)
+            raise RuleViolation(
+                "winner_has_rack",
+                f"racks.{game.winner}",
+                f"seat {game.winner} went out and cannot have a rack",
+                seat=game.winner,
+            )
         missing = [s for s in game.seats if s != game.winner and s not in game.racks]
         if missing:
-            raise RuleViolation("rack_missing", f"racks.{missing[0]}", f"a rack is needed for seat {missing[0]}", seat=missing[0])
+            raise RuleViolation(
+                "rack_missing", f"racks.{missing[0]}", f"a rack is needed for seat {missing[0]}", seat=missing[0]
+            )
     for letter in game.seats:
         if letter in game.racks:
             validate_rack(game.racks[letter], f"racks.{letter}")
     jokers = sum(rack.jokers for rack in game.racks.values())
     if jokers > MAX_JOKERS:
-        raise RuleViolation("jokers_per_game", "racks", f"at most {MAX_JOKERS} jokers in one game at a table, got {jokers}", value=jokers, max=MAX_JOKERS)
+        raise RuleViolation(
+            "jokers_per_game",
+            "racks",
+            f"at most {MAX_JOKERS} jokers in one game at a table, got {jokers}",
+            value=jokers,
+            max=MAX_JOKERS,
+        )
 
 
 def _share_equally(total: int, winners: Sequence[str]) -> dict[str, int]:
@@ -301,10 +348,15 @@ def validate_keypad_racks(racks: Mapping[str, Iterable[int | str]]) -> None:
         keypad_rack(faces)
         counts.update(faces)
         if counts[JOKER] > MAX_JOKERS:
-            raise RuleViolation("keypad_jokers", f"racks.{letter}.keypad", f"the set has only {MAX_JOKERS} jokers", max=MAX_JOKERS)
+            raise RuleViolation(
+                "keypad_jokers", f"racks.{letter}.keypad", f"the set has only {MAX_JOKERS} jokers", max=MAX_JOKERS
+            )
         for face in TILE_FACES:
             if counts[face] > COPIES_PER_FACE:
                 raise RuleViolation(
-                    "keypad_copies", f"racks.{letter}.keypad",
-                    f"the set has only {COPIES_PER_FACE} tiles numbered {face}", face=face, max=COPIES_PER_FACE,
+                    "keypad_copies",
+                    f"racks.{letter}.keypad",
+                    f"the set has only {COPIES_PER_FACE} tiles numbered {face}",
+                    face=face,
+                    max=COPIES_PER_FACE,
                 )

@@ -149,7 +149,7 @@ class StandingRow:
 
     @property
     def medal(self) -> str | None:
-        """"gold", "silver" or "bronze" for places 1–3, else None."""
+        """ "gold", "silver" or "bronze" for places 1–3, else None."""
         if self.is_disqualified or self.rank is None:
             return None
         return MEDALS.get(self.rank)
@@ -177,7 +177,7 @@ def _figures(totals: Totals) -> dict[str, int]:
 
 
 def table_totals(
-    games_by_table: Mapping[Key, Iterable[tuple[dict[str, int], Iterable[str]]]], settings: rules.Settings,
+    games_by_table: Mapping[Key, Iterable[tuple[dict[str, int], Iterable[str]]]], settings: rules.Settings
 ) -> dict[tuple[Key, str], dict[str, int]]:
     """{(table, letter): round totals} from each table's scored games.
 
@@ -243,7 +243,9 @@ def _qualifying_key(row: StandingRow) -> tuple[int, int, int]:
     return (-row.qualifying.big_points, -row.qualifying.small_points, -row.qualifying.games_won)
 
 
-def _order(rows: Sequence[StandingRow], decisions: Sequence[Sequence[str]]) -> tuple[list[StandingRow], dict[int, Places]]:
+def _order(
+    rows: Sequence[StandingRow], decisions: Sequence[Sequence[str]]
+) -> tuple[list[StandingRow], dict[int, Places]]:
     """The rows (in qualifying order) placed under `decisions`, in order (their ranks set), and each
     row's qualifying places by `id(row)`: the finalists first, ranked by the final, then the others
     in qualifying order."""
@@ -269,8 +271,12 @@ def _order(rows: Sequence[StandingRow], decisions: Sequence[Sequence[str]]) -> t
     return at_final + others, qualifying
 
 
-def _mark_decided(rows: list[StandingRow], undecided: Mapping[int, Places], undecided_qualifying: Mapping[int, Places],
-                  qualifying: Mapping[int, Places]) -> None:
+def _mark_decided(
+    rows: list[StandingRow],
+    undecided: Mapping[int, Places],
+    undecided_qualifying: Mapping[int, Places],
+    qualifying: Mapping[int, Places],
+) -> None:
     """Set `decided_places` on the rows whose place a decision settled, and
     `qualifying_decided_places` on those whose qualifying place one settled.
 
@@ -286,8 +292,10 @@ def _mark_decided(rows: list[StandingRow], undecided: Mapping[int, Places], unde
         before = undecided[id(row)]
         if _places(row) != before:
             row.decided_places = before
-        elif row.final is None and undecided_qualifying[id(row)] in final_ties and (
-            qualifying[id(row)] != undecided_qualifying[id(row)]
+        elif (
+            row.final is None
+            and undecided_qualifying[id(row)] in final_ties
+            and (qualifying[id(row)] != undecided_qualifying[id(row)])
         ):
             row.decided_places = undecided_qualifying[id(row)]
 
@@ -325,8 +333,12 @@ def decision_stands(rows: Iterable[StandingRow], order: Sequence[str]) -> bool:
 
 
 def rank(
-    entrants: Iterable[Entrant], results: Iterable[tuple[Hashable, bool, Mapping[str, int]]],
-    finalists: Iterable[Hashable], decisions: Iterable[Sequence[str]], *, final_planned: bool = False,
+    entrants: Iterable[Entrant],
+    results: Iterable[tuple[Hashable, bool, Mapping[str, int]]],
+    finalists: Iterable[Hashable],
+    decisions: Iterable[Sequence[str]],
+    *,
+    final_planned: bool = False,
 ) -> list[StandingRow]:
     """The standings rows in order (SPEC §4).
 
@@ -354,7 +366,8 @@ def rank(
         key=lambda row: (_qualifying_key(row), row.entrant.start_number),
     )
     disqualified = sorted(
-        (row for row in rows.values() if row.is_disqualified), key=lambda row: (row.entrant.name, row.entrant.start_number)
+        (row for row in rows.values() if row.is_disqualified),
+        key=lambda row: (row.entrant.name, row.entrant.start_number),
     )
     decided = [list(order) for order in decisions]
     if decided:  # placed first without the decisions, to see which places they settled
@@ -382,8 +395,10 @@ def final_places(rows: Iterable[StandingRow]) -> int:
 
 
 def statuses_as_of(
-    statuses: Mapping[Key, str], cards: Iterable[tuple[Key, str, int | None, datetime]],
-    up_to_round: int, later_start: datetime | None,
+    statuses: Mapping[Key, str],
+    cards: Iterable[tuple[Key, str, int | None, datetime]],
+    up_to_round: int,
+    later_start: datetime | None,
 ) -> dict[Key, str]:
     """{player key: status} as it was after round `up_to_round` (frozen public standings).
 

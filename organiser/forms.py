@@ -20,10 +20,21 @@ FIELDSETS = [
     (_("The event"), ["name", "slug", "date"]),
     (_("Rounds and seating"), ["rounds_planned", "seating_method", "players_per_organisation", "move_seconds"]),
     (_("Final"), ["final", "final_games", "final_release"]),
-    (_("Scoring"), [
-        "joker_penalty", "initial_meld", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
-        "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit", "big_point_places",
-    ]),
+    (
+        _("Scoring"),
+        [
+            "joker_penalty",
+            "initial_meld",
+            "opening_penalty_mode",
+            "penalty_not_possible",
+            "penalty_possible_not_done",
+            "penalty_drawn_last_round",
+            "penalty_first_move",
+            "pool_exhausted_scoring",
+            "big_point_unit",
+            "big_point_places",
+        ],
+    ),
     (_("Results in public"), ["visibility", "auto_freeze", "public_language"]),
 ]
 
@@ -40,11 +51,14 @@ def host_choice(hosts):
     """The field asking which of `hosts` (the host organisations the user organises) a new
     tournament belongs to; only those can be chosen."""
     return forms.TypedChoiceField(
-        label=_("Organisation"), coerce=int,
+        label=_("Organisation"),
+        coerce=int,
         choices=[("", _("Choose the organisation")), *((host.pk, host.name) for host in hosts)],
         help_text=_("The organisation whose tournament this is: its team works on it."),
-        error_messages={"required": _("Choose the organisation whose tournament this is."),
-                        "invalid_choice": _("Choose one of the organisations listed.")},
+        error_messages={
+            "required": _("Choose the organisation whose tournament this is."),
+            "invalid_choice": _("Choose one of the organisations listed."),
+        },
     )
 
 
@@ -58,9 +72,12 @@ def chosen_host(hosts, chosen, *, asked):
 
 class TournamentForm(forms.ModelForm):
     big_point_places = forms.CharField(
-        label=_("big points by place"), max_length=40,
+        label=_("big points by place"),
+        max_length=40,
         error_messages={"required": _("Enter the points for 1st place, then 2nd, 3rd and 4th, e.g. 1, 0, 0, 0.")},
-        help_text=_("Points for 1st, 2nd, 3rd and 4th place at the table, separated by commas: 1, 0, 0, 0 gives one point to each game's winner; a German club scheme is 4, 3, 1, 0."),
+        help_text=_(
+            "Points for 1st, 2nd, 3rd and 4th place at the table, separated by commas: 1, 0, 0, 0 gives one point to each game's winner; a German club scheme is 4, 3, 1, 0."
+        ),
     )
 
     class Meta:
@@ -79,18 +96,32 @@ class TournamentForm(forms.ModelForm):
         error_messages = {"slug": {"unique": validation.SLUG_TAKEN}}
         help_texts = {
             "name": _("As printed on the score sheets and diplomas."),
-            "slug": _("Used in the addresses of the public pages, e.g. senioriada-2026. Leave empty to make one from the name."),
+            "slug": _(
+                "Used in the addresses of the public pages, e.g. senioriada-2026. Leave empty to make one from the name."
+            ),
             "rounds_planned": _("How many rounds everyone plays before the final."),
-            "seating_method": _("Round 1 is always a random draw. Mixed seats players with people they have not met yet; Swiss seats the leaders together at table 1; manual lets you move players yourself."),
-            "players_per_organisation": _("How many players one club or university may enter. Above 1, players of one organisation are kept apart at the tables."),
+            "seating_method": _(
+                "Round 1 is always a random draw. Mixed seats players with people they have not met yet; Swiss seats the leaders together at table 1; manual lets you move players yourself."
+            ),
+            "players_per_organisation": _(
+                "How many players one club or university may enter. Above 1, players of one organisation are kept apart at the tables."
+            ),
             "move_seconds": _("Printed on the score sheets and used by the move timer."),
             "final_games": _("How many games the final table plays."),
             "initial_meld": _("The points needed for the first laying out (printed for information)."),
-            "opening_penalty_mode": _("Whether a penalty for the first laying out replaces the tiles left on the rack or is added to them."),
+            "opening_penalty_mode": _(
+                "Whether a penalty for the first laying out replaces the tiles left on the rack or is added to them."
+            ),
             "penalty_possible_not_done": _("Penalty when the player could have laid out but did not."),
-            "penalty_first_move": _("Penalty when the player laid out in the first move and the game ended during another player's first move."),
-            "pool_exhausted_scoring": _("When nobody goes out and the pool is empty, the lowest rack wins. Sum: the winners get the others' racks added up. Difference: each rack counts only what it has more than the lowest."),
-            "big_point_unit": _("Per game: table places are given after every game. Per round: once, from the round's total at the table."),
+            "penalty_first_move": _(
+                "Penalty when the player laid out in the first move and the game ended during another player's first move."
+            ),
+            "pool_exhausted_scoring": _(
+                "When nobody goes out and the pool is empty, the lowest rack wins. Sum: the winners get the others' racks added up. Difference: each rack counts only what it has more than the lowest."
+            ),
+            "big_point_unit": _(
+                "Per game: table places are given after every game. Per round: once, from the round's total at the table."
+            ),
             "visibility": _("What the public pages show. Staff always see everything."),
         }
 
@@ -111,7 +142,9 @@ class TournamentForm(forms.ModelForm):
         self.initial["big_point_places"] = ", ".join(map(str, self.instance.big_point_places or [1, 0, 0, 0]))
         if self.editing:
             self.fields["slug"].disabled = True
-            self.fields["slug"].help_text = _("The address cannot change once the tournament exists (printed links use it).")
+            self.fields["slug"].help_text = _(
+                "The address cannot change once the tournament exists (printed links use it)."
+            )
             final = final_round(self.instance)
             if final is not None and final.is_locked:
                 self.fields["final_release"].disabled = True
@@ -125,9 +158,10 @@ class TournamentForm(forms.ModelForm):
 
     def fieldsets(self):
         event = ["host"] if "host" in self.fields else []
-        return [(legend, [self[name] for name in (event if index == 0 else []) + names])
-                for index, (legend, names) in enumerate(FIELDSETS)]
-
+        return [
+            (legend, [self[name] for name in (event if index == 0 else []) + names])
+            for index, (legend, names) in enumerate(FIELDSETS)
+        ]
 
     def clean_big_point_places(self):
         return parse_places(self.cleaned_data["big_point_places"])
@@ -178,7 +212,9 @@ class RescoreForm(forms.Form):
     prefix = "rescore"
     token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     reason = forms.CharField(
-        label=_("Reason for changing these results"), required=False, max_length=1000,
+        label=_("Reason for changing these results"),
+        required=False,
+        max_length=1000,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Written to the log with every result that changes, with your name."),
     )
@@ -215,17 +251,23 @@ class PlayerForm(RefusalMixin, forms.Form):
     HERE, NOT_YET = "here", "not-yet"
 
     surname = forms.CharField(
-        label=_("surname"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
+        label=_("surname"),
+        max_length=validation.MAX_NAME,
+        validators=[validation.validate_name],
         help_text=_("e.g. Nowak or Nowak-Kowalska"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
     given_names = forms.CharField(
-        label=_("given names"), max_length=validation.MAX_NAME, required=False,
+        label=_("given names"),
+        max_length=validation.MAX_NAME,
+        required=False,
         help_text=_("e.g. Anna"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
     organisation = forms.CharField(
-        label=_("organisation"), max_length=validation.MAX_NAME, validators=[validation.validate_name],
+        label=_("organisation"),
+        max_length=validation.MAX_NAME,
+        validators=[validation.validate_name],
         help_text=_("The club, university or association."),
         widget=forms.TextInput(attrs={"list": "organisations", "autocomplete": "off"}),
     )
@@ -255,7 +297,8 @@ class PlayerForm(RefusalMixin, forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label=_("player list"), allow_empty_file=True,
+        label=_("player list"),
+        allow_empty_file=True,
         help_text=_(
             "A CSV or Excel (.xlsx) file whose first line names the columns: name (or given names and surname), organisation."
         ),
@@ -265,7 +308,9 @@ class ImportForm(forms.Form):
 class DrawForm(forms.Form):
     method = forms.ChoiceField(label=_("seating method"), widget=forms.RadioSelect)
     seed = forms.CharField(
-        label=_("draw seed"), required=False, max_length=64,
+        label=_("draw seed"),
+        required=False,
+        max_length=64,
         help_text=_("Leave empty for a new random draw. Enter the seed of an earlier draw to repeat it exactly."),
     )
 
@@ -292,7 +337,10 @@ class SwapForm(RefusalMixin, forms.Form):
     player_a = forms.TypedChoiceField(label=_("player"), coerce=int)
     player_b = forms.TypedChoiceField(label=_("swaps seats with"), coerce=int)
     reason = forms.CharField(
-        label=_("reason"), required=False, max_length=1000, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("reason"),
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Required once the round has started; it is written to the log."),
     )
 
@@ -301,9 +349,11 @@ class SwapForm(RefusalMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.players = {player.pk: player for player, _table, _letter in seated}
         choices = [("", "—")] + [
-            (player.pk, gettext("%(name)s (no. %(number)s) — table %(table)s, seat %(seat)s") % {
-                "name": player.surname_first, "number": player.start_number, "table": table, "seat": letter,
-            })
+            (
+                player.pk,
+                gettext("%(name)s (no. %(number)s) — table %(table)s, seat %(seat)s")
+                % {"name": player.surname_first, "number": player.start_number, "table": table, "seat": letter},
+            )
             for player, table, letter in sorted_by_surname(seated, person=lambda s: s[0])
         ]
         self.fields["player_a"].choices = choices
@@ -312,16 +362,17 @@ class SwapForm(RefusalMixin, forms.Form):
 
 class BackupUploadForm(forms.Form):
     file = forms.FileField(
-        label=_("backup file"), allow_empty_file=True,
+        label=_("backup file"),
+        allow_empty_file=True,
         help_text=_("A backup downloaded from this page (.json, or compressed .json.gz), at most 20 MB."),
     )
 
     def __init__(self, *args, **kwargs):
         """The browser refuses a file over the limit before sending it (static/js/backup-upload.js)."""
         super().__init__(*args, **kwargs)
-        self.fields["file"].widget.attrs.update({
-            "data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large().message,
-        })
+        self.fields["file"].widget.attrs.update(
+            {"data-max-bytes": restore.MAX_UPLOAD, "data-too-large": restore.too_large().message}
+        )
 
 
 class RestoreConfirmForm(forms.Form):
@@ -336,7 +387,9 @@ class RestoreConfirmForm(forms.Form):
         self.hosts = [] if replaces is not None else list(hosts)
         if replaces is not None:
             self.fields["replace"].required = True
-            self.fields["replace"].label = _("Yes, replace the tournament “%(name)s” with this backup.") % {"name": replaces.name}
+            self.fields["replace"].label = _("Yes, replace the tournament “%(name)s” with this backup.") % {
+                "name": replaces.name
+            }
             self.fields["replace"].error_messages["required"] = _("Tick the box to confirm the replacement.")
         elif len(self.hosts) > 1:
             self.fields["host"] = host_choice(self.hosts)
@@ -356,11 +409,16 @@ class TimetableForm(forms.Form):
         self.rows = []
         for line in lines:
             self.fields[f"start_{line.number}"] = forms.TimeField(
-                label=_("planned start"), required=False, initial=line.planned_start,
+                label=_("planned start"),
+                required=False,
+                initial=line.planned_start,
                 widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             )
             self.fields[f"minutes_{line.number}"] = forms.IntegerField(
-                label=_("length in minutes"), min_value=low, max_value=high, initial=line.length_minutes,
+                label=_("length in minutes"),
+                min_value=low,
+                max_value=high,
+                initial=line.length_minutes,
                 widget=forms.NumberInput(attrs={"min": low, "max": high, "inputmode": "numeric"}),
             )
             self.rows.append((line, self[f"start_{line.number}"], self[f"minutes_{line.number}"]))

@@ -28,13 +28,7 @@ SURNAME_FIRST_HEADERS = {"nazwisko i imię", "nazwisko i imie", "nazwisko i imio
 SURNAME_HEADERS = {"nazwisko", "surname", "last name", "family name"}
 GIVEN_NAMES_HEADERS = {"imię", "imie", "imiona", "first name", "first names", "given name", "given names", "forename"}
 ORGANISATION_HEADERS = {"organisation", "organization", "organizacja", "klub", "club"}
-BINARY_KINDS = {
-    b"\x89PNG": "PNG",
-    b"\xff\xd8\xff": "JPEG",
-    b"GIF8": "GIF",
-    b"%PDF": "PDF",
-    b"\xd0\xcf\x11\xe0": "XLS",
-}
+BINARY_KINDS = {b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG", b"GIF8": "GIF", b"%PDF": "PDF", b"\xd0\xcf\x11\xe0": "XLS"}
 ZIP_MAGIC = b"PK\x03\x04"
 
 

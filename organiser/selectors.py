@@ -26,6 +26,7 @@ RESULT_CHANGES = ("verify", "correct_game", "round_complete")
 
 # ---------------------------------------------------------------- the draw
 
+
 def eligible_players(tournament: Tournament, number: int) -> QuerySet[Player]:
     """Players to seat in round `number`: active, checked in, and joining by then."""
     return Player.objects.filter(tournament=tournament, status=Player.Status.ACTIVE, present=True).filter(
@@ -42,12 +43,15 @@ def not_seated(tournament: Tournament, number: int) -> list[tuple[str, list[Play
     [(status, players)] for "absent" (active but not checked in), "withdrawn" and "disqualified",
     each only when someone is in it."""
     players = Player.objects.filter(tournament=tournament).exclude(
-        Q(status=Player.Status.ACTIVE, present=True) & (Q(joins_from_round__isnull=True) | Q(joins_from_round__lte=number))
+        Q(status=Player.Status.ACTIVE, present=True)
+        & (Q(joins_from_round__isnull=True) | Q(joins_from_round__lte=number))
     )
     groups = defaultdict(list)
     for player in sorted_by_surname(players):
         groups["absent" if player.status == Player.Status.ACTIVE else player.status].append(player)
-    return [(why, groups[why]) for why in ("absent", Player.Status.WITHDRAWN, Player.Status.DISQUALIFIED) if groups[why]]
+    return [
+        (why, groups[why]) for why in ("absent", Player.Status.WITHDRAWN, Player.Status.DISQUALIFIED) if groups[why]
+    ]
 
 
 def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dict[int, list[dict[str, int]]]:
@@ -67,6 +71,7 @@ def qualifying_seatings(tournament: Tournament, up_to: int | None = None) -> dic
 
 
 # ---------------------------------------------------------------- a round
+
 
 def with_players(tables: list[SeatedTable], players_by_pk: dict[int, Player]) -> list[tuple[Player, int, str]]:
     """Puts each seat's player object into `tables` (from `round_tables`); returns (player, table
@@ -98,7 +103,9 @@ class Quality:
     repeat_pairs_total: int = 0
     worst_pair: int = 0
     three_table_repeats: list = field(default_factory=list)  # players at a 3-table again too early
-    unbalanced: list = field(default_factory=list)  # players whose seat letters are not balanced (engine.seating.letters)
+    unbalanced: list = field(
+        default_factory=list
+    )  # players whose seat letters are not balanced (engine.seating.letters)
 
 
 def round_quality(round_: Round, players_by_pk: Mapping[Any, Player]) -> Quality:
@@ -142,6 +149,7 @@ def started_rounds(tournament: Tournament) -> list[Round]:
 
 
 # ---------------------------------------------------------------- the dashboard
+
 
 def next_step(tournament: Tournament, *, latest: Round | None, waiting_tables: int) -> str:
     """What the organiser does next, as a code the dashboard turns into words and a button.
@@ -201,6 +209,7 @@ def player_counts(tournament: Tournament) -> tuple[Counter, int]:
 
 # ---------------------------------------------------------------- players and settings
 
+
 def players_with_organisations(tournament: Tournament) -> list[Player]:
     """The players by start number, each with their organisation."""
     return list(Player.objects.filter(tournament=tournament).select_related("organisation"))
@@ -223,10 +232,15 @@ def organisation_count(tournament: Tournament) -> int:
 def settings_limits(tournament: Tournament) -> tuple[int, int, bool]:
     """What the data already fixes: the largest organisation, the qualifying rounds drawn, a final seated."""
     largest = (
-        Player.objects.filter(tournament=tournament).values("organisation").annotate(n=Count("pk"))
-        .aggregate(m=Max("n"))["m"] or 0
+        Player.objects.filter(tournament=tournament)
+        .values("organisation")
+        .annotate(n=Count("pk"))
+        .aggregate(m=Max("n"))["m"]
+        or 0
     )
-    rounds = Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING).aggregate(m=Max("number"))["m"] or 0
+    rounds = (
+        Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING).aggregate(m=Max("number"))["m"] or 0
+    )
     has_final = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).exists()
     return largest, rounds, has_final
 
@@ -252,7 +266,7 @@ class TimetableLine:
 
 
 def day_timetable(
-    tournament: Tournament, rounds: list[Round] | None = None, now: datetime.datetime | None = None,
+    tournament: Tournament, rounds: list[Round] | None = None, now: datetime.datetime | None = None
 ) -> list[TimetableLine]:
     """Every round of the day with its planned start and length, its actual start and end, and,
     once a started round's time is up, the tables still playing (no sheet submitted yet).
@@ -265,11 +279,18 @@ def day_timetable(
         round_, line = by_number.get(number), times.get(number)
         length = clock.length_of(number, times)
         running = clock.clock_of(round_, length, now) if round_ is not None else None
-        lines.append(TimetableLine(
-            number, clock.round_label(tournament, number, round_), line.planned_start if line else None,
-            clock.planned_end(tournament, line, length), length, round_, running,
-            tables_still_playing(round_) if round_ is not None and running is not None and running.is_up else [],
-        ))
+        lines.append(
+            TimetableLine(
+                number,
+                clock.round_label(tournament, number, round_),
+                line.planned_start if line else None,
+                clock.planned_end(tournament, line, length),
+                length,
+                round_,
+                running,
+                tables_still_playing(round_) if round_ is not None and running is not None and running.is_up else [],
+            )
+        )
     return lines
 
 

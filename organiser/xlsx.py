@@ -170,7 +170,9 @@ class _Sheet(_Parser):
             # Only columns A–Z are kept: a reference with two or more letters lies beyond them.
             letters = attributes.get("r", "").rstrip(DIGITS)
             if letters:
-                self.column = ord(letters) - ord("A") + 1 if len(letters) == 1 and "A" <= letters <= "Z" else MAX_COLUMNS + 1
+                self.column = (
+                    ord(letters) - ord("A") + 1 if len(letters) == 1 and "A" <= letters <= "Z" else MAX_COLUMNS + 1
+                )
             else:
                 self.column += 1
             self.cell_type, self.parts, self.length, self.inline = attributes.get("t", "n"), [], 0, False

@@ -140,12 +140,14 @@ def score_sheet_pages(round_, tables, absolute_url):
     (None: paper only, no QR codes)."""
     pages = []
     for table in tables:
-        pages.append(ScoreSheetPage(
-            table_number=table.number,
-            seats=[SheetSeat(seat.letter, seat.player) for seat in table.seats.all()],
-            form=sheet_form(table_letters(table), games_per_table(table)),
-            qr_code=table_qr_code(absolute_url(table_entry_path(round_, table))) if absolute_url else None,
-        ))
+        pages.append(
+            ScoreSheetPage(
+                table_number=table.number,
+                seats=[SheetSeat(seat.letter, seat.player) for seat in table.seats.all()],
+                form=sheet_form(table_letters(table), games_per_table(table)),
+                qr_code=table_qr_code(absolute_url(table_entry_path(round_, table))) if absolute_url else None,
+            )
+        )
     return pages
 
 

@@ -60,7 +60,7 @@ def static_file_path(url):
     prefix = urljoin(BASE_URL, settings.STATIC_URL)
     if not url.startswith(prefix):
         return None
-    name = unquote(urlsplit(url[len(prefix):]).path)
+    name = unquote(urlsplit(url[len(prefix) :]).path)
     parts = PurePosixPath(name).parts
     if not parts or name.startswith("/") or ".." in parts:
         return None
@@ -147,7 +147,9 @@ def render_layered_pdf(forms_template, fill_in_template, context, page_forms):
     fill_in_html = render_to_string(fill_in_template, context)
     return _cached(
         lambda: lay_over_forms(html_to_pdf(forms_html), html_to_pdf(fill_in_html), page_forms),
-        forms_html, fill_in_html, repr(list(page_forms)),
+        forms_html,
+        fill_in_html,
+        repr(list(page_forms)),
     )
 
 
@@ -166,16 +168,20 @@ def lay_over_forms(forms_pdf, fill_in_pdf, page_forms):
         raise LayerMismatch(f"the fill-in has {len(writer.pages)} pages where the document has {len(page_forms)}")
     form_pages = PdfReader(io.BytesIO(forms_pdf)).pages
     if len(form_pages) != max(page_forms, default=-1) + 1:
-        raise LayerMismatch(f"{len(form_pages)} pages of forms for {max(page_forms) + 1} forms: a form overflows its page")
+        raise LayerMismatch(
+            f"{len(form_pages)} pages of forms for {max(page_forms) + 1} forms: a form overflows its page"
+        )
     forms = []
     for form_page in form_pages:
         stream = form_page.raw_get("/Contents").get_object()
-        stream.update({
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): form_page.mediabox,
-            NameObject("/Resources"): form_page.raw_get("/Resources"),
-        })
+        stream.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): form_page.mediabox,
+                NameObject("/Resources"): form_page.raw_get("/Resources"),
+            }
+        )
         forms.append(stream.clone(writer).indirect_reference)
     for page, form in zip(writer.pages, page_forms):
         resources = page["/Resources"]

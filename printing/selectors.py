@@ -32,5 +32,7 @@ def rounds_with_table_numbers(tournament: Tournament) -> list[Round]:
 
 def players_who_sat(tournament: Tournament) -> list[Player]:
     """Every player who sat at a table in at least one round, in surname order (Polish alphabetical)."""
-    players = Player.objects.filter(tournament=tournament, seats__isnull=False).distinct().select_related("organisation")
+    players = (
+        Player.objects.filter(tournament=tournament, seats__isnull=False).distinct().select_related("organisation")
+    )
     return sorted_by_surname(players)

@@ -16,12 +16,32 @@ from pypdf import PdfReader
 from organiser.interchange import import_tournament
 
 FIRST_NAMES = (
-    "Genowefa", "Józef", "Czesław", "Stanisława", "Łucja", "Bożena", "Władysław", "Jadwiga",
-    "Zdzisław", "Halina", "Ślęża", "Żaneta",
+    "Genowefa",
+    "Józef",
+    "Czesław",
+    "Stanisława",
+    "Łucja",
+    "Bożena",
+    "Władysław",
+    "Jadwiga",
+    "Zdzisław",
+    "Halina",
+    "Ślęża",
+    "Żaneta",
 )
 LAST_NAMES = (
-    "Gąsior", "Łęcki", "Żak", "Ćwik", "Śliwińska", "Wójcik", "Dąbrowska", "Szczęsna",
-    "Źrebiec", "Michalski", "Nowak", "Kołodziej",
+    "Gąsior",
+    "Łęcki",
+    "Żak",
+    "Ćwik",
+    "Śliwińska",
+    "Wójcik",
+    "Dąbrowska",
+    "Szczęsna",
+    "Źrebiec",
+    "Michalski",
+    "Nowak",
+    "Kołodziej",
 )
 
 
@@ -48,7 +68,7 @@ def seating(player_ids, shift=0):
     ids = list(player_ids[shift:]) + list(player_ids[:shift])
     tables, start = [], 0
     for number, size in enumerate(table_sizes(len(ids)), start=1):
-        tables.append({"number": number, "seats": dict(zip("ABCD", ids[start:start + size])), "games": []})
+        tables.append({"number": number, "seats": dict(zip("ABCD", ids[start : start + size])), "games": []})
         start += size
     return tables
 
@@ -57,8 +77,12 @@ def tournament_data(players, rounds=(), slug="senioriada", settings=None):
     """An interchange dict: `rounds` is a list of dicts with number, state and tables."""
     return {
         "format": "rummikub-tournament/1",
-        "tournament": {"name": "Senioriada Łódź 2026", "slug": slug, "date": "2026-02-10",
-                       "settings": dict(settings or {})},
+        "tournament": {
+            "name": "Senioriada Łódź 2026",
+            "slug": slug,
+            "date": "2026-02-10",
+            "settings": dict(settings or {}),
+        },
         "players": players,
         "rounds": list(rounds),
     }
@@ -69,8 +93,7 @@ def seated_tournament(player_count=12, states=("published",), slug="senioriada",
     players = polish_players(player_count)
     ids = [p["id"] for p in players]
     rounds = [
-        {"number": n, "state": state, "tables": seating(ids, shift=n - 1)}
-        for n, state in enumerate(states, start=1)
+        {"number": n, "state": state, "tables": seating(ids, shift=n - 1)} for n, state in enumerate(states, start=1)
     ]
     return import_tournament(tournament_data(players, rounds, slug, settings))
 
@@ -142,7 +165,9 @@ def pdf_fonts(content):
 
 def page_sizes(content):
     """Each page's (width, height) in points, rounded."""
-    return [(round(float(page.mediabox.width)), round(float(page.mediabox.height))) for page in pdf_reader(content).pages]
+    return [
+        (round(float(page.mediabox.width)), round(float(page.mediabox.height))) for page in pdf_reader(content).pages
+    ]
 
 
 A4_PORTRAIT = (595, 842)

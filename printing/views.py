@@ -57,9 +57,12 @@ def before_printing(request, tournament, *, venue, hidden=(), earlier_field=None
     """The page shown instead of a PDF: a warning about the venue address and/or the question
     about earlier device links; its button asks for the PDF again with the answers."""
     context = {
-        "tournament": tournament, "venue": venue, "method": "post" if request.method == "POST" else "get",
+        "tournament": tournament,
+        "venue": venue,
+        "method": "post" if request.method == "POST" else "get",
         "hidden": list(hidden) + ([PRINT_ANYWAY] if venue.loopback else []),
-        "earlier_field": earlier_field, "earlier_count": earlier_count,
+        "earlier_field": earlier_field,
+        "earlier_count": earlier_count,
     }
     return render(request, "printing/before_printing.html", context, status=status)
 
@@ -76,12 +79,11 @@ def links_venue(request, tournament):
 
 
 def _no_seating(request, round_):
-    return message_response(
-        request, round_.tournament, _("%(round)s has no seating yet.") % {"round": round_},
-    )
+    return message_response(request, round_.tournament, _("%(round)s has no seating yet.") % {"round": round_})
 
 
 # ---------------------------------------------------------------- seating
+
 
 def _seating_pdf(request, round_, kind, respond):
     """The seating by table ("by_table") or the alphabetical "where do I sit" list."""
@@ -94,8 +96,10 @@ def _seating_pdf(request, round_, kind, respond):
         context.update(title=_("Seating by table: %(round)s") % {"round": round_}, tables=tables)
     else:
         template, file_part = "printing/seating_alphabetical.html", "where-do-i-sit"
-        context.update(title=_("Where do I sit? %(round)s") % {"round": round_},
-                       placements=documents.alphabetical_placements(tables))
+        context.update(
+            title=_("Where do I sit? %(round)s") % {"round": round_},
+            placements=documents.alphabetical_placements(tables),
+        )
     return respond(render_pdf(template, context), f"{round_.tournament.slug}-round-{round_.number}-{file_part}.pdf")
 
 
@@ -113,6 +117,7 @@ def public_seating(request, slug, number, kind):
 
 
 # ---------------------------------------------------------------- score sheets and table cards
+
 
 def _sheet_context(tournament, **extra):
     places = ", ".join(str(points) for points in tournament.big_point_places)
@@ -136,7 +141,9 @@ def score_sheets(request, tournament, number, table_number=None):
     forms, page_forms = documents.distinct_forms([page.form for page in pages])
     title = _("Score sheets: %(round)s") % {"round": round_}
     context = _sheet_context(tournament, round=round_, title=title, pages=pages, forms=forms, paper_only=venue is None)
-    pdf = render_layered_pdf("printing/score_sheet_forms.html", "printing/score_sheet_fill_in.html", context, page_forms)
+    pdf = render_layered_pdf(
+        "printing/score_sheet_forms.html", "printing/score_sheet_fill_in.html", context, page_forms
+    )
     suffix = f"table-{table_number}-score-sheet" if table_number else "score-sheets"
     return pdf_response(pdf, f"{tournament.slug}-round-{number}-{suffix}.pdf")
 
@@ -161,17 +168,21 @@ def table_cards(request, tournament, number):
     else:
         public_url = venue.url(reverse("public:tournament", args=[tournament.slug]))
         context.update(public_url=public_url, public_qr_code=documents.table_qr_code(public_url))
-    return pdf_response(render_pdf("printing/table_cards.html", context), f"{tournament.slug}-round-{number}-table-cards.pdf")
+    return pdf_response(
+        render_pdf("printing/table_cards.html", context), f"{tournament.slug}-round-{number}-table-cards.pdf"
+    )
 
 
 # ---------------------------------------------------------------- standings
 
+
 def _standings_pdf(tournament, rows, title):
     context = {
-        "tournament": tournament, "rows": rows, "title": title,
-        "subtitle": _("As of %(time)s. Verified score sheets only.") % {
-            "time": date_format(timezone.localtime(), "DATETIME_FORMAT")
-        },
+        "tournament": tournament,
+        "rows": rows,
+        "title": title,
+        "subtitle": _("As of %(time)s. Verified score sheets only.")
+        % {"time": date_format(timezone.localtime(), "DATETIME_FORMAT")},
     }
     return render_pdf("printing/standings.html", context)
 
@@ -206,10 +217,16 @@ def public_standings_pdf(request, slug):
 
 # ---------------------------------------------------------------- diplomas
 
+
 def _diplomas_pdf(tournament, title, recipients):
     forms, page_forms = documents.distinct_forms([recipient.form for recipient in recipients])
-    context = {"tournament": tournament, "title": title, "recipients": recipients, "forms": forms,
-               "tournament_fit": documents.fit(tournament.name, documents.DIPLOMA_TOURNAMENT_STEPS)}
+    context = {
+        "tournament": tournament,
+        "title": title,
+        "recipients": recipients,
+        "forms": forms,
+        "tournament_fit": documents.fit(tournament.name, documents.DIPLOMA_TOURNAMENT_STEPS),
+    }
     return render_layered_pdf("printing/diploma_forms.html", "printing/diploma_fill_in.html", context, page_forms)
 
 
@@ -235,6 +252,7 @@ def participation_certificates(request, tournament):
 
 # ---------------------------------------------------------------- referee devices
 
+
 def device_sheet_pdf(tournament, links):
     """The referee device sheet: a QR code with its label for each (label, absolute URL) pair.
 
@@ -256,7 +274,9 @@ def device_sheet(request, tournament):
     form = DeviceSheetForm(request.POST or None)
     if request.method != "POST":
         return message_response(
-            request, tournament, _("Create the links on the tablets page: the sheet is printed as they are made."),
+            request,
+            tournament,
+            _("Create the links on the tablets page: the sheet is printed as they are made."),
             status=200,
         )
     if not form.is_valid():
@@ -267,12 +287,21 @@ def device_sheet(request, tournament):
     if (earlier_count and not earlier) or (venue.loopback and request.POST.get(PRINT_ANYWAY[0]) != PRINT_ANYWAY[1]):
         hidden = [(name, form.cleaned_data[name]) for name in ("label", "valid_hours", "count")]
         return before_printing(
-            request, tournament, venue=venue, hidden=hidden, status=200,
-            earlier_field=form["earlier"] if earlier_count else None, earlier_count=earlier_count,
+            request,
+            tournament,
+            venue=venue,
+            hidden=hidden,
+            status=200,
+            earlier_field=form["earlier"] if earlier_count else None,
+            earlier_count=earlier_count,
         )
     made = create_device_sheet(
-        tournament, label=form.cleaned_data["label"], count=form.cleaned_data["count"],
-        valid_hours=form.cleaned_data["valid_hours"], earlier=earlier, created_by=request.user,
+        tournament,
+        label=form.cleaned_data["label"],
+        count=form.cleaned_data["count"],
+        valid_hours=form.cleaned_data["valid_hours"],
+        earlier=earlier,
+        created_by=request.user,
     )
     links = [(link.label, sign_in_url(request, tournament, token)) for link, token in made]
     # The sheet carries sign-in links: never keep a copy in any cache.
@@ -280,6 +309,7 @@ def device_sheet(request, tournament):
 
 
 # ---------------------------------------------------------------- the print menu
+
 
 @staff_required(Role.ORGANISER)
 def index(request, tournament):
@@ -291,12 +321,14 @@ def index(request, tournament):
         "public_states": documents.PUBLIC_ROUND_STATES,
         "results_visible": public_scope(tournament).visible,
         "diplomas_reason": documents.results_not_final_reason(tournament),
-        "venue": venue, "venue_check": venue_check.check_venue(venue),
+        "venue": venue,
+        "venue_check": venue_check.check_venue(venue),
     }
     return render(request, "printing/index.html", context)
 
 
 # ---------------------------------------------------------------- the staff help
+
 
 @require_safe
 def help_pdf(request, role):

@@ -141,8 +141,11 @@ class PublicAnswerMiddleware:
             return HttpResponse(content, headers=headers)
         response = self.get_response(request)
         if (
-            request.method == "GET" and response.status_code == 200 and response.get("ETag") == etag
-            and not response.streaming and not response.cookies
+            request.method == "GET"
+            and response.status_code == 200
+            and response.get("ETag") == etag
+            and not response.streaming
+            and not response.cookies
         ):
             cache.set(key, (response.content, dict(response.items())), CACHE_SECONDS)
         return response
@@ -216,7 +219,8 @@ def shared_page(request, template, context):
         return HttpResponse(render_to_string(template, context(), request))
     page_key = hashlib.sha256(f"{template} {request.get_full_path()}".encode()).hexdigest()
     page = _cached(
-        request.public_digest, f"page:{page_key}",
+        request.public_digest,
+        f"page:{page_key}",
         lambda: render_to_string(template, {**context(), "csrf_token": ""}, request).encode(),
     )
     return HttpResponse(page)

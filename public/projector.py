@@ -49,7 +49,5 @@ def projector_layout(row_count: int) -> ProjectorLayout:
     rows_per_page = max(1, math.ceil(row_count / pages))
     columns = min(MAX_COLUMNS, math.ceil(rows_per_page / ROWS_PER_COLUMN))
     rows_per_column = math.ceil(rows_per_page / columns)
-    seconds = (
-        SINGLE_PAGE_REFRESH_SECONDS if pages == 1 else (LONGEST_WAIT_SECONDS - REQUEST_ALLOWANCE_SECONDS) // pages
-    )
+    seconds = SINGLE_PAGE_REFRESH_SECONDS if pages == 1 else (LONGEST_WAIT_SECONDS - REQUEST_ALLOWANCE_SECONDS) // pages
     return ProjectorLayout(pages, rows_per_page, columns, rows_per_column, seconds)

@@ -34,8 +34,11 @@ def find_players(tournament: Tournament, *, query: str, round_: Round | None) ->
     if not terms:
         return [], 0
     players = sorted(
-        (p for p in Player.objects.filter(tournament=tournament).select_related("organisation")
-         if name_matches(terms, f"{p.name} {p.organisation.name}")),
+        (
+            p
+            for p in Player.objects.filter(tournament=tournament).select_related("organisation")
+            if name_matches(terms, f"{p.name} {p.organisation.name}")
+        ),
         key=lambda p: (not name_matches(terms, p.name), surname_key(p), p.start_number),
     )
     seats = {}
@@ -58,6 +61,7 @@ def public_rounds_in_order(tournament: Tournament) -> list[Round]:
 @dataclass(frozen=True)
 class Progress:
     """Which rounds the public standings count, as the projector's heading says it."""
+
     after: int  # the last qualifying round completed and counted (0: none yet)
     of: int  # the qualifying rounds planned
     finished: bool  # the final standings: the final (or, without one, the last round) is completed
@@ -84,6 +88,12 @@ def round_being_seated(rounds: list[Round]) -> Round | None:
 
 def seating_by_surname(round_: Round) -> list[Match]:
     """Every player seated in `round_` with table and seat, in surname order (Polish alphabetical)."""
-    seats = Seat.objects.filter(round=round_).select_related("player__organisation", "table").order_by("player__start_number")
-    return [Match(seat.player, seat.table.number, seat.letter)
-            for seat in sorted_by_surname(seats, lambda seat: seat.player)]
+    seats = (
+        Seat.objects.filter(round=round_)
+        .select_related("player__organisation", "table")
+        .order_by("player__start_number")
+    )
+    return [
+        Match(seat.player, seat.table.number, seat.letter)
+        for seat in sorted_by_surname(seats, lambda seat: seat.player)
+    ]

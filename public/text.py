@@ -10,10 +10,24 @@ import unicodedata
 MAX_QUERY_LENGTH = 100
 
 # Letters that NFKD leaves whole, folded to what a person types without diacritics.
-UNDECOMPOSABLE = str.maketrans({
-    "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ħ": "h", "Ħ": "h",
-    "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i",
-})
+UNDECOMPOSABLE = str.maketrans(
+    {
+        "ł": "l",
+        "Ł": "l",
+        "ø": "o",
+        "Ø": "o",
+        "đ": "d",
+        "Đ": "d",
+        "ħ": "h",
+        "Ħ": "h",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "ae",
+        "œ": "oe",
+        "Œ": "oe",
+        "ı": "i",
+    }
+)
 
 
 def _bare(text):

@@ -57,7 +57,9 @@ def watched_sources():
 
 
 def _bump(tournament_ids):
-    return f"UPDATE {_table(PublicVersion)} SET version = version + 1 WHERE tournament_id IN ({', '.join(tournament_ids)})"
+    return (
+        f"UPDATE {_table(PublicVersion)} SET version = version + 1 WHERE tournament_id IN ({', '.join(tournament_ids)})"
+    )
 
 
 # A version row starts at a random number, so that a tournament deleted and created again
@@ -98,7 +100,9 @@ def _sqlite_drop_statements(cursor):
 
 
 def _postgresql_function(name, body):
-    return f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} RETURN NULL; END $$"
+    return (
+        f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} RETURN NULL; END $$"
+    )
 
 
 def _postgresql_statements():

@@ -92,9 +92,13 @@ def switch_language(request):
     language = request.GET.get("language", "")
     if language in dict(settings.LANGUAGES):
         response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
-            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
-            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
     return response
@@ -106,7 +110,9 @@ def move_timer(request, slug):
     tournament = tournament_or_404(slug)
     staff = role_for(request.user, tournament) is not None
     back = reverse("scoring:home", args=[slug]) if staff else reverse("public:tournament", args=[slug])
-    return render(request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds, "back": back})
+    return render(
+        request, "public/timer.html", {"tournament": tournament, "seconds": tournament.move_seconds, "back": back}
+    )
 
 
 @require_safe
@@ -118,7 +124,9 @@ def round_clock(request, slug):
     language = tournament.public_language if request.GET.get("hall") else translation.get_language()
     with translation.override(language):
         context = {
-            "tournament": tournament, "clock": playing_clock(tournament), "hall": bool(request.GET.get("hall")),
+            "tournament": tournament,
+            "clock": playing_clock(tournament),
+            "hall": bool(request.GET.get("hall")),
             "refreshed": True,
         }
         return render(request, "public/_round_clock.html", context)
@@ -132,7 +140,9 @@ def home(request):
     if len(hosts) > 1:
         return render(request, "public/organisations.html", {"hosts": hosts})
     tournaments = all_tournaments()
-    return render(request, "public/home.html", {"tournaments": tournaments, "needs_setup": not tournaments and needs_setup()})
+    return render(
+        request, "public/home.html", {"tournaments": tournaments, "needs_setup": not tournaments and needs_setup()}
+    )
 
 
 @require_safe
@@ -153,8 +163,13 @@ def tournament_page(request, tournament):
         query = request.GET.get("q", "")
         matches, more = find_players(tournament, query=query, round_=current)
         found = {
-            **results_context(tournament), "nav": "tables", "rounds": rounds, "current": current,
-            "query": query[:100], "matches": matches, "more": more,
+            **results_context(tournament),
+            "nav": "tables",
+            "rounds": rounds,
+            "current": current,
+            "query": query[:100],
+            "matches": matches,
+            "more": more,
         }
         if not request.htmx:
             found["tables"] = round_tables(tournament, current, SEATING_ONLY) if current else []
@@ -195,8 +210,11 @@ def player_page(request, tournament, ext_id):
         rows = visible_standings(tournament)
         own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
         return {
-            **results_context(tournament), "player": player, "history": player_rounds(tournament, player),
-            "standing": own_row if counts_any_game(rows) else None, "placing_reason": placing_reason(tournament, own_row),
+            **results_context(tournament),
+            "player": player,
+            "history": player_rounds(tournament, player),
+            "standing": own_row if counts_any_game(rows) else None,
+            "placing_reason": placing_reason(tournament, own_row),
             "status": own_row.status if own_row else player.status,  # frozen: as of the frozen round
         }
 
@@ -212,8 +230,11 @@ def round_page(request, tournament, number):
             raise Http404("no such public round")
         scope = public_scope(tournament)
         return {
-            **results_context(tournament), "round": round_, "rounds": public_rounds(tournament),
-            "tables": round_tables(tournament, round_, scope), "results_shown": scope.shows_round(round_.number),
+            **results_context(tournament),
+            "round": round_,
+            "rounds": public_rounds(tournament),
+            "tables": round_tables(tournament, round_, scope),
+            "results_shown": scope.shows_round(round_.number),
         }
 
     return shared_page(request, "public/round.html", context)
@@ -242,9 +263,14 @@ def projector_page(request, tournament):
         layout = projector_layout(len(rows))
         page = (page_number(request.GET.get("page")) - 1) % layout.pages + 1  # past the last page: wrap around
         return {
-            **found, "seated_round": seated, "progress": standings_progress(tournament, rounds, found["frozen_round"]),
-            "has_results": not seated and counts_any_game(rows), "page": page, "layout": layout,
-            "rows": rows, "columns": layout.page_columns(rows, page),
+            **found,
+            "seated_round": seated,
+            "progress": standings_progress(tournament, rounds, found["frozen_round"]),
+            "has_results": not seated and counts_any_game(rows),
+            "page": page,
+            "layout": layout,
+            "rows": rows,
+            "columns": layout.page_columns(rows, page),
             "next_url": f"{reverse('public:projector', args=[tournament.slug])}?page={page % layout.pages + 1}",
         }
 
@@ -267,12 +293,16 @@ def ceremony_context(request, tournament):
     next_place = CEREMONY_PLACES[len(revealed)] if len(revealed) < len(CEREMONY_PLACES) else None
     can_control = has_role(request.user, tournament, Role.HEAD_REFEREE)
     return {
-        "tournament": tournament, "podium": revealed, "next_place": next_place,
-        "hidden_places": CEREMONY_PLACES[len(revealed):], "can_control": can_control,
+        "tournament": tournament,
+        "podium": revealed,
+        "next_place": next_place,
+        "hidden_places": CEREMONY_PLACES[len(revealed) :],
+        "can_control": can_control,
         "confirm": ceremony_question(request) if can_control else None,
         # Only for the head referee, before a place is revealed: what is not final yet.
         "not_final": unfinished_results(tournament, compute_standings(tournament, verified_only=True))
-        if can_control and next_place else [],
+        if can_control and next_place
+        else [],
         # Only for the head referee, before 1st place is revealed: the hall may know the order already.
         "order_public": can_control and next_place is not None and final_order_public(tournament),
     }
@@ -313,10 +343,14 @@ def control_context(tournament, outcome=None, confirm=None):
     return {
         "frozen_after_final": final is not None and tournament.frozen_round == final.number,
         "order_public": step < len(CEREMONY_PLACES) and final_order_public(tournament),
-        "tournament": tournament, "choices": choices, "podium": [row for row in rows if row.medal],
+        "tournament": tournament,
+        "choices": choices,
+        "podium": [row for row in rows if row.medal],
         "not_final": unfinished_results(tournament, rows),
-        "unverified": sheets_in_play_count(tournament), "revealed": CEREMONY_PLACES[:step],
-        "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None, "outcome": outcome,
+        "unverified": sheets_in_play_count(tournament),
+        "revealed": CEREMONY_PLACES[:step],
+        "next_place": CEREMONY_PLACES[step] if step < len(CEREMONY_PLACES) else None,
+        "outcome": outcome,
         "confirm": confirm,
     }
 
@@ -334,7 +368,9 @@ def apply_control(request, tournament):
         before = tournament.ceremony_step
         steps = [str(step) for step in range(len(CEREMONY_PLACES))]
         if seen not in steps or advance_ceremony(tournament, user=request.user, seen_step=int(seen)) == before:
-            return messages.ERROR, _("The screen was out of date, so nothing more was revealed. Look again, then click.")
+            return messages.ERROR, _(
+                "The screen was out of date, so nothing more was revealed. Look again, then click."
+            )
         return messages.SUCCESS, _("Place %(place)s is revealed.") % {"place": CEREMONY_PLACES[before]}
     if post.get("ceremony") == "reset":
         reset_ceremony(tournament, user=request.user)
@@ -357,7 +393,9 @@ def results_control(request, tournament):
     if request.htmx:
         return render(request, "public/results_control.html#panel", control_context(tournament, outcome))
     messages.add_message(request, level, message)
-    return redirect(return_path(request, request.POST.get("next"), reverse("public:results_control", args=[tournament.slug])))
+    return redirect(
+        return_path(request, request.POST.get("next"), reverse("public:results_control", args=[tournament.slug]))
+    )
 
 
 @in_the_halls_language
@@ -371,7 +409,9 @@ def ceremony_control(request, tournament):
 
 def render_help(request, template, context):
     """A help page: a visitor who is not signed in gets no CSRF token (the page posts nothing)."""
-    return render(request, template, {**context, "pages": HELP_PAGES, **({"csrf_token": ""} if shared_visitor(request) else {})})
+    return render(
+        request, template, {**context, "pages": HELP_PAGES, **({"csrf_token": ""} if shared_visitor(request) else {})}
+    )
 
 
 @require_safe

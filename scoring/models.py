@@ -40,7 +40,7 @@ class ScoreSheet(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(state__in=["empty", "in_progress", "submitted", "verified"]), name="sheet_state_valid"
-            ),
+            )
         ]
 
     def __str__(self):
@@ -108,7 +108,9 @@ class SeatResult(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "letter"], name="seat_result_unique_letter"),
             models.CheckConstraint(condition=Q(letter__in=list(SEAT_LETTERS)), name="seat_result_letter_valid"),
-            models.CheckConstraint(condition=Q(tiles__gte=0, tiles__lte=rules.MAX_TILES), name="seat_result_tiles_range"),
+            models.CheckConstraint(
+                condition=Q(tiles__gte=0, tiles__lte=rules.MAX_TILES), name="seat_result_tiles_range"
+            ),
             models.CheckConstraint(
                 condition=Q(jokers__gte=0, jokers__lte=rules.MAX_JOKERS), name="seat_result_jokers_range"
             ),
@@ -118,7 +120,8 @@ class SeatResult(models.Model):
                 name="seat_result_winner_has_no_rack",
             ),
             models.CheckConstraint(
-                condition=Q(override_score__isnull=True) | ~Q(override_reason=""), name="seat_result_override_has_reason"
+                condition=Q(override_score__isnull=True) | ~Q(override_reason=""),
+                name="seat_result_override_has_reason",
             ),
         ]
 
@@ -130,7 +133,9 @@ class SeatResult(models.Model):
         return self.score if self.override_score is None else self.override_score
 
     def rack(self) -> rules.Rack:
-        return rules.Rack(tiles=self.tiles, jokers=self.jokers, opening=self.opening, first_move_case=self.first_move_case)
+        return rules.Rack(
+            tiles=self.tiles, jokers=self.jokers, opening=self.opening, first_move_case=self.first_move_case
+        )
 
 
 class Card(models.Model):
@@ -144,9 +149,13 @@ class Card(models.Model):
     round = models.ForeignKey(Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="cards")
     colour = models.CharField(_("card"), max_length=10, choices=Colour.choices)
     reason = models.TextField(_("reason"))
-    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     given_by_name = models.CharField(
-        _("given by"), max_length=150, blank=True,
+        _("given by"),
+        max_length=150,
+        blank=True,
         help_text=_("The user's name when the card was given; kept when the account is gone or the card was restored."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -157,8 +166,12 @@ class Card(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     withdrawn_by_name = models.CharField(
-        _("withdrawn by"), max_length=150, blank=True,
-        help_text=_("The user's name when the card was withdrawn; kept when the account is gone or the card was restored."),
+        _("withdrawn by"),
+        max_length=150,
+        blank=True,
+        help_text=_(
+            "The user's name when the card was withdrawn; kept when the account is gone or the card was restored."
+        ),
     )
     withdrawal_reason = models.TextField(_("reason for the withdrawal"), blank=True)
 
@@ -169,7 +182,8 @@ class Card(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(colour__in=list(discipline.COLOURS)), name="card_colour_valid"),
             models.CheckConstraint(
-                condition=Q(withdrawn_at__isnull=True, withdrawal_reason="") | (Q(withdrawn_at__isnull=False) & ~Q(withdrawal_reason="")),
+                condition=Q(withdrawn_at__isnull=True, withdrawal_reason="")
+                | (Q(withdrawn_at__isnull=False) & ~Q(withdrawal_reason="")),
                 name="card_withdrawal_has_reason",
             ),
         ]
@@ -202,7 +216,9 @@ class TieDecision(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tie_decisions")
     order = models.JSONField(_("order"), help_text=_("Player ids, best first."))
     reason = models.TextField(_("reason"))
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -36,12 +36,18 @@ def card_record(card):
     from whom (a user name, as text), and, once withdrawn, when, by whom and why. The audit log
     keeps it as the before and after of a withdrawal."""
     data = {
-        "player": card.player.ext_id, "round": card.round.number if card.round else None, "colour": card.colour,
-        "reason": card.reason, "given_at": moment(card.created_at), "given_by": card.given_by_name or None,
+        "player": card.player.ext_id,
+        "round": card.round.number if card.round else None,
+        "colour": card.colour,
+        "reason": card.reason,
+        "given_at": moment(card.created_at),
+        "given_by": card.given_by_name or None,
     }
     if card.withdrawn_at is not None:
         data["withdrawn"] = {
-            "at": moment(card.withdrawn_at), "by": card.withdrawn_by_name or None, "reason": card.withdrawal_reason,
+            "at": moment(card.withdrawn_at),
+            "by": card.withdrawn_by_name or None,
+            "reason": card.withdrawal_reason,
         }
     return data
 

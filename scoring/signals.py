@@ -16,4 +16,6 @@ def send_after_commit(sheet, action):
     table = sheet.table
     tournament_id = table.round.tournament_id
     trigger = f"{action}-r{table.round.number}-t{table.number}"
-    transaction.on_commit(lambda: sheet_verified.send(sender=sheet.__class__, tournament_id=tournament_id, trigger=trigger))
+    transaction.on_commit(
+        lambda: sheet_verified.send(sender=sheet.__class__, tournament_id=tournament_id, trigger=trigger)
+    )

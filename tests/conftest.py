@@ -17,7 +17,9 @@ def pytest_collection_modifyitems(items):
 
     def runs_its_own_processes(item):
         marked = item.get_closest_marker("server") or item.get_closest_marker("own_database")
-        return bool(marked) and not item.get_closest_marker("django_db") and not DATABASE_FIXTURES & set(item.fixturenames)
+        return (
+            bool(marked) and not item.get_closest_marker("django_db") and not DATABASE_FIXTURES & set(item.fixturenames)
+        )
 
     items.sort(key=lambda item: not runs_its_own_processes(item))
 

@@ -32,7 +32,9 @@ def players(n, prefix="p"):
 def out_game(number, winner, **racks):
     """A game where `winner` went out; racks as letter=(tiles, jokers[, opening])."""
     return {
-        "number": number, "ending": "out", "winner": winner,
+        "number": number,
+        "ending": "out",
+        "winner": winner,
         "racks": {letter: _rack(value) for letter, value in racks.items()},
     }
 
@@ -72,13 +74,15 @@ def started_round(*tables, number=1, state="started"):
 
 
 def sheet_url(name="sheet", slug="test", round_number=1, table_number=1, **kwargs):
-    return reverse(f"scoring:{name}", kwargs={"slug": slug, "round_number": round_number,
-                                              "table_number": table_number, **kwargs})
+    return reverse(
+        f"scoring:{name}", kwargs={"slug": slug, "round_number": round_number, "table_number": table_number, **kwargs}
+    )
 
 
 def sheet_of(tournament, table_number=1, round_number=1):
-    return ScoreSheet.objects.get(table__round__tournament=tournament, table__round__number=round_number,
-                                  table__number=table_number)
+    return ScoreSheet.objects.get(
+        table__round__tournament=tournament, table__round__number=round_number, table__number=table_number
+    )
 
 
 def text_of(html, element_id):
@@ -92,10 +96,17 @@ def text_of(html, element_id):
 def example_one(version=0, **extra):
     """SPEC §3 example 1: A goes out; B 23 opened; C 10 + joker opened; D could not lay out."""
     data = {
-        "version": version, "ending": "A",
-        "B-tiles": "23", "B-jokers": "0", "B-opening": "opened",
-        "C-tiles": "10", "C-jokers": "1", "C-opening": "opened",
-        "D-tiles": "", "D-jokers": "0", "D-opening": "not_possible",
+        "version": version,
+        "ending": "A",
+        "B-tiles": "23",
+        "B-jokers": "0",
+        "B-opening": "opened",
+        "C-tiles": "10",
+        "C-jokers": "1",
+        "C-opening": "opened",
+        "D-tiles": "",
+        "D-jokers": "0",
+        "D-opening": "not_possible",
     }
     data.update(extra)
     return data
@@ -107,10 +118,15 @@ def four_games():
 
 def submitted_and_verified():
     """Round 1 started: table 1's four games submitted, table 2's verified (the verification tests' tournament)."""
-    return build(8, rounds=[started_round(
-        table(1, ["p1", "p2", "p3", "p4"], four_games(), state="submitted"),
-        table(2, ["p5", "p6", "p7", "p8"], four_games(), state="verified"),
-    )])
+    return build(
+        8,
+        rounds=[
+            started_round(
+                table(1, ["p1", "p2", "p3", "p4"], four_games(), state="submitted"),
+                table(2, ["p5", "p6", "p7", "p8"], four_games(), state="verified"),
+            )
+        ],
+    )
 
 
 # ---------------------------------------------------------------- the organiser's screens
@@ -158,9 +174,14 @@ UNVERIFIED_SCORE = 2789  # never public: the sheet is not verified
 LIVE_ONLY_TOTALS = ("8084",)
 
 NAMES = [
-    ("Jan Łęcki", "UTW Kraków"), ("Anna Nowak", "UTW Łódź"), ("Zofia Żółkiewska", "Klub Seniora Gdańsk"),
-    ("Stanisław Ćwik", "UTW Poznań"), ("Małgorzata Wiśniewska", "UTW Wrocław"), ("Józef Kowalski", "UTW Lublin"),
-    ("Halina Dąbrowska", "UTW Opole"), ("Ryszard Gęba", "UTW Toruń"),
+    ("Jan Łęcki", "UTW Kraków"),
+    ("Anna Nowak", "UTW Łódź"),
+    ("Zofia Żółkiewska", "Klub Seniora Gdańsk"),
+    ("Stanisław Ćwik", "UTW Poznań"),
+    ("Małgorzata Wiśniewska", "UTW Wrocław"),
+    ("Józef Kowalski", "UTW Lublin"),
+    ("Halina Dąbrowska", "UTW Opole"),
+    ("Ryszard Gęba", "UTW Toruń"),
 ]
 
 
@@ -193,16 +214,36 @@ def hall_data(visibility="live", frozen_round=None, players=8, slug="test"):
     quads = [ids[i : i + 4] for i in range(0, len(ids) - len(ids) % 4, 4)]
     rotated = [q[1:] + q[:1] for q in quads]
     data["rounds"] = [
-        {"number": 1, "state": "completed", "tables": [
-            table(n, quad, games(ROUND1_SCORE if n == 1 else None)) for n, quad in enumerate(quads, start=1)]},
-        {"number": 2, "state": "completed", "tables": [
-            table(n, quad, games()) for n, quad in enumerate(rotated, start=1)]},
-        {"number": 3, "state": "started", "tables": [
-            table(n, quad, games(LATE_SCORE if n == 1 else UNVERIFIED_SCORE if n == 2 else None),
-                  state="verified" if n != 2 else "submitted")
-            for n, quad in enumerate(quads, start=1)]},
-        {"number": 4, "state": "published", "tables": [
-            table(n, quad) for n, quad in enumerate(reversed(rotated), start=1)]},
+        {
+            "number": 1,
+            "state": "completed",
+            "tables": [
+                table(n, quad, games(ROUND1_SCORE if n == 1 else None)) for n, quad in enumerate(quads, start=1)
+            ],
+        },
+        {
+            "number": 2,
+            "state": "completed",
+            "tables": [table(n, quad, games()) for n, quad in enumerate(rotated, start=1)],
+        },
+        {
+            "number": 3,
+            "state": "started",
+            "tables": [
+                table(
+                    n,
+                    quad,
+                    games(LATE_SCORE if n == 1 else UNVERIFIED_SCORE if n == 2 else None),
+                    state="verified" if n != 2 else "submitted",
+                )
+                for n, quad in enumerate(quads, start=1)
+            ],
+        },
+        {
+            "number": 4,
+            "state": "published",
+            "tables": [table(n, quad) for n, quad in enumerate(reversed(rotated), start=1)],
+        },
         {"number": 5, "state": "draft", "tables": [table(n, quad) for n, quad in enumerate(quads, start=1)]},
     ]
     return data
@@ -217,8 +258,14 @@ def build_hall(visibility="live", frozen_round=None, players=8, slug="test"):
 
 # Names a spreadsheet would run as formulas, HTML that must stay text, quotes, emoji, right-to-left text.
 HOSTILE_NAMES = [
-    '=HYPERLINK("http://example.com","klik")', "+48 600 100 200", "-Anna Nowak", "@SUM(A1:A9)",
-    'Zoë "Quote" O\'Neil', "<script>alert(1)</script>", "שלום עליכם 🎲", "Łucja Żółć",
+    '=HYPERLINK("http://example.com","klik")',
+    "+48 600 100 200",
+    "-Anna Nowak",
+    "@SUM(A1:A9)",
+    'Zoë "Quote" O\'Neil',
+    "<script>alert(1)</script>",
+    "שלום עליכם 🎲",
+    "Łucja Żółć",
 ]
 HOSTILE_CLUB = "=1+1 Klub <b>Seniora</b>"
 
@@ -230,13 +277,21 @@ def hostile_tournament():
     ids = [f"p{i}" for i in range(1, 9)]
     rounds = [
         {"number": 1, "state": "completed", "tables": [table(1, ids[:4], games()), table(2, ids[4:], games())]},
-        {"number": 2, "state": "started", "tables": [
-            table(1, ["p2", "p3", "p4", "p1"], games(UNVERIFIED_SCORE), state="submitted"),
-            table(2, ["p6", "p7", "p5"]),
-        ]},
+        {
+            "number": 2,
+            "state": "started",
+            "tables": [
+                table(1, ["p2", "p3", "p4", "p1"], games(UNVERIFIED_SCORE), state="submitted"),
+                table(2, ["p6", "p7", "p5"]),
+            ],
+        },
     ]
-    tournament = build(8, rounds=rounds, settings={"final": False},
-                       cards=[{"player": "p8", "round": 1, "colour": "red", "reason": "=cmd|' /C calc'!A0"}])
+    tournament = build(
+        8,
+        rounds=rounds,
+        settings={"final": False},
+        cards=[{"player": "p8", "round": 1, "colour": "red", "reason": "=cmd|' /C calc'!A0"}],
+    )
     for player, name in zip(tournament.players.order_by("start_number"), HOSTILE_NAMES):
         player.name = name
         player.save(update_fields=["name"])
@@ -280,23 +335,35 @@ FINAL_STANDINGS = [  # place, player, big points, small points, games won, place
     ("7", "Gracz 4", 0, -55, 0, False, ""),
     ("8", "Gracz 8", 0, -85, 0, False, ""),
 ]
-FINAL_CAPTION = ("Places 1–4: the final (its big points, then its small points, then the qualifying place); "
-                 "from place 5: big points, then small points, then games won")
+FINAL_CAPTION = (
+    "Places 1–4: the final (its big points, then its small points, then the qualifying place); "
+    "from place 5: big points, then small points, then games won"
+)
 
 
 def after_the_final():
     """The tournament of FINAL_STANDINGS: every sheet verified, the final completed."""
+
     def four(winners, racks):
-        return [out_game(n, winner, **{letter: (tiles, 0) for letter, tiles in rack.items()})
-                for n, (winner, rack) in enumerate(zip(winners, racks), start=1)]
+        return [
+            out_game(n, winner, **{letter: (tiles, 0) for letter, tiles in rack.items()})
+            for n, (winner, rack) in enumerate(zip(winners, racks), start=1)
+        ]
 
     table_1 = four("AABC", [dict(B=10, C=20, D=30), dict(B=5, C=5, D=5), dict(A=10, C=10, D=10), dict(A=5, B=5, D=10)])
     table_2 = four("AABC", [dict(B=10, C=5, D=30), dict(B=5, C=5, D=10), dict(A=10, C=5, D=15), dict(A=5, B=5, D=30)])
     final = four("CDCA", [dict(A=10, B=10, D=5), dict(A=5, B=10, C=15), dict(A=5, B=10, D=5), dict(B=10, C=10, D=5)])
     rounds = [
-        {"number": 1, "state": "completed", "tables": [
-            table(1, ["p1", "p2", "p3", "p4"], table_1), table(2, ["p5", "p6", "p7", "p8"], table_2)]},
+        {
+            "number": 1,
+            "state": "completed",
+            "tables": [table(1, ["p1", "p2", "p3", "p4"], table_1), table(2, ["p5", "p6", "p7", "p8"], table_2)],
+        },
         {"number": 2, "kind": "final", "state": "completed", "tables": [table(1, ["p1", "p5", "p7", "p6"], final)]},
     ]
-    return build(8, rounds=rounds, settings={"final": True, "rounds_planned": 1},
-                 tie_decisions=[{"order": ["p6", "p2"], "reason": "lot drawn by the head referee"}])
+    return build(
+        8,
+        rounds=rounds,
+        settings={"final": True, "rounds_planned": 1},
+        tie_decisions=[{"order": ["p6", "p2"], "reason": "lot drawn by the head referee"}],
+    )

@@ -109,9 +109,10 @@ class SeatInline(ReadOnlyInline):
 
 
 def sheet_url(table):
-    return reverse("scoring:sheet", kwargs={
-        "slug": table.round.tournament.slug, "round_number": table.round.number, "table_number": table.number,
-    })
+    return reverse(
+        "scoring:sheet",
+        kwargs={"slug": table.round.tournament.slug, "round_number": table.round.number, "table_number": table.number},
+    )
 
 
 @admin.register(Table)

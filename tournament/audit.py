@@ -13,11 +13,27 @@ from typing import Any
 from tournament.models import AuditEntry
 
 
-def log_change(tournament: Any, user: Any, action: str, *, before: Any = None, after: Any = None,
-               reason: str = "", sheet: Any = None, host: Any = None) -> Any:
+def log_change(
+    tournament: Any,
+    user: Any,
+    action: str,
+    *,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    sheet: Any = None,
+    host: Any = None,
+) -> Any:
     """Write one audit entry; every door that changes a result calls this through its service.
     An organisation's own change (its team, an invitation) passes `host` and no tournament."""
     return AuditEntry.objects.create(
-        tournament=tournament, host=host, sheet=sheet, user=user, user_name=user.get_username() if user else "",
-        action=action, before=before, after=after, reason=reason,
+        tournament=tournament,
+        host=host,
+        sheet=sheet,
+        user=user,
+        user_name=user.get_username() if user else "",
+        action=action,
+        before=before,
+        after=after,
+        reason=reason,
     )

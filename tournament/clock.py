@@ -32,7 +32,7 @@ class RoundClock:
 
     @property
     def time_left(self) -> str:
-        """"42:07", or "1:05:09" from an hour up: what the page shows before its script counts."""
+        """ "42:07", or "1:05:09" from an hour up: what the page shows before its script counts."""
         return format_seconds(self.seconds_left)
 
 
@@ -57,7 +57,7 @@ def clock_of(round_: Round, length_minutes: int, now: datetime.datetime | None =
 
 
 def round_label(tournament: Tournament, number: int, round_: Round | None) -> str:
-    """"Round 3", or "Final" for the line after the last qualifying round of a tournament with one."""
+    """ "Round 3", or "Final" for the line after the last qualifying round of a tournament with one."""
     if round_ is not None:
         return str(round_)
     if tournament.final and number == tournament.rounds_planned + 1:

@@ -17,9 +17,9 @@ from typing import NamedTuple
 from tournament.text import polish_sort_key
 
 # Words that start a surname when they stand before its last word ("Ludwig van Beethoven").
-PARTICLES = frozenset({
-    "da", "de", "del", "della", "der", "di", "dos", "du", "la", "le", "ten", "ter", "van", "von", "zu",
-})
+PARTICLES = frozenset(
+    {"da", "de", "del", "della", "der", "di", "dos", "du", "la", "le", "ten", "ter", "van", "von", "zu"}
+)
 
 
 class NameParts(NamedTuple):

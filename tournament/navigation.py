@@ -18,7 +18,9 @@ def return_path(request: HttpRequest, value: object, default: str) -> str:
     target = value if isinstance(value, str) else ""
     if not target.startswith("/") or target.startswith(("//", "/\\")):
         return default
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return default
     return target
 
@@ -33,7 +35,9 @@ def htmx_page(request: HttpRequest, default: str) -> str:
     return return_path(request, current, default)
 
 
-def htmx_or_page(request: HttpRequest, fragment: Callable[[], HttpResponse], page: Callable[[], HttpResponse]) -> HttpResponse:
+def htmx_or_page(
+    request: HttpRequest, fragment: Callable[[], HttpResponse], page: Callable[[], HttpResponse]
+) -> HttpResponse:
     """What a request gets back: an htmx request the fragment it swaps in (`fragment()`), any other
     request the whole page (`page()`, or a redirect); only the one answered is drawn."""
     return fragment() if getattr(request, "htmx", False) else page()

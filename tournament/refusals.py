@@ -23,7 +23,9 @@ MESSAGES = {
     "tiles_not_integer": _("Enter the sum of the tiles as a whole number."),
     "tiles_range": _("The sum of the tiles must be between 0 and %(max)s."),
     "jokers_not_integer": _("Enter the number of jokers as a whole number."),
-    "jokers_range": ngettext_lazy("A rack can hold at most %(max)s joker.", "A rack can hold at most %(max)s jokers.", "max"),
+    "jokers_range": ngettext_lazy(
+        "A rack can hold at most %(max)s joker.", "A rack can hold at most %(max)s jokers.", "max"
+    ),
     "opening_unknown": _("Choose one of the four answers about the first laying out."),
     "first_move_case_not_bool": _("Tick the box or leave it empty."),
     "seat_letter": _("Seats are A, B, C and D."),
@@ -35,13 +37,15 @@ MESSAGES = {
     "winner_has_rack": _("Seat %(seat)s went out, so it has no rack: clear these values."),
     "jokers_per_game": ngettext_lazy(
         "The set has only %(max)s joker: at most %(max)s can be left in one game.",
-        "The set has only %(max)s jokers: at most %(max)s can be left in one game.", "max",
+        "The set has only %(max)s jokers: at most %(max)s can be left in one game.",
+        "max",
     ),
     "keypad_face": _("A tile is a number from 1 to 13 or a joker."),
     "keypad_jokers": ngettext_lazy("The set has only %(max)s joker.", "The set has only %(max)s jokers.", "max"),
     "keypad_copies": ngettext_lazy(
         "The set has only %(max)s tile numbered %(face)s: check the racks of this game.",
-        "The set has only %(max)s tiles numbered %(face)s: check the racks of this game.", "max",
+        "The set has only %(max)s tiles numbered %(face)s: check the racks of this game.",
+        "max",
     ),
     "keypad_too_long": _("More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
     "override_reason": _("A changed score needs a reason."),
@@ -50,7 +54,8 @@ MESSAGES = {
     "two_winners": _("Only one player can go out in a game."),
     "confirm_tiles": ngettext_lazy(
         "More than %(limit)s point of tiles: are you sure? Tick the box to confirm.",
-        "More than %(limit)s points of tiles: are you sure? Tick the box to confirm.", "limit",
+        "More than %(limit)s points of tiles: are you sure? Tick the box to confirm.",
+        "limit",
     ),
     "score_not_integer": _("Enter the score as a whole number, e.g. -80."),
     "score_range": _("Enter a score between −%(max)s and %(max)s."),
@@ -70,14 +75,20 @@ MESSAGES = {
     # cards (scoring.services.cards)
     "card_second_yellow": _("This is %(player)s's second yellow card: %(player)s will be disqualified."),
     "card_red_disqualifies": _("A red card disqualifies at once: %(player)s will be disqualified."),
-    "card_disqualified_already": _("%(player)s is disqualified already: nothing more was recorded. Look at the cards so far."),
+    "card_disqualified_already": _(
+        "%(player)s is disqualified already: nothing more was recorded. Look at the cards so far."
+    ),
     "card_unknown": _("This player has no such card. Reload the page."),
     "card_withdrawn_already": _("This %(card)s of %(player)s has been withdrawn already."),
     # staff accounts (accounts.services)
     "setup_done": _("An organiser account exists already: sign in with it."),
-    "setup_code_wrong": _("This is not the setup code. Copy it from the window where the server was started (or the container's log)."),
-    "setup_code_gone": _("There is no setup code at the moment. Restart the server (make run, or restart the container): "
-                         "it prints a new code."),
+    "setup_code_wrong": _(
+        "This is not the setup code. Copy it from the window where the server was started (or the container's log)."
+    ),
+    "setup_code_gone": _(
+        "There is no setup code at the moment. Restart the server (make run, or restart the container): "
+        "it prints a new code."
+    ),
     "setup_wait": _("Too many codes were typed from this device. Wait %(minutes)s min and try again."),
     "staff_name_unavailable": _("Choose another user name, for example with the surname or a digit added."),
     "staff_role_not_given": _("Choose the role: referee or head referee."),
@@ -105,7 +116,9 @@ MESSAGES = {
         "Not saved yet: these settings change %(count)s results of verified sheets. Check what changes, give a reason and confirm.",
         "count",
     ),
-    "rescore_reason_required": _("Not saved: give the reason for changing verified results. It is written to the log with each one."),
+    "rescore_reason_required": _(
+        "Not saved: give the reason for changing verified results. It is written to the log with each one."
+    ),
     "rescore_changed": _(
         "Not saved: what these settings change is no longer what you checked (a setting or a sheet changed meanwhile). Check the changes again."
     ),
@@ -115,18 +128,20 @@ MESSAGES = {
     "surname_empty": _("the surname is empty."),
     "organisation_empty": _("the organisation is empty."),
     "name_too_long": ngettext_lazy(
-        "a name is longer than %(count)s character.", "a name is longer than %(count)s characters.", "count",
+        "a name is longer than %(count)s character.", "a name is longer than %(count)s characters.", "count"
     ),
     "forbidden_character": FORBIDDEN_MESSAGE,
     "already_registered": _("%(name)s is already registered for %(organisation)s."),
     "registered_twice": _("%(name)s appears twice for %(organisation)s (also line %(other)s)."),
     "quota_reached": ngettext_lazy(
         "%(organisation)s already has %(count)s player; the limit is %(quota)s per organisation.",
-        "%(organisation)s already has %(count)s players; the limit is %(quota)s per organisation.", "count",
+        "%(organisation)s already has %(count)s players; the limit is %(quota)s per organisation.",
+        "count",
     ),
     "quota_lines": ngettext_lazy(
         "%(organisation)s: %(count)s player on line %(lines)s; the limit is %(quota)s per organisation.",
-        "%(organisation)s: %(count)s players on lines %(lines)s; the limit is %(quota)s per organisation.", "count",
+        "%(organisation)s: %(count)s players on lines %(lines)s; the limit is %(quota)s per organisation.",
+        "count",
     ),
     "quota_lines_registered": ngettext_lazy(
         "%(organisation)s: %(count)s player on line %(lines)s and %(registered)s already registered; the limit is %(quota)s per organisation.",
@@ -157,13 +172,14 @@ MESSAGES = {
         "the first line must name the columns “name” (or “given names” and “surname”) and “organisation”."
     ),
     "file_too_many_rows": ngettext_lazy(
-        "The file has more than %(count)s player.", "The file has more than %(count)s players.", "count",
+        "The file has more than %(count)s player.", "The file has more than %(count)s players.", "count"
     ),
     "file_no_players": _("The file “%(file)s” has no players below its header."),
     # the draw and the final (organiser.services.draw; engine.seating's SeatingError codes)
     "too_few_players": ngettext_lazy(
         "At least 3 active, checked-in players are needed to seat a round; there is %(count)s.",
-        "At least 3 active, checked-in players are needed to seat a round; there are %(count)s.", "count",
+        "At least 3 active, checked-in players are needed to seat a round; there are %(count)s.",
+        "count",
     ),
     "five_players": _(
         "5 players cannot be seated: tables are for 3 or 4 players. Check in one more player or withdraw one."
@@ -174,10 +190,11 @@ MESSAGES = {
     ),
     "qualifying_played_seat_final": ngettext_lazy(
         "The only qualifying round has been played: seat the final.",
-        "All %(count)s qualifying rounds have been played: seat the final.", "count",
+        "All %(count)s qualifying rounds have been played: seat the final.",
+        "count",
     ),
     "qualifying_played": ngettext_lazy(
-        "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", "count",
+        "The only qualifying round has been played.", "All %(count)s qualifying rounds have been played.", "count"
     ),
     "draw_clash": _("Someone else drew this round at the same moment. Reload the page."),
     "slug_taken": SLUG_TAKEN,
@@ -196,7 +213,8 @@ MESSAGES = {
     "round_not_completable": _("%(round)s cannot be completed: it is %(state)s."),
     "round_unverified": ngettext_lazy(
         "%(round)s cannot be completed: the sheet of table %(tables)s is not verified yet.",
-        "%(round)s cannot be completed: the sheets of tables %(tables)s are not verified yet.", "count",
+        "%(round)s cannot be completed: the sheets of tables %(tables)s are not verified yet.",
+        "count",
     ),
     "round_started_no_discard": _("%(round)s has started: its seating can no longer be discarded."),
     "round_has_results": _("%(round)s already has results entered: it cannot be discarded."),

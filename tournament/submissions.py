@@ -116,14 +116,21 @@ def already_done(request: HttpRequest, first: SubmissionToken | None) -> HttpRes
     if location:
         messages.warning(request, _("This form had already been sent: it was done once. Here is the result."))
     else:
-        messages.warning(request, _("This form had already been sent and was not done again. Here is the page as it is now."))
+        messages.warning(
+            request, _("This form had already been sent and was not done again. Here is the page as it is now.")
+        )
     return back_to(request, location or page_of_the_form(request))
 
 
 def not_yours(request: HttpRequest) -> HttpResponse:
     """The answer to a token made for another user: nothing done, nothing written, and why."""
-    messages.warning(request, _("This form was opened by another signed-in person and was not sent. "
-                                "Here is the page: fill the form in again."))
+    messages.warning(
+        request,
+        _(
+            "This form was opened by another signed-in person and was not sent. "
+            "Here is the page: fill the form in again."
+        ),
+    )
     return back_to(request, page_of_the_form(request))
 
 

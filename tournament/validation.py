@@ -95,9 +95,12 @@ def check_places(places):
     if any(p < 0 for p in places):
         raise ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 4, 3, 1, 0."))
     if any(p > MAX_PLACE_POINTS for p in places):
-        raise ValidationError(ngettext(
-            "Each place gets at most %(max)s point.", "Each place gets at most %(max)s points.", MAX_PLACE_POINTS,
-        ) % {"max": MAX_PLACE_POINTS})
+        raise ValidationError(
+            ngettext(
+                "Each place gets at most %(max)s point.", "Each place gets at most %(max)s points.", MAX_PLACE_POINTS
+            )
+            % {"max": MAX_PLACE_POINTS}
+        )
     if any(later > earlier for earlier, later in zip(places, places[1:])):
         raise ValidationError(_("A lower place cannot get more points than a higher one."))
     return list(places)
@@ -114,13 +117,15 @@ def limit_problems(settings, *, largest, rounds_drawn, has_final):
     if quota is not None and quota < largest:
         problems["players_per_organisation"] = ngettext(
             "An organisation already has %(count)s player: the limit cannot be lower.",
-            "An organisation already has %(count)s players: the limit cannot be lower.", largest,
+            "An organisation already has %(count)s players: the limit cannot be lower.",
+            largest,
         ) % {"count": largest}
     planned = settings.get("rounds_planned")
     if planned is not None and planned < rounds_drawn:
         problems["rounds_planned"] = ngettext(
             "%(count)s round has already been drawn: plan at least that many.",
-            "%(count)s rounds have already been drawn: plan at least that many.", rounds_drawn,
+            "%(count)s rounds have already been drawn: plan at least that many.",
+            rounds_drawn,
         ) % {"count": rounds_drawn}
     if has_final and settings.get("final") is False:
         problems["final"] = _("The final has already been seated.")

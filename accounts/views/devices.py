@@ -56,7 +56,9 @@ def device_links(request, tournament):
         confirm_loopback = venue.loopback and request.POST.get(LOOPBACK_ANYWAY[0]) != LOOPBACK_ANYWAY[1]
     if request.method == "POST" and form.is_valid() and not confirm_loopback:
         link, token = create_device_link(
-            tournament, label=form.cleaned_data["label"], valid_hours=form.cleaned_data["valid_hours"],
+            tournament,
+            label=form.cleaned_data["label"],
+            valid_hours=form.cleaned_data["valid_hours"],
             created_by=request.user,
         )
         # Kept for the next page view only: the token itself is never stored.
@@ -71,8 +73,16 @@ def device_links(request, tournament):
         new_link = {"link": shown_link, "url": url, "qr": qr_svg(url)}
     now = timezone.now()
     context = {
-        "tournament": tournament, "form": form, "sheet_form": DeviceSheetForm(auto_id="sheet_%s"), "new_link": new_link,
-        "links": links, "now": now, "venue": venue, "venue_check": venue_check.check_venue(venue), "confirm_loopback": confirm_loopback, "anyway": LOOPBACK_ANYWAY,
+        "tournament": tournament,
+        "form": form,
+        "sheet_form": DeviceSheetForm(auto_id="sheet_%s"),
+        "new_link": new_link,
+        "links": links,
+        "now": now,
+        "venue": venue,
+        "venue_check": venue_check.check_venue(venue),
+        "confirm_loopback": confirm_loopback,
+        "anyway": LOOPBACK_ANYWAY,
         "active_count": sum(link.is_usable(now) for link in links),
     }
     response = render(request, "accounts/device_links.html", context)

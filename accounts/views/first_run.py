@@ -23,9 +23,13 @@ def setup(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            user = create_first_organiser(code=data["code"], username=data["username"], password=data["password"],
-                                          address=request.META.get("REMOTE_ADDR", ""),
-                                          organisation=data["organisation"])
+            user = create_first_organiser(
+                code=data["code"],
+                username=data["username"],
+                password=data["password"],
+                address=request.META.get("REMOTE_ADDR", ""),
+                organisation=data["organisation"],
+            )
         except Refused as refusal:
             if refusal.code == "setup_done":
                 return redirect("accounts:login")

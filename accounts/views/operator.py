@@ -35,14 +35,18 @@ def organisations(request):
             form.add_error(refusal.field, refusal.message)
         else:
             # Kept for the next page view only.
-            request.session[NEW_ORGANISER_SESSION_KEY] = {"name": data["name"], "user": user.get_username(),
-                                                          "path": set_password_path(user)}
+            request.session[NEW_ORGANISER_SESSION_KEY] = {
+                "name": data["name"],
+                "user": user.get_username(),
+                "path": set_password_path(user),
+            }
             return redirect("accounts:operator_organisations")
     created = request.session.pop(NEW_ORGANISER_SESSION_KEY, None)
     if created:
         created["link"] = venue_address(request).url(created["path"])
-    response = render(request, "accounts/operator_organisations.html",
-                      {"form": form, "hosts": all_hosts(), "created": created})
+    response = render(
+        request, "accounts/operator_organisations.html", {"form": form, "hosts": all_hosts(), "created": created}
+    )
     response["Referrer-Policy"] = REFERRER_POLICY
     return response
 

@@ -24,8 +24,15 @@ class LoginView(auth_views.LoginView):
 def home(request):
     """Where a signed-in staff member lands: the tournaments they may work on."""
     tournaments = tournaments_of(request.user)
-    return render(request, "accounts/home.html", {"tournaments": tournaments, "can_create": organises_a_host(request.user),
-                                                  "hosts": organised_hosts(request.user)})
+    return render(
+        request,
+        "accounts/home.html",
+        {
+            "tournaments": tournaments,
+            "can_create": organises_a_host(request.user),
+            "hosts": organised_hosts(request.user),
+        },
+    )
 
 
 def csrf_failure(request, reason=""):
@@ -34,8 +41,10 @@ def csrf_failure(request, reason=""):
     A tablet's sign-in link carries its token in the path: that page is never put into a
     redirect (a `next=` would spread the token to the login page's address and history).
     """
-    token_pages = (reverse("accounts:device_sign_in", kwargs={"token": "x"}).rsplit("x", 1)[0],
-                   reverse("accounts:invitation", kwargs={"invitation_token": "x"}).rsplit("x", 1)[0])
+    token_pages = (
+        reverse("accounts:device_sign_in", kwargs={"token": "x"}).rsplit("x", 1)[0],
+        reverse("accounts:invitation", kwargs={"invitation_token": "x"}).rsplit("x", 1)[0],
+    )
     if request.path.startswith(token_pages):
         context = {"message": _("The page had expired. Open the sign-in link again (scan its code again).")}
         return render(request, "accounts/csrf_failure.html", context, status=403)

@@ -27,22 +27,33 @@ def staff_members(request, tournament):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            user = add_staff_member(tournament, username=data["username"], role=data["role"],
-                                    password=data["password"], added_by=request.user)
+            user = add_staff_member(
+                tournament,
+                username=data["username"],
+                role=data["role"],
+                password=data["password"],
+                added_by=request.user,
+            )
         except Refused as refusal:
             form.add_error(refusal.field, refusal.message)
         else:
-            messages.success(request, _("%(name)s can sign in now as %(role)s.")
-                             % {"name": user.get_username(), "role": dict(Role.choices)[data["role"]]})
+            messages.success(
+                request,
+                _("%(name)s can sign in now as %(role)s.")
+                % {"name": user.get_username(), "role": dict(Role.choices)[data["role"]]},
+            )
             return redirect("accounts:staff_members", slug=tournament.slug)
     grants = staff_grants(tournament)
     asked = request.GET.get("remove", "")
     undo = request.GET.get("removed", "")
     removed = removed_grant(tournament, undo) if undo else None
     context = {
-        "tournament": tournament, "form": form, "grants": grants,
+        "tournament": tournament,
+        "form": form,
+        "grants": grants,
         "asking": next((grant for grant in grants if str(grant.pk) == asked), None),
-        "undo": undo, "removed": removed and {**removed, "role_label": dict(Role.choices)[removed["role"]]},
+        "undo": undo,
+        "removed": removed and {**removed, "role_label": dict(Role.choices)[removed["role"]]},
     }
     return render(request, "accounts/staff_members.html", context)
 

@@ -61,8 +61,14 @@ def _log_lines(host):
     lines = []
     for entry in team_log(host):
         about = entry.after or entry.before or {}
-        lines.append({"entry": entry, "what": LOG_LABELS.get(entry.action, entry.action),
-                      "whom": about.get("user", ""), "role": ROLE_LABELS.get(about.get("role"), "")})
+        lines.append(
+            {
+                "entry": entry,
+                "what": LOG_LABELS.get(entry.action, entry.action),
+                "whom": about.get("user", ""),
+                "role": ROLE_LABELS.get(about.get("role"), ""),
+            }
+        )
     return lines
 
 
@@ -91,13 +97,21 @@ def team(request, host):
     shown = request.session.pop(NEW_INVITATION_SESSION_KEY, None)
     new_link = None
     if shown and shown.get("host") == host.pk:
-        new_link = venue_address(request).url(reverse("accounts:invitation", kwargs={"invitation_token": shown["token"]}))
+        new_link = venue_address(request).url(
+            reverse("accounts:invitation", kwargs={"invitation_token": shown["token"]})
+        )
     context = {
-        "host": host, "members": members, "grants": chosen_grants(host), "invitations": open_invitations(host),
+        "host": host,
+        "members": members,
+        "grants": chosen_grants(host),
+        "invitations": open_invitations(host),
         "asking": next((member for member in members if str(member.pk) == asked), None),
-        "change_form": TeamChangeForm(), "invitation_form": InvitationForm(tournaments=tournaments),
-        "undo": undo, "changed": changed and {**changed, "role_label": ROLE_LABELS[changed["role"]]},
-        "new_link": new_link, "log": _log_lines(host),
+        "change_form": TeamChangeForm(),
+        "invitation_form": InvitationForm(tournaments=tournaments),
+        "undo": undo,
+        "changed": changed and {**changed, "role_label": ROLE_LABELS[changed["role"]]},
+        "new_link": new_link,
+        "log": _log_lines(host),
     }
     response = render(request, "accounts/team.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY
@@ -114,8 +128,13 @@ def team_member(request, host, membership_id):
         messages.error(request, _("Choose the new role and write the reason."))
         return redirect(f"{page}?{urlencode({'member': membership_id})}#member-{membership_id}")
     try:
-        changed = change_member(host, membership_id=membership_id, role=form.cleaned_data["role"],
-                                reason=form.cleaned_data["reason"], changed_by=request.user)
+        changed = change_member(
+            host,
+            membership_id=membership_id,
+            role=form.cleaned_data["role"],
+            reason=form.cleaned_data["reason"],
+            changed_by=request.user,
+        )
     except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect(page)
@@ -150,8 +169,9 @@ def invite(request, host):
         return redirect("accounts:team", host=host.slug)
     chosen = form.cleaned_data["tournament"]
     tournament = None if chosen == ALL_TOURNAMENTS else host_tournament_or_none(host, chosen)
-    invitation, token = create_invitation(host, role=form.cleaned_data["role"], tournament=tournament,
-                                          created_by=request.user)
+    invitation, token = create_invitation(
+        host, role=form.cleaned_data["role"], tournament=tournament, created_by=request.user
+    )
     # Kept for the next page view only: the token itself is never stored.
     request.session[NEW_INVITATION_SESSION_KEY] = {"host": host.pk, "token": token}
     return redirect(f"{reverse('accounts:team', args=[host.slug])}#new-invitation")
@@ -184,8 +204,9 @@ def invitation(request, invitation_token):
                 user = request.user
                 accept_invitation(token, user=user)
             elif form.is_valid():
-                user = accept_with_new_account(token, username=form.cleaned_data["username"],
-                                               password=form.cleaned_data["password"])
+                user = accept_with_new_account(
+                    token, username=form.cleaned_data["username"], password=form.cleaned_data["password"]
+                )
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             else:
                 user = None

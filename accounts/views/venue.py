@@ -60,8 +60,10 @@ def venue_page(request, tournament):
         venue_check.forget(address)
         checked = venue_check.check(address)
         if checked is not None and not checked.answers:
-            messages.warning(request, _("The address %(address)s is saved, but the server does not answer there yet.")
-                             % {"address": address})
+            messages.warning(
+                request,
+                _("The address %(address)s is saved, but the server does not answer there yet.") % {"address": address},
+            )
             return redirect(f"{here}?{urlencode({'next': back})}" if back else here)
         messages.success(request, _("Tablets and phones now open the links at %(address)s.") % {"address": address})
         return redirect(back or here)
@@ -69,9 +71,15 @@ def venue_page(request, tournament):
     if request.GET.get(CHECK_AGAIN):
         venue_check.forget(venue.base)
     context = {
-        "tournament": tournament, "form": form, "venue": venue, "saved": saved_address(tournament),
-        "offer": browser_address(request), "public_url": settings.PUBLIC_URL, "next": back,
-        "port": request.get_port(), "venue_check": venue_check.check_venue(venue),
+        "tournament": tournament,
+        "form": form,
+        "venue": venue,
+        "saved": saved_address(tournament),
+        "offer": browser_address(request),
+        "public_url": settings.PUBLIC_URL,
+        "next": back,
+        "port": request.get_port(),
+        "venue_check": venue_check.check_venue(venue),
     }
     return render(request, "accounts/venue.html", context)
 

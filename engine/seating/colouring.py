@@ -54,13 +54,18 @@ class _EdgeColouring:
     """
 
     def __init__(
-        self, edges: Sequence[tuple[int, int]], left_count: int, right_count: int, colours: int,
+        self,
+        edges: Sequence[tuple[int, int]],
+        left_count: int,
+        right_count: int,
+        colours: int,
         taken: Mapping[int, Sequence[int]] | None,
     ) -> None:
         self.edges = edges
         self.colours = colours
         self.at: tuple[list[list[int | None]], list[list[int | None]]] = (
-            [[None] * colours for _ in range(left_count)], [[None] * colours for _ in range(right_count)]
+            [[None] * colours for _ in range(left_count)],
+            [[None] * colours for _ in range(right_count)],
         )
         for v, used in (taken or {}).items():
             for colour in used:
@@ -108,8 +113,12 @@ class _EdgeColouring:
 
 
 def edge_colouring(
-    edges: Sequence[tuple[int, int]], left_count: int, right_count: int, colours: int,
-    rng: random.Random, taken: Mapping[int, Sequence[int]] | None = None,
+    edges: Sequence[tuple[int, int]],
+    left_count: int,
+    right_count: int,
+    colours: int,
+    rng: random.Random,
+    taken: Mapping[int, Sequence[int]] | None = None,
 ) -> list[int] | None:
     """A proper edge colouring with ``colours`` colours of a bipartite graph of maximum
     degree at most ``colours``, by alternating paths; ``edges`` are (left, right) pairs.

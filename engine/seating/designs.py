@@ -56,7 +56,7 @@ _BINARY: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {
         (2, ((0, 12, 21, 29), (2, 15, 18, 27))),
         (2, ((0, 10, 18, 28), (2, 13, 17, 26))),
         (4, ((0, 2, 9, 11), (4, 12, 18, 31), (20, 23, 24, 27))),
-    ),
+    )
 }
 
 # n -> (m, f, eps, seed): n = 3m + f players, m rounds.  eps None: no symmetry asked.
@@ -100,8 +100,7 @@ def _schedule(player_count: int) -> Blocks:
         if base is None:  # pragma: no cover - the parameters above are tested
             raise RuntimeError(f"no base round for {player_count} players")
         rounds = tuple(
-            tuple(tuple(_translate(point, shift, orbit) for point in block) for block in base)
-            for shift in range(orbit)
+            tuple(tuple(_translate(point, shift, orbit) for point in block) for block in base) for shift in range(orbit)
         )
     if verify(rounds, player_count) != 0:  # pragma: no cover - a broken construction must not seat anyone
         raise RuntimeError(f"the schedule for {player_count} players has repeat meetings")
@@ -140,12 +139,7 @@ def verify(rounds: Sequence[Sequence[Sequence[int]]], point_count: int) -> int:
 
 
 # GF(4) = {0, 1, w, w+1} numbered 0, 1, 2, 3: addition is XOR, and w*w = w+1.
-_GF4_MUL = (
-    (0, 0, 0, 0),
-    (0, 1, 2, 3),
-    (0, 2, 3, 1),
-    (0, 3, 1, 2),
-)
+_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
 
 
 def _affine_rounds(dimension: int) -> Blocks:
@@ -171,10 +165,7 @@ def _affine_rounds(dimension: int) -> Blocks:
             if point in seen:
                 continue
             vector = _gf4_vector(point, dimension)
-            line = [
-                _gf4_number([a ^ _GF4_MUL[c][b] for a, b in zip(vector, direction)])
-                for c in range(4)
-            ]
+            line = [_gf4_number([a ^ _GF4_MUL[c][b] for a, b in zip(vector, direction)]) for c in range(4)]
             seen.update(line)
             lines.append(tuple(line))
         rounds.append(tuple(lines))
@@ -265,7 +256,7 @@ def _pair_class(p: int, q: int, orbit: int, finite: int) -> tuple[object, ...] |
 
 
 def _base_round(
-    orbit: int, fixed: int, multiplier: int | None, seed: int, node_limit: int = 200_000,
+    orbit: int, fixed: int, multiplier: int | None, seed: int, node_limit: int = 200_000
 ) -> list[list[int]] | None:
     """A base round (list of blocks) whose pairs are of pairwise different classes, or None.
 

@@ -91,8 +91,13 @@ def draw_round(
 
 
 def _mixed_round(
-    ids: Sequence[PlayerId], history: Sequence[Seating], rng: random.Random, organisations: Organisations | None,
-    remaining_rounds: int, continue_plan: bool, effort: float,
+    ids: Sequence[PlayerId],
+    history: Sequence[Seating],
+    rng: random.Random,
+    organisations: Organisations | None,
+    remaining_rounds: int,
+    continue_plan: bool,
+    effort: float,
 ) -> Seating:
     """A round after round 1 with as few repeat meetings as the rounds to come allow: the
     built-in schedule while it fits, else the plan made when the field started while it is
@@ -121,8 +126,12 @@ def _random_round(ids: Sequence[PlayerId], sizes: list[int], base: HistoryCounts
 
 
 def _first_round(
-    ids: Sequence[PlayerId], sizes: list[int], base: HistoryCounts, organisations: Organisations | None,
-    rng: random.Random, budget: int,
+    ids: Sequence[PlayerId],
+    sizes: list[int],
+    base: HistoryCounts,
+    organisations: Organisations | None,
+    rng: random.Random,
+    budget: int,
 ) -> Seating:
     """The first round: a random draw (organisations kept apart if asked)."""
     org_weights = org_matrix(ids, organisations)
@@ -136,13 +145,24 @@ def _first_round(
 
 
 def _swiss_round(
-    ids: Sequence[PlayerId], sizes: list[int], base: HistoryCounts, standings: Iterable[PlayerId] | None,
-    organisations: Organisations | None, rng: random.Random, budget: int,
+    ids: Sequence[PlayerId],
+    sizes: list[int],
+    base: HistoryCounts,
+    standings: Iterable[PlayerId] | None,
+    organisations: Organisations | None,
+    rng: random.Random,
+    budget: int,
 ) -> Seating:
     """Tables by standings, leaders at table 1; a player may move one table to avoid a repeat."""
     swiss = _home_tables(ids, standings, sizes)
-    plan = Plan(sizes, base, org_matrix(ids, organisations), rng, swiss,
-                letter_check=letters.letter_check(base.letter_counts, base.four_seats))
+    plan = Plan(
+        sizes,
+        base,
+        org_matrix(ids, organisations),
+        rng,
+        swiss,
+        letter_check=letters.letter_check(base.letter_counts, base.four_seats),
+    )
     order = sorted(range(len(ids)), key=lambda p: swiss.home_table[p])
     plan.load([_chunk(order, sizes)])
     tabu_search(plan, budget)
@@ -188,7 +208,7 @@ def _home_tables(ids: Sequence[PlayerId], standings: Iterable[PlayerId] | None, 
 
 
 def swap_players(
-    seating: Sequence[Mapping[str, Player]], player_a: Player, player_b: Player,
+    seating: Sequence[Mapping[str, Player]], player_a: Player, player_b: Player
 ) -> list[dict[str, Player]]:
     """A new seating in which players ``player_a`` and ``player_b`` have exchanged seats."""
     if player_a == player_b:
@@ -208,7 +228,7 @@ def swap_players(
 
 
 def plan_tournament(
-    player_count: int, round_count: int, *, method: str = "mixed", seed: object = 0, effort: float = 1.0,
+    player_count: int, round_count: int, *, method: str = "mixed", seed: object = 0, effort: float = 1.0
 ) -> tuple[list[list[dict[str, int]]], QualityReport]:
     """Draw ``round_count`` rounds for players ``1..player_count`` as the app would.
 

@@ -105,8 +105,10 @@ def matchable(masks: Sequence[int], size: int) -> bool:
     key = (tuple(sorted(masks)), size)
     found = _MATCHABLE.get(key)
     if found is None:
-        found = any(all(mask >> letter & 1 for mask, letter in zip(key[0], perm))
-                    for perm in itertools.permutations(range(size), len(masks)))
+        found = any(
+            all(mask >> letter & 1 for mask, letter in zip(key[0], perm))
+            for perm in itertools.permutations(range(size), len(masks))
+        )
         _MATCHABLE[key] = found
     return found
 
@@ -155,7 +157,7 @@ def letter_check(counts: Sequence[Sequence[int]], four_seats: Sequence[int]) -> 
 
 
 def _d_runs(
-    rounds: Rounds[P], start: Callable[[P], LetterState],
+    rounds: Rounds[P], start: Callable[[P], LetterState]
 ) -> tuple[list[tuple[int, int]], dict[tuple[int, int, P], tuple[P, int]], dict[tuple[P, int], bool]]:
     """The planned 4-tables and the runs of 4-table seats that may take their D.
 
@@ -243,8 +245,10 @@ def _d_harm(state: LetterState) -> int:
 
 
 def colour_rounds(
-    rounds: Rounds[P], rng: random.Random,
-    counts: ByPlayer[P, Sequence[int]] | None = None, four_seats: ByPlayer[P, int] | None = None,
+    rounds: Rounds[P],
+    rng: random.Random,
+    counts: ByPlayer[P, Sequence[int]] | None = None,
+    four_seats: ByPlayer[P, int] | None = None,
 ) -> Lettered[P] | None:
     """Letters for planned rounds, every player balanced after every round if it can be.
 
@@ -254,6 +258,7 @@ def colour_rounds(
     (A first), or None if the A-C colouring ran into earlier letters.  Without earlier
     rounds it always succeeds (see the module notes).
     """
+
     def start(p: P) -> LetterState:
         """Player p's letter counts and 4-table seats before the planned rounds."""
         if counts is None or four_seats is None:
@@ -288,7 +293,7 @@ def colour_rounds(
     if colour is None:
         return None
     lettered: list[list[list[P | None]]] = [[[None] * len(table) for table in round_tables] for round_tables in rounds]
-    for (t, j, p) in has_d:
+    for t, j, p in has_d:
         lettered[t][j][D] = p
     for edge, (t, j, p) in enumerate(seats):
         lettered[t][j][colour[edge]] = p
@@ -312,7 +317,7 @@ def total_excess(rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_sea
 
 
 def _greedy(
-    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random,
+    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random
 ) -> Lettered[P]:
     """Round after round, each table the letters that unbalance its players least."""
     state: dict[P, LetterState] = {}
@@ -333,7 +338,7 @@ def _greedy(
 
 
 def _least_excess_orders(
-    table: Sequence[P], state: dict[P, LetterState], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int],
+    table: Sequence[P], state: dict[P, LetterState], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int]
 ) -> list[tuple[P, ...]]:
     """The letter orders of a table that leave its players' excess least."""
     best: int | None = None
@@ -353,8 +358,7 @@ def _least_excess_orders(
 
 
 def refine(
-    rounds: Lettered[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int],
-    tables: int = _REFINE_TABLES,
+    rounds: Lettered[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], tables: int = _REFINE_TABLES
 ) -> int:
     """Improve letters in place, one table at a time: each table of each round (in
     round order, at most ``tables`` of them where someone is unbalanced) takes the
@@ -399,8 +403,12 @@ def refine(
 
 
 def assign(
-    rounds: Rounds[P], counts: ByPlayer[P, Sequence[int]], four_seats: ByPlayer[P, int], rng: random.Random,
-    tries: int = 8, refined: bool = True,
+    rounds: Rounds[P],
+    counts: ByPlayer[P, Sequence[int]],
+    four_seats: ByPlayer[P, int],
+    rng: random.Random,
+    tries: int = 8,
+    refined: bool = True,
 ) -> tuple[Lettered[P], int]:
     """Letters for planned ``rounds`` after earlier ones, as balanced as can be found.
 

@@ -92,8 +92,13 @@ class Plan:
     """
 
     def __init__(
-        self, sizes: list[int], base: HistoryCounts, org_weights: list[list[int]] | None, rng: random.Random,
-        swiss: SwissGroups | None = None, letter_check: TableCheck | None = None,
+        self,
+        sizes: list[int],
+        base: HistoryCounts,
+        org_weights: list[list[int]] | None,
+        rng: random.Random,
+        swiss: SwissGroups | None = None,
+        letter_check: TableCheck | None = None,
     ) -> None:
         """``base``: the ``tables.HistoryCounts`` of earlier rounds."""
         self.player_count = sum(sizes)
@@ -310,9 +315,11 @@ class Plan:
             for j, table in enumerate(tables):
                 three = self.sizes[j] == 3
                 for p in table:
-                    if self._meets_again(p, table) or (
-                        three and fewest_at_four is not None and self.three_seats[p] >= fewest_at_four + 2
-                    ) or (t == 0 and bad is not None and bad[j]):
+                    if (
+                        self._meets_again(p, table)
+                        or (three and fewest_at_four is not None and self.three_seats[p] >= fewest_at_four + 2)
+                        or (t == 0 and bad is not None and bad[j])
+                    ):
                         found.append((t, p))
         return found
 

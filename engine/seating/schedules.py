@@ -96,7 +96,12 @@ class _Layout:
     """
 
     def __init__(
-        self, classes: Classes, sizes: list[int], rng: random.Random, first: int, virtual_points: list[int],
+        self,
+        classes: Classes,
+        sizes: list[int],
+        rng: random.Random,
+        first: int,
+        virtual_points: list[int],
         others: list[int],
     ) -> None:
         """Round 1's blocks and the ``others`` classes are shuffled with ``rng``, then
@@ -145,7 +150,7 @@ class _Layout:
 
 
 def _place_virtual_points(
-    classes: Classes, virtual_count: int, rng: random.Random,
+    classes: Classes, virtual_count: int, rng: random.Random
 ) -> tuple[int, int | None, list[int]]:
     """Round 1's class, the class left out (or None) and the virtual points, at random."""
     skip = None
@@ -161,7 +166,7 @@ def _place_virtual_points(
 
 
 def _labelled_rounds(
-    round1: Round1, layout: _Layout, organisations: OrgPairs | None, total: int,
+    round1: Round1, layout: _Layout, organisations: OrgPairs | None, total: int
 ) -> tuple[Label, list[list[list[PlayerId]]], tuple[int, int]]:
     """One lettering of the schedule's rounds with players on its points.
 
@@ -188,7 +193,7 @@ def _labelled_rounds(
 
 
 def _reletter_after_round1(
-    round1: Round1, rounds: list[list[list[PlayerId]]], rng: random.Random,
+    round1: Round1, rounds: list[list[list[PlayerId]]], rng: random.Random
 ) -> tuple[list[list[list[PlayerId]]], int]:
     """Letters for ``rounds`` (tables of player ids) after ``round1`` (tables of player
     ids in letter order), as balanced as ``letters.assign`` finds them, and
@@ -203,7 +208,7 @@ def _reletter_after_round1(
 
 
 def _separate_organisations(
-    label: Label, classes: Classes, first_blocks: list[list[int]], organisations: Mapping[PlayerId, Hashable],
+    label: Label, classes: Classes, first_blocks: list[list[int]], organisations: Mapping[PlayerId, Hashable]
 ) -> int:
     """Exchange the labels of two players within round 1's blocks while that lowers the number
     of same-organisation pairs at a table in ``classes`` (round 1 stays as drawn).
@@ -249,8 +254,7 @@ def _separate_organisations(
 
 
 def design_round(
-    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None,
-    effort: float,
+    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None, effort: float
 ) -> Seating | None:
     """This round from the built-in schedule laid over round 1, or None.
 
@@ -359,8 +363,14 @@ def _meets_again(tables: Tables, meetings: list[list[int]]) -> bool:
 
 
 def _schedule_choice(
-    fitting: list[Tables], needed: int, sizes: list[int], history: Sequence[Seating], ids: Sequence[PlayerId],
-    total: int, organisations: Organisations | None, base: HistoryCounts,
+    fitting: list[Tables],
+    needed: int,
+    sizes: list[int],
+    history: Sequence[Seating],
+    ids: Sequence[PlayerId],
+    total: int,
+    organisations: Organisations | None,
+    base: HistoryCounts,
 ) -> Tables:
     """The next round (tables of player indices in letter order) among unplayed
     schedule rounds that fit: ``needed`` of them are planned, 3-table fair first.
@@ -418,7 +428,7 @@ def _fit_sizes(tables: Tables, sizes: list[int]) -> Tables:
     for table, size in zip(tables, sizes):
         while len(table) > size:
             spare.append(table.pop())
-    for table in tables[len(sizes):]:
+    for table in tables[len(sizes) :]:
         spare.extend(table)
     fitted = tables[: len(sizes)]
     for table, size in zip(fitted, sizes):
@@ -428,8 +438,7 @@ def _fit_sizes(tables: Tables, sizes: list[int]) -> Tables:
 
 
 def _search_does_better(
-    history: Sequence[Seating], total: int, organisations: Organisations | None, effort: float,
-    scheduled: list[Seating],
+    history: Sequence[Seating], total: int, organisations: Organisations | None, effort: float, scheduled: list[Seating]
 ) -> bool:
     """Whether the plain search seats the field of round 1 better than the schedule does.
 

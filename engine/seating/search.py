@@ -13,15 +13,7 @@ import random
 from collections.abc import Sequence
 
 from engine.seating import letters
-from engine.seating.plan import (
-    BASE_BUDGET,
-    LETTER_WEIGHT,
-    MAX_LOOKAHEAD,
-    PAIR_WEIGHT,
-    THREE_WEIGHT,
-    Plan,
-    org_matrix,
-)
+from engine.seating.plan import BASE_BUDGET, LETTER_WEIGHT, MAX_LOOKAHEAD, PAIR_WEIGHT, THREE_WEIGHT, Plan, org_matrix
 from engine.seating.tables import (
     LETTERS,
     Organisations,
@@ -70,7 +62,7 @@ def _greedy_round(plan: Plan, sizes: list[int], rng: random.Random) -> Tables:
 
 
 def _cheapest_to_add(
-    plan: Plan, table: list[int], size: int, unplaced: list[int], check: letters.TableCheck | None,
+    plan: Plan, table: list[int], size: int, unplaced: list[int], check: letters.TableCheck | None
 ) -> int:
     """The unplaced player who adds least cost to ``table`` (the first of equals)."""
     if check is not None:
@@ -103,8 +95,13 @@ def lookahead(player_count: int, total_rounds: int, max_seat: int) -> int:
 
 
 def plan_rounds(
-    ids: Sequence[PlayerId], history: Sequence[Seating], round_count: int, rng: random.Random,
-    organisations: Organisations | None, effort: float, initial: Sequence[Tables] | None = None,
+    ids: Sequence[PlayerId],
+    history: Sequence[Seating],
+    round_count: int,
+    rng: random.Random,
+    organisations: Organisations | None,
+    effort: float,
+    initial: Sequence[Tables] | None = None,
 ) -> list[Seating]:
     """Plan ``round_count`` rounds after ``history`` for players ``ids`` (mixed method).
 
@@ -176,7 +173,10 @@ def _only_round(ids: Sequence[PlayerId], history: Sequence[Seating]) -> Tables |
 
 
 def _letters(
-    rounds: list[Tables], first: Tables | None, letter_counts: list[list[int]], four_seats: list[int],
+    rounds: list[Tables],
+    first: Tables | None,
+    letter_counts: list[list[int]],
+    four_seats: list[int],
     rng: random.Random,
 ) -> tuple[list[Tables], int]:
     """Seat letters for planned rounds (tables of player indices), and their total excess.
@@ -212,8 +212,9 @@ def fair_order(rounds: Sequence[Tables], sizes: list[int], prior: list[int], kee
     left = list(range(len(rounds)))
     order: list[int] = []
     while left:
-        t = min(left, key=lambda t: (_unfair_seats(rounds[t], sizes, three_seats),
-                                     t if order or not keep_first else t != 0))
+        t = min(
+            left, key=lambda t: (_unfair_seats(rounds[t], sizes, three_seats), t if order or not keep_first else t != 0)
+        )
         left.remove(t)
         order.append(t)
         for j, table in enumerate(rounds[t]):
@@ -226,9 +227,7 @@ def fair_order(rounds: Sequence[Tables], sizes: list[int], prior: list[int], kee
 def _unfair_seats(tables: Tables, sizes: list[int], three_seats: list[int]) -> int:
     """Players of a round at a 3-table while a 4-table player has had fewer 3-table seats."""
     fewest = min(three_seats[p] for j, table in enumerate(tables) if sizes[j] == 4 for p in table)
-    return sum(
-        1 for j, table in enumerate(tables) if sizes[j] == 3 for p in table if three_seats[p] > fewest
-    )
+    return sum(1 for j, table in enumerate(tables) if sizes[j] == 3 for p in table if three_seats[p] > fewest)
 
 
 def _grouping(seating: Seating) -> set[frozenset[PlayerId]]:
@@ -243,8 +242,12 @@ _PLANS_KEPT = 16
 
 
 def field_plan(
-    ids: Sequence[PlayerId], prefix: Sequence[Seating], total: int, round_count: int,
-    organisations: Organisations | None, effort: float,
+    ids: Sequence[PlayerId],
+    prefix: Sequence[Seating],
+    total: int,
+    round_count: int,
+    organisations: Organisations | None,
+    effort: float,
 ) -> tuple[list[Seating], random.Random]:
     """The plan of ``round_count`` rounds after ``prefix`` for the field ``ids`` (kept per
     process), and its rng."""
@@ -260,8 +263,7 @@ def field_plan(
 
 
 def continued_round(
-    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None,
-    effort: float,
+    ids: Sequence[PlayerId], history: Sequence[Seating], total: int, organisations: Organisations | None, effort: float
 ) -> Seating | None:
     """This round of the plan made when the current field started, if still followed.
 

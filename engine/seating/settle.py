@@ -46,7 +46,10 @@ Change = dict[int, list[int]]
 
 
 def settled(
-    ids: Sequence[PlayerId], seating: Seating, history: Sequence[Seating], base: HistoryCounts,
+    ids: Sequence[PlayerId],
+    seating: Seating,
+    history: Sequence[Seating],
+    base: HistoryCounts,
     organisations: Organisations | None,
 ) -> Seating:
     """``seating``, a round drawn for players ``ids`` after ``history`` (counted in
@@ -68,9 +71,7 @@ def worst_pair_so_far(history: Sequence[Seating]) -> int:
     return max(counts.values(), default=0)
 
 
-def settle(
-    tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None,
-) -> Tables:
+def settle(tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None) -> Tables:
     """The round ``tables`` (player indices in letter order) after the swaps that improve it.
 
     ``base``: what earlier rounds count; ``worst_so_far``: their worst pair
@@ -86,7 +87,7 @@ class _Round:
     """A round being settled: its tables and the tallies of each criterion."""
 
     def __init__(
-        self, tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None,
+        self, tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None
     ) -> None:
         self.members = [table[:] for table in tables]
         self.base = base
@@ -180,8 +181,10 @@ class _Round:
             return None
         worst = self._worst(meetings_now)
         three_repeats = self._three_repeats_after(p, q, a, b)
-        clashes = self.clashes + sum(self._clash(q, x) - self._clash(p, x) for x in mates_p) + sum(
-            self._clash(p, y) - self._clash(q, y) for y in mates_q
+        clashes = (
+            self.clashes
+            + sum(self._clash(q, x) - self._clash(p, x) for x in mates_p)
+            + sum(self._clash(p, y) - self._clash(q, y) for y in mates_q)
         )
         prefix = (new_repeats, worst, three_repeats, clashes)
         if prefix > best[:4]:
@@ -199,9 +202,7 @@ class _Round:
             return None
         return quality, {a: lettered_p, b: lettered_q}
 
-    def _pairs_after(
-        self, p: int, q: int, mates_p: list[int], mates_q: list[int],
-    ) -> tuple[int, Counter[int]]:
+    def _pairs_after(self, p: int, q: int, mates_p: list[int], mates_q: list[int]) -> tuple[int, Counter[int]]:
         """New repeat pairs and the round's meetings by count when p and q exchange seats."""
         met = self.base.meetings
         new_repeats = self.new_repeats

@@ -46,14 +46,9 @@ def table_sizes(player_count: int) -> list[int]:
     [4, 3, 3]
     """
     if player_count < 3:
-        raise SeatingError(
-            f"At least 3 players are needed to seat a round ({player_count} given).",
-            "too_few_players",
-        )
+        raise SeatingError(f"At least 3 players are needed to seat a round ({player_count} given).", "too_few_players")
     if player_count == 5:
-        raise SeatingError(
-            "5 players cannot be seated at tables of 3 or 4 players.", "five_players"
-        )
+        raise SeatingError("5 players cannot be seated at tables of 3 or 4 players.", "five_players")
     threes = (4 - player_count % 4) % 4
     fours = (player_count - 3 * threes) // 4
     return [4] * fours + [3] * threes

@@ -19,14 +19,7 @@ def function_lengths(source):
 
 
 def test_lengths_are_counted_from_def_to_last_line_nested_functions_included():
-    source = (
-        "class Plan:\n"
-        "    def load(self):\n"
-        "        def inner():\n"
-        "            return 1\n"
-        "\n"
-        "        return inner()\n"
-    )
+    source = "class Plan:\n    def load(self):\n        def inner():\n            return 1\n\n        return inner()\n"
     assert sorted(function_lengths(source)) == [("inner", 3, 2), ("load", 2, 5)]
 
 

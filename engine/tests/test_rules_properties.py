@@ -195,7 +195,9 @@ def test_prop_big_points_equal_for_ties(game, s):
 
 
 @FAST
-@given(st.dictionaries(st.sampled_from(SEAT_LETTERS), st.integers(-300, 300), min_size=3, max_size=4), settings_strategy)
+@given(
+    st.dictionaries(st.sampled_from(SEAT_LETTERS), st.integers(-300, 300), min_size=3, max_size=4), settings_strategy
+)
 def test_prop_round_big_points_ties_share_best_place(totals, s):
     big = round_big_points(totals, s)
     for a, b in itertools.combinations(totals, 2):
@@ -295,10 +297,16 @@ def test_prop_adding_tiles_to_a_loser_never_raises_the_score(game, s, data):
     assume(losers)
     seat = data.draw(st.sampled_from(losers))
     base = game.racks[seat]
-    rack = Rack(tiles=data.draw(st.integers(0, MAX_TILES - 1)), jokers=base.jokers, opening=OPENED, first_move_case=False)
+    rack = Rack(
+        tiles=data.draw(st.integers(0, MAX_TILES - 1)), jokers=base.jokers, opening=OPENED, first_move_case=False
+    )
     extra = data.draw(st.integers(1, MAX_TILES - rack.tiles))
     g1 = Game(seats=game.seats, winner=game.winner, racks={**game.racks, seat: rack})
-    g2 = Game(seats=game.seats, winner=game.winner, racks={**game.racks, seat: Rack(tiles=rack.tiles + extra, jokers=rack.jokers)})
+    g2 = Game(
+        seats=game.seats,
+        winner=game.winner,
+        racks={**game.racks, seat: Rack(tiles=rack.tiles + extra, jokers=rack.jokers)},
+    )
     r1, r2 = score_game(g1, s), score_game(g2, s)
     assert r2.scores[seat] <= r1.scores[seat]
     if seat not in r1.winners:
@@ -330,7 +338,14 @@ def test_prop_replace_mode_ignores_rack_content_of_flagged_racks(game, s):
     s = dataclasses.replace(s, opening_penalty_mode=REPLACE)
     flagged = [x for x, r in game.racks.items() if r.opening != OPENED or r.first_move_case]
     assume(flagged)
-    changed = {x: (Rack(tiles=(r.tiles + 1) % (MAX_TILES + 1), jokers=0, opening=r.opening, first_move_case=r.first_move_case) if x in flagged else r) for x, r in game.racks.items()}
+    changed = {
+        x: (
+            Rack(tiles=(r.tiles + 1) % (MAX_TILES + 1), jokers=0, opening=r.opening, first_move_case=r.first_move_case)
+            if x in flagged
+            else r
+        )
+        for x, r in game.racks.items()
+    }
     assert score_game(Game(game.seats, game.winner, changed), s).scores == score_game(game, s).scores
 
 
@@ -354,7 +369,11 @@ def test_prop_out_of_range_values_rejected(game, field_name, data):
 
 
 @FAST
-@given(st.dictionaries(st.sampled_from(SEAT_LETTERS), st.lists(st.one_of(st.integers(1, 13), st.just(JOKER)), max_size=14), max_size=4))
+@given(
+    st.dictionaries(
+        st.sampled_from(SEAT_LETTERS), st.lists(st.one_of(st.integers(1, 13), st.just(JOKER)), max_size=14), max_size=4
+    )
+)
 def test_prop_keypad_racks_fit_the_tile_set(racks):
     faces = [f for rack in racks.values() for f in rack]
     fits = faces.count(JOKER) <= MAX_JOKERS and all(faces.count(n) <= 8 for n in range(1, 14))

@@ -145,10 +145,7 @@ def test_flat_penalty_is_zero_for_an_opened_rack():
 )
 def test_rack_minus_custom_penalties_take_the_larger(opening, first_move_case, expected):
     custom = Settings(
-        penalty_not_possible=90,
-        penalty_possible_not_done=250,
-        penalty_drawn_last_round=80,
-        penalty_first_move=120,
+        penalty_not_possible=90, penalty_possible_not_done=250, penalty_drawn_last_round=80, penalty_first_move=120
     )
     rack = Rack(tiles=5, jokers=1, opening=opening, first_move_case=first_move_case)
     assert rack_minus(rack, custom) == expected
@@ -173,7 +170,9 @@ def test_rack_minus_add_mode(rack, joker_penalty, expected):
 def test_add_mode_in_a_whole_game():
     # add mode, joker 30: A went out. B opened 23 -> 23; C not_possible 10 + 1 joker -> 10 + 30 + 100 = 140;
     # D possible_not_done 4 -> 204. A: 23 + 140 + 204 = 367.
-    game = out("A", B=opened(23), C=Rack(tiles=10, jokers=1, opening=NOT_POSSIBLE), D=Rack(tiles=4, opening=POSSIBLE_NOT_DONE))
+    game = out(
+        "A", B=opened(23), C=Rack(tiles=10, jokers=1, opening=NOT_POSSIBLE), D=Rack(tiles=4, opening=POSSIBLE_NOT_DONE)
+    )
     result = score_game(game, Settings(opening_penalty_mode=ADD, joker_penalty=30))
     assert result.scores == {"A": 367, "B": -23, "C": -140, "D": -204}
     # the same game in replace mode: C 100, D 200 -> A 323
@@ -197,7 +196,12 @@ def test_settings_reject_unknown_choices(kwargs):
 def test_settings_defaults_match_spec_section_2():
     s = Settings()
     assert s.joker_penalty == 50
-    assert (s.penalty_not_possible, s.penalty_possible_not_done, s.penalty_drawn_last_round, s.penalty_first_move) == (100, 200, 100, 100)
+    assert (s.penalty_not_possible, s.penalty_possible_not_done, s.penalty_drawn_last_round, s.penalty_first_move) == (
+        100,
+        200,
+        100,
+        100,
+    )
     assert s.opening_penalty_mode == REPLACE
     assert s.pool_exhausted_scoring == SUM
     assert s.big_point_unit == UNIT_GAME
@@ -227,7 +231,9 @@ def test_normal_end_three_table():
 
 def test_normal_end_three_table_twist_variant():
     # joker 30. C went out. A 7 + 1 joker -> 37; B drawn_last_round -> 100. C: 137.
-    result = score_game(out("C", ABC, A=opened(7, 1), B=Rack(tiles=60, opening=DRAWN_LAST_ROUND)), Settings(joker_penalty=30))
+    result = score_game(
+        out("C", ABC, A=opened(7, 1), B=Rack(tiles=60, opening=DRAWN_LAST_ROUND)), Settings(joker_penalty=30)
+    )
     assert result.scores == {"A": -37, "B": -100, "C": 137}
 
 
@@ -247,7 +253,11 @@ def test_maximum_rack():
 
 def test_seat_order_of_input_does_not_matter():
     # seats and racks given out of order: results still come back in A–D order.
-    game = Game(seats=("D", "B", "A", "C"), winner="A", racks={"D": Rack(opening=NOT_POSSIBLE), "C": opened(10, 1), "B": opened(23)})
+    game = Game(
+        seats=("D", "B", "A", "C"),
+        winner="A",
+        racks={"D": Rack(opening=NOT_POSSIBLE), "C": opened(10, 1), "B": opened(23)},
+    )
     result = score_game(game)
     assert list(result.scores.items()) == [("A", 183), ("B", -23), ("C", -60), ("D", -100)]
 
@@ -255,7 +265,6 @@ def test_seat_order_of_input_does_not_matter():
 # ---------------------------------------------------------------------------------------
 # Pool exhausted (regulations §8.4–8.5, SPEC §3 `sum` / `difference`)
 # ---------------------------------------------------------------------------------------
-
 
 
 def test_pool_exhausted_single_winner_sum():
@@ -285,7 +294,9 @@ def test_pool_exhausted_two_winners_odd_sum_remainder_to_earliest_seat():
 def test_pool_exhausted_remainder_goes_by_seat_not_by_input_order():
     # A 2, B 6, C 7, D 2. Winners A and D share 6 + 7 = 13 -> A (earliest seat) 7, D 6,
     # even though D's rack and seat are listed first.
-    game = Game(seats=("D", "C", "B", "A"), winner=None, racks={"D": opened(2), "C": opened(7), "B": opened(6), "A": opened(2)})
+    game = Game(
+        seats=("D", "C", "B", "A"), winner=None, racks={"D": opened(2), "C": opened(7), "B": opened(6), "A": opened(2)}
+    )
     result = score_game(game, SUM_S)
     assert result.scores == {"A": 7, "B": -6, "C": -7, "D": 6}
 

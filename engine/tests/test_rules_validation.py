@@ -79,8 +79,16 @@ GOOD = {"B": opened(1), "C": opened(2), "D": opened(3)}
         (out("A", B=Rack(opening="OPENED"), C=opened(), D=opened()), "opening_unknown", "racks.B.opening"),
         (out("A", B=Rack(opening=None), C=opened(), D=opened()), "opening_unknown", "racks.B.opening"),  # type: ignore[arg-type]
         # first_move_case must be a bool
-        (out("A", B=Rack(first_move_case="yes"), C=opened(), D=opened()), "first_move_case_not_bool", "racks.B.first_move_case"),  # type: ignore[arg-type]
-        (out("A", B=Rack(first_move_case=1), C=opened(), D=opened()), "first_move_case_not_bool", "racks.B.first_move_case"),  # type: ignore[arg-type]
+        (
+            out("A", B=Rack(first_move_case="yes"), C=opened(), D=opened()),  # type: ignore[arg-type]
+            "first_move_case_not_bool",
+            "racks.B.first_move_case",
+        ),
+        (
+            out("A", B=Rack(first_move_case=1), C=opened(), D=opened()),  # type: ignore[arg-type]
+            "first_move_case_not_bool",
+            "racks.B.first_move_case",
+        ),
     ],
 )
 def test_validation_rejects(game, code, path):
@@ -217,10 +225,7 @@ def test_keypad_full_set_ok():
 
 @pytest.mark.parametrize(
     "racks, path",
-    [
-        ({"A": ["J"], "B": ["J", 3], "C": ["J"]}, "racks.C.keypad"),
-        ({"B": ["J", "J", "J"]}, "racks.B.keypad"),
-    ],
+    [({"A": ["J"], "B": ["J", 3], "C": ["J"]}, "racks.C.keypad"), ({"B": ["J", "J", "J"]}, "racks.B.keypad")],
 )
 def test_keypad_three_jokers_rejected(racks, path):
     with pytest.raises(RuleViolation) as info:

@@ -7,15 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.seating import (
-    LETTERS,
-    SeatingError,
-    draw_round,
-    plan_tournament,
-    quality_report,
-    swap_players,
-    table_sizes,
-)
+from engine.seating import LETTERS, SeatingError, draw_round, plan_tournament, quality_report, swap_players, table_sizes
 
 
 def seated(seating):
@@ -52,8 +44,9 @@ def test_table_sizes(n, sizes):
     assert sum(sizes) == n
 
 
-@pytest.mark.parametrize("n, code", [(0, "too_few_players"), (1, "too_few_players"),
-                                     (2, "too_few_players"), (5, "five_players")])
+@pytest.mark.parametrize(
+    "n, code", [(0, "too_few_players"), (1, "too_few_players"), (2, "too_few_players"), (5, "five_players")]
+)
 def test_table_sizes_errors(n, code):
     with pytest.raises(SeatingError) as info:
         table_sizes(n)
@@ -139,11 +132,7 @@ def test_swiss_puts_leaders_at_table_one():
 
 def test_swiss_moves_a_player_to_avoid_a_repeat():
     players = list(range(1, 13))
-    round1 = [
-        {"A": 1, "B": 2, "C": 9, "D": 10},
-        {"A": 3, "B": 5, "C": 7, "D": 11},
-        {"A": 4, "B": 6, "C": 8, "D": 12},
-    ]
+    round1 = [{"A": 1, "B": 2, "C": 9, "D": 10}, {"A": 3, "B": 5, "C": 7, "D": 11}, {"A": 4, "B": 6, "C": 8, "D": 12}]
     seating = draw_round(players, [round1], seed=1, method="swiss", standings=players)
     assert 1 in seating[0].values()  # the leader stays at table 1
     # Players 1-8 come from only three round-1 tables, so table 1 must hold a
@@ -160,8 +149,7 @@ def test_organisations_kept_apart_when_possible():
         clubs = [organisations[p] for p in table.values() if organisations[p]]
         assert len(clubs) == len(set(clubs))
     history = [seating]
-    seating2 = draw_round(players, history, seed=6, organisations=organisations,
-                          remaining_rounds=1)
+    seating2 = draw_round(players, history, seed=6, organisations=organisations, remaining_rounds=1)
     for table in seating2:
         clubs = [organisations[p] for p in table.values() if organisations[p]]
         assert len(clubs) == len(set(clubs))
@@ -172,8 +160,7 @@ def test_three_table_rotation_fifteen_players():
     # 15 players: three 4-tables and one 3-table, so 3 players a round at the
     # 3-table: in 4 rounds 12 different players.
     rounds, report = plan_tournament(15, 4, seed=11)
-    at_three = [pid for seating in rounds for table in seating if len(table) == 3
-                for pid in table.values()]
+    at_three = [pid for seating in rounds for table in seating if len(table) == 3 for pid in table.values()]
     assert len(at_three) == 12
     assert len(set(at_three)) == 12
     assert report["three_table_repeats"] == 0
@@ -269,8 +256,14 @@ def test_every_round_seats_everyone(n, seed, rounds, method):
     for r in range(rounds):
         standings = players[:]
         rng.shuffle(standings)
-        seating = draw_round(players, history, seed=seed + r, method=method,
-                             standings=standings, remaining_rounds=rounds - r - 1,
-                             effort=0.05)
+        seating = draw_round(
+            players,
+            history,
+            seed=seed + r,
+            method=method,
+            standings=standings,
+            remaining_rounds=rounds - r - 1,
+            effort=0.05,
+        )
         check_round(seating, players)
         history.append(seating)

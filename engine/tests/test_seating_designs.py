@@ -7,15 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.seating import (
-    LETTERS,
-    designs,
-    draw_round,
-    plan_tournament,
-    quality_report,
-    swap_players,
-    table_sizes,
-)
+from engine.seating import LETTERS, designs, draw_round, plan_tournament, quality_report, swap_players, table_sizes
 
 
 def pair_counts(rounds):
@@ -73,9 +65,7 @@ def test_verify_counts_repeats_and_rejects_a_bad_round():
     assert designs.rounds_available(12) == 0
 
 
-@pytest.mark.parametrize(
-    "n, rounds", [(28, 8), (28, 9), (32, 10), (36, 11), (40, 13), (44, 14), (16, 5), (24, 7)]
-)
+@pytest.mark.parametrize("n, rounds", [(28, 8), (28, 9), (32, 10), (36, 11), (40, 13), (44, 14), (16, 5), (24, 7)])
 def test_known_optima_reached_round_by_round(n, rounds):
     plan, report = plan_tournament(n, rounds, seed=3)
     assert report["repeat_pairs"] == 0
@@ -84,9 +74,7 @@ def test_known_optima_reached_round_by_round(n, rounds):
         assert [len(t) for t in seating] == table_sizes(n)
 
 
-@pytest.mark.parametrize(
-    "n, rounds", [(27, 9), (15, 5), (43, 14), (26, 8), (25, 8), (31, 10), (30, 9), (29, 9)]
-)
+@pytest.mark.parametrize("n, rounds", [(27, 9), (15, 5), (43, 14), (26, 8), (25, 8), (31, 10), (30, 9), (29, 9)])
 def test_fields_with_three_tables_use_the_schedule_of_the_next_size(n, rounds):
     # The 3-tables are the blocks of absent players.  One absent player (27 = 28 - 1)
     # keeps every round, and his partners, all different, take the 3-tables in turn.
@@ -109,8 +97,9 @@ def test_same_seed_same_plan_and_the_seed_matters():
 def draw_all(players_by_round, total, seed, organisations=None):
     history: list[list[dict[str, int]]] = []
     for r, players in enumerate(players_by_round, start=1):
-        seating = draw_round(players, history, seed=f"{seed}-{r}", remaining_rounds=total - r,
-                             organisations=organisations)
+        seating = draw_round(
+            players, history, seed=f"{seed}-{r}", remaining_rounds=total - r, organisations=organisations
+        )
         assert sorted(p for table in seating for p in table.values()) == sorted(players)
         assert [len(t) for t in seating] == table_sizes(len(players))
         for table in seating:
@@ -164,6 +153,7 @@ def test_a_manual_swap_does_not_break_the_later_rounds():
 def test_organisations_kept_apart_in_a_schedule():
     players = list(range(1, 29))
     organisations = {p: f"club{p % 7}" for p in players}  # seven clubs of four
+
     def clashes(history):
         return sum(
             1
@@ -209,11 +199,7 @@ def test_every_field_size_seats_everyone_once_at_tables_of_three_and_four(n, rou
 
 
 @settings(max_examples=15, deadline=None)
-@given(
-    n=st.sampled_from(designs.sizes()),
-    seed=st.integers(min_value=0, max_value=10**6),
-    data=st.data(),
-)
+@given(n=st.sampled_from(designs.sizes()), seed=st.integers(min_value=0, max_value=10**6), data=st.data())
 def test_schedule_plans_have_no_repeat(n, seed, data):
     rounds = data.draw(st.integers(min_value=2, max_value=designs.rounds_available(n)))
     players = list(range(1, n + 1))

@@ -26,8 +26,11 @@ def letter_state(rounds):
 def unbalanced_after_each_round(rounds):
     """For each round, the players whose letters are not balanced after it."""
     return [
-        sorted(pid for pid, (counts, fours) in letter_state(rounds[: r + 1]).items()
-               if not seat_letters.balanced(counts, fours))
+        sorted(
+            pid
+            for pid, (counts, fours) in letter_state(rounds[: r + 1]).items()
+            if not seat_letters.balanced(counts, fours)
+        )
         for r in range(len(rounds))
     ]
 
@@ -122,9 +125,26 @@ def test_every_field_balanced_after_every_round(n, rounds):
 # (players, rounds): small fields planned as a whole, the built-in schedules,
 # and large fields drawn round by round.
 SAMPLE = [
-    (3, 6), (4, 5), (6, 7), (9, 4), (11, 10), (14, 6), (17, 9), (19, 3),
-    (22, 8), (27, 10), (31, 5), (38, 7), (45, 10), (62, 4), (77, 6),
-    (103, 3), (130, 5), (161, 4), (198, 10), (200, 3),
+    (3, 6),
+    (4, 5),
+    (6, 7),
+    (9, 4),
+    (11, 10),
+    (14, 6),
+    (17, 9),
+    (19, 3),
+    (22, 8),
+    (27, 10),
+    (31, 5),
+    (38, 7),
+    (45, 10),
+    (62, 4),
+    (77, 6),
+    (103, 3),
+    (130, 5),
+    (161, 4),
+    (198, 10),
+    (200, 3),
 ]
 
 

@@ -43,15 +43,17 @@ def unfair_three_seats(history, seating):
     at_four = [before.get(pid, 0) for table in seating if len(table) == 4 for pid in table.values()]
     fewest = min(at_four, default=None)
     return [
-        pid for table in seating if len(table) == 3 for pid in table.values()
+        pid
+        for table in seating
+        if len(table) == 3
+        for pid in table.values()
         if fewest is not None and before.get(pid, 0) > fewest
     ]
 
 
 def swapped(seating, a, b):
     """``seating`` with players a and b in each other's seats."""
-    return [{letter: b if pid == a else a if pid == b else pid for letter, pid in table.items()}
-            for table in seating]
+    return [{letter: b if pid == a else a if pid == b else pid for letter, pid in table.items()} for table in seating]
 
 
 def draw_before_the_last_pass(*args, **kwargs):
@@ -63,8 +65,7 @@ def draw_before_the_last_pass(*args, **kwargs):
 def check_live_round(history, players, seed, remaining_rounds, effort=0.1):
     """Draw a round after ``history`` and check it against the draw before the last pass."""
     seating = draw_round(players, history, seed=seed, remaining_rounds=remaining_rounds, effort=effort)
-    before = draw_before_the_last_pass(players, history, seed=seed, remaining_rounds=remaining_rounds,
-                                       effort=effort)
+    before = draw_before_the_last_pass(players, history, seed=seed, remaining_rounds=remaining_rounds, effort=effort)
     assert sorted(pid for table in seating for pid in table.values()) == sorted(players)
     # (repeat pairs, worst pair, unfair 3-table seats) never worse, in this order of priority
     after_key = (*counts(history + [seating]), len(unfair_three_seats(history, seating)))
@@ -85,8 +86,12 @@ def check_live_round(history, players, seed, remaining_rounds, effort=0.1):
 @pytest.mark.parametrize("remaining_rounds", [1, 2])
 def test_the_late_arrival_case_of_the_issue(remaining_rounds):
     # 14 players at tables of 4, 4, 3, 3; player 15 arrives for round 2 (4, 4, 4, 3).
-    round1 = [{"A": 1, "B": 2, "C": 3, "D": 4}, {"A": 5, "B": 6, "C": 7, "D": 8},
-              {"A": 9, "B": 10, "C": 11}, {"A": 12, "B": 13, "C": 14}]
+    round1 = [
+        {"A": 1, "B": 2, "C": 3, "D": 4},
+        {"A": 5, "B": 6, "C": 7, "D": 8},
+        {"A": 9, "B": 10, "C": 11},
+        {"A": 12, "B": 13, "C": 14},
+    ]
     players = list(range(1, 16))
     for seed in range(1, 9):
         seating = draw_round(players, [round1], seed=seed, remaining_rounds=remaining_rounds)

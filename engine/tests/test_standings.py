@@ -15,8 +15,13 @@ from engine.standings import Entrant, decision_stands, final_places, rank, statu
 
 def entrant(number, status=ACTIVE):
     return Entrant(
-        key=number, ext_id=f"p{number}", name=f"Gracz {number}", organisation=f"Klub {number}",
-        start_number=number, status=status, record=f"record {number}",
+        key=number,
+        ext_id=f"p{number}",
+        name=f"Gracz {number}",
+        organisation=f"Klub {number}",
+        start_number=number,
+        status=status,
+        record=f"record {number}",
     )
 
 
@@ -38,22 +43,35 @@ def test_big_points_then_small_points_then_games_won_and_shared_ranks():
             (4, False, totals(2, 80, 2)),  # 2 big points like p1, more small points: second
             (5, False, totals(2, 50, 1)),  # the same as p3 in everything: they share 4th–5th
         ],
-        finalists=(), decisions=(),
+        finalists=(),
+        decisions=(),
     )
     assert labels(rows) == [("p2", "1"), ("p4", "2"), ("p1", "3"), ("p3", "4–5"), ("p5", "4–5")]
     assert [row.rank for row in rows] == [1, 2, 3, 4, 4]
     assert rows[0].player == "record 2"
     assert rows[0].as_json() == {
-        "rank": 1, "player_id": "p2", "player": "Gracz 2", "organisation": "Klub 2",
-        "big_points": 3, "small_points": -10, "games_won": 3, "status": "active",
+        "rank": 1,
+        "player_id": "p2",
+        "player": "Gracz 2",
+        "organisation": "Klub 2",
+        "big_points": 3,
+        "small_points": -10,
+        "games_won": 3,
+        "status": "active",
     }
 
 
 def test_totals_of_several_rounds_add_up():
-    rows = rank([entrant(1), entrant(2)], [
-        (1, False, totals(1, 20, 1)), (1, False, totals(0, -15, 0)),  # 1 big, +5 small, 1 won
-        (2, False, totals(1, 3, 1)),  # 1 big, +3 small: second on small points
-    ], finalists=(), decisions=())
+    rows = rank(
+        [entrant(1), entrant(2)],
+        [
+            (1, False, totals(1, 20, 1)),
+            (1, False, totals(0, -15, 0)),  # 1 big, +5 small, 1 won
+            (2, False, totals(1, 3, 1)),  # 1 big, +3 small: second on small points
+        ],
+        finalists=(),
+        decisions=(),
+    )
     assert labels(rows) == [("p1", "1"), ("p2", "2")]
     assert (rows[0].total.big_points, rows[0].total.small_points, rows[0].total.games_won) == (1, 5, 1)
 
@@ -62,7 +80,8 @@ def test_disqualified_players_come_last_by_name_without_a_rank_or_medal_and_with
     rows = rank(
         [entrant(1, DISQUALIFIED), entrant(2, WITHDRAWN), entrant(3), entrant(4, DISQUALIFIED)],
         [(1, False, totals(9, 900, 9)), (2, False, totals(2, 0, 2)), (3, False, totals(1, 0, 1))],
-        finalists=(), decisions=(),
+        finalists=(),
+        decisions=(),
     )
     assert labels(rows) == [("p2", "1"), ("p3", "2"), ("p1", "DQ"), ("p4", "DQ")]
     assert rows[2].rank is None and rows[2].medal is None
@@ -71,8 +90,12 @@ def test_disqualified_players_come_last_by_name_without_a_rank_or_medal_and_with
 
 def test_a_tie_at_a_medal_place_is_flagged_until_a_decision_orders_it():
     players = [entrant(n) for n in range(1, 5)]
-    results = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 0, 2)), (3, False, totals(2, 0, 2)),
-               (4, False, totals(0, 0, 0))]
+    results = [
+        (1, False, totals(3, 0, 3)),
+        (2, False, totals(2, 0, 2)),
+        (3, False, totals(2, 0, 2)),
+        (4, False, totals(0, 0, 0)),
+    ]
     undecided = rank(players, results, finalists=(), decisions=())
     assert labels(undecided) == [("p1", "1"), ("p2", "2–3"), ("p3", "2–3"), ("p4", "4")]
     assert [row.unresolved_tie for row in undecided] == [False, True, True, False]
@@ -87,16 +110,25 @@ def test_a_tie_at_a_medal_place_is_flagged_until_a_decision_orders_it():
 def test_with_a_final_ahead_a_qualifying_tie_at_places_1_to_3_is_no_medal_tie():
     # p2 and p3 share places 2–3 after the qualifying rounds; the final will hand out the medals.
     players = [entrant(n) for n in range(1, 6)]
-    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 0, 2)), (3, False, totals(2, 0, 2)),
-                  (4, False, totals(1, 0, 1)), (5, False, totals(0, 0, 0))]
+    qualifying = [
+        (1, False, totals(3, 0, 3)),
+        (2, False, totals(2, 0, 2)),
+        (3, False, totals(2, 0, 2)),
+        (4, False, totals(1, 0, 1)),
+        (5, False, totals(0, 0, 0)),
+    ]
     before_the_final = rank(players, qualifying, finalists=(), decisions=(), final_planned=True)
     assert labels(before_the_final) == [("p1", "1"), ("p2", "2–3"), ("p3", "2–3"), ("p4", "4"), ("p5", "5")]
     assert not any(row.unresolved_tie for row in before_the_final)
 
     # At the final p1 and p4 both score 1 big point and +10: they share place 2 of the final
     # only if the qualifying rank did not order them, and it does (p1 1st, p4 4th): no tie.
-    final = [(1, True, totals(1, 10, 1)), (2, True, totals(2, 20, 2)), (3, True, totals(0, -30, 0)),
-             (4, True, totals(1, 10, 1))]
+    final = [
+        (1, True, totals(1, 10, 1)),
+        (2, True, totals(2, 20, 2)),
+        (3, True, totals(0, -30, 0)),
+        (4, True, totals(1, 10, 1)),
+    ]
     after_the_final = rank(players, qualifying + final, finalists=(1, 2, 3, 4), decisions=(), final_planned=True)
     assert labels(after_the_final)[:4] == [("p2", "1"), ("p1", "2"), ("p4", "3"), ("p3", "4")]
     assert not any(row.unresolved_tie for row in after_the_final)
@@ -111,8 +143,12 @@ def test_a_decision_that_names_only_part_of_a_tie_changes_nothing():
 
 def test_a_decision_stands_while_its_players_are_tied_with_one_another_and_nobody_else():
     players = [entrant(n) for n in range(1, 5)]
-    tied = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 5, 2)), (3, False, totals(2, 5, 2)),
-            (4, False, totals(0, 0, 0))]
+    tied = [
+        (1, False, totals(3, 0, 3)),
+        (2, False, totals(2, 5, 2)),
+        (3, False, totals(2, 5, 2)),
+        (4, False, totals(0, 0, 0)),
+    ]
     assert decision_stands(rank(players, tied, finalists=(), decisions=[["p3", "p2"]]), ["p3", "p2"])
     # a changed result: p2 now has more small points than p3, nobody is tied any more
     apart = [*tied[:1], (2, False, totals(2, 9, 2)), *tied[2:]]
@@ -127,25 +163,39 @@ def test_a_decision_stands_while_its_players_are_tied_with_one_another_and_nobod
 
 def test_a_decision_on_the_last_seat_of_the_final_stands_on_the_qualifying_totals():
     players = [entrant(n) for n in range(1, 7)]
-    qualifying = [(1, False, totals(5, 0, 5)), (2, False, totals(4, 0, 4)), (3, False, totals(3, 0, 3)),
-                  (4, False, totals(2, 0, 2)), (5, False, totals(2, 0, 2)), (6, False, totals(0, 0, 0))]
+    qualifying = [
+        (1, False, totals(5, 0, 5)),
+        (2, False, totals(4, 0, 4)),
+        (3, False, totals(3, 0, 3)),
+        (4, False, totals(2, 0, 2)),
+        (5, False, totals(2, 0, 2)),
+        (6, False, totals(0, 0, 0)),
+    ]
     final = [(n, True, totals(4 - n, 0, 4 - n)) for n in (1, 2, 3, 4)]  # p4 won the seat by lot, p5 did not
     rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p4", "p5"]])
     assert decision_stands(rows, ["p4", "p5"])
     # two finalists tied in the final and in qualifying: a medal tie, the final's points count too
     medal = [(n, False, totals(2, 0, 2)) for n in (1, 2, 3, 4)] + [(n, True, totals(1, 0, 1)) for n in (1, 2)]
-    rows = rank(players, medal + [(3, True, totals(0, 0, 0)), (4, True, totals(0, 0, 0))],
-                finalists={1, 2, 3, 4}, decisions=())
+    rows = rank(
+        players, medal + [(3, True, totals(0, 0, 0)), (4, True, totals(0, 0, 0))], finalists={1, 2, 3, 4}, decisions=()
+    )
     assert decision_stands(rows, ["p2", "p1"])
-    rows = rank(players, medal + [(3, True, totals(0, 0, 0)), (4, True, totals(0, 0, 0)), (1, True, totals(0, 5, 0))],
-                finalists={1, 2, 3, 4}, decisions=())
+    rows = rank(
+        players,
+        medal + [(3, True, totals(0, 0, 0)), (4, True, totals(0, 0, 0)), (1, True, totals(0, 5, 0))],
+        finalists={1, 2, 3, 4},
+        decisions=(),
+    )
     assert not decision_stands(rows, ["p2", "p1"])
 
 
 def test_a_tie_below_the_medals_is_not_flagged():
-    rows = rank([entrant(n) for n in range(1, 6)],
-                [(1, False, totals(4, 0, 4)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2))],
-                finalists=(), decisions=())
+    rows = rank(
+        [entrant(n) for n in range(1, 6)],
+        [(1, False, totals(4, 0, 4)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2))],
+        finalists=(),
+        decisions=(),
+    )
     assert labels(rows)[3:] == [("p4", "4–5"), ("p5", "4–5")]
     assert not any(row.unresolved_tie for row in rows)
 
@@ -182,10 +232,20 @@ def final_after_a_tie_at_the_cut(decisions):
     """Qualifying: p1 3 big points, p2 2, p3 1 (+10), p4 and p5 1 (+5) each: tied at 4–5; p6 0.
     The head referee put p4 in the final (`decisions`), which p4 won: 2 big points."""
     players = [entrant(n) for n in range(1, 7)]
-    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(2, 0, 2)), (3, False, totals(1, 10, 1)),
-                  (4, False, totals(1, 5, 1)), (5, False, totals(1, 5, 1)), (6, False, totals(0, 0, 0))]
-    final = [(4, True, totals(2, 30, 2)), (1, True, totals(1, 0, 1)), (2, True, totals(1, -10, 1)),
-             (3, True, totals(0, -20, 0))]
+    qualifying = [
+        (1, False, totals(3, 0, 3)),
+        (2, False, totals(2, 0, 2)),
+        (3, False, totals(1, 10, 1)),
+        (4, False, totals(1, 5, 1)),
+        (5, False, totals(1, 5, 1)),
+        (6, False, totals(0, 0, 0)),
+    ]
+    final = [
+        (4, True, totals(2, 30, 2)),
+        (1, True, totals(1, 0, 1)),
+        (2, True, totals(1, -10, 1)),
+        (3, True, totals(0, -20, 0)),
+    ]
     return rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=decisions)
 
 
@@ -202,8 +262,14 @@ def test_a_finalists_json_row_shows_the_final_and_carries_both_parts():
     # p4: qualifying 1 big, +5, 1 won, place 4 by the lot over p5; the final 2 big, +30, 2 won: gold.
     # The top-level figures are the final's (they place p4, as every output shows them).
     assert rows[0].as_json() == {
-        "rank": 1, "player_id": "p4", "player": "Gracz 4", "organisation": "Klub 4",
-        "big_points": 2, "small_points": 30, "games_won": 2, "status": "active",
+        "rank": 1,
+        "player_id": "p4",
+        "player": "Gracz 4",
+        "organisation": "Klub 4",
+        "big_points": 2,
+        "small_points": 30,
+        "games_won": 2,
+        "status": "active",
         "qualifying": {"big_points": 1, "small_points": 5, "games_won": 1, "rank": 4},
         "final": {"big_points": 2, "small_points": 30, "games_won": 2},
     }
@@ -211,10 +277,20 @@ def test_a_finalists_json_row_shows_the_final_and_carries_both_parts():
     assert rows[0].decided_by == ("p4", "p5")
     # p5, left out of the final by the lot: qualifying figures, no parts
     assert rows[4].as_json() == {
-        "rank": 5, "player_id": "p5", "player": "Gracz 5", "organisation": "Klub 5",
-        "big_points": 1, "small_points": 5, "games_won": 1, "status": "active",
+        "rank": 5,
+        "player_id": "p5",
+        "player": "Gracz 5",
+        "organisation": "Klub 5",
+        "big_points": 1,
+        "small_points": 5,
+        "games_won": 1,
+        "status": "active",
     }
-    assert (rows[4].qualifying_rank_label, rows[4].qualifying_decided_label, rows[4].decided_by) == ("5", "4–5", ("p4", "p5"))
+    assert (rows[4].qualifying_rank_label, rows[4].qualifying_decided_label, rows[4].decided_by) == (
+        "5",
+        "4–5",
+        ("p4", "p5"),
+    )
     undecided = final_after_a_tie_at_the_cut([])
     assert undecided[0].qualifying_rank_label == "4–5" and undecided[0].as_json()["qualifying"]["rank"] == 4
     assert undecided[0].qualifying_decided_places is None and undecided[0].decided_by is None
@@ -224,10 +300,19 @@ def test_a_decision_that_breaks_a_tie_in_the_final_names_the_final_places():
     # p1 and p2 share qualifying 1–2; in the final both score 1 big point and +5: the final's own
     # points tie and so do their qualifying places, so they share 2–3 until the head referee decides
     players = [entrant(n) for n in range(1, 6)]
-    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2)),
-                  (4, False, totals(1, 0, 1)), (5, False, totals(0, 0, 0))]
-    final = [(3, True, totals(2, 20, 2)), (1, True, totals(1, 5, 1)), (2, True, totals(1, 5, 1)),
-             (4, True, totals(0, -30, 0))]
+    qualifying = [
+        (1, False, totals(3, 0, 3)),
+        (2, False, totals(3, 0, 3)),
+        (3, False, totals(2, 0, 2)),
+        (4, False, totals(1, 0, 1)),
+        (5, False, totals(0, 0, 0)),
+    ]
+    final = [
+        (3, True, totals(2, 20, 2)),
+        (1, True, totals(1, 5, 1)),
+        (2, True, totals(1, 5, 1)),
+        (4, True, totals(0, -30, 0)),
+    ]
     undecided = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=())
     assert labels(undecided) == [("p3", "1"), ("p1", "2–3"), ("p2", "2–3"), ("p4", "4"), ("p5", "5")]
     assert [row.unresolved_tie for row in undecided] == [False, True, True, False, False]
@@ -240,10 +325,18 @@ def test_a_decision_whose_tie_the_final_settled_marks_nobody():
     # p1 and p2 tied at qualifying 1–2 and the head referee decided; the final then placed them
     # apart by its own points, so the decision placed nobody
     players = [entrant(n) for n in range(1, 5)]
-    qualifying = [(1, False, totals(3, 0, 3)), (2, False, totals(3, 0, 3)), (3, False, totals(2, 0, 2)),
-                  (4, False, totals(1, 0, 1))]
-    final = [(2, True, totals(2, 20, 2)), (1, True, totals(1, 5, 1)), (3, True, totals(1, -5, 1)),
-             (4, True, totals(0, -20, 0))]
+    qualifying = [
+        (1, False, totals(3, 0, 3)),
+        (2, False, totals(3, 0, 3)),
+        (3, False, totals(2, 0, 2)),
+        (4, False, totals(1, 0, 1)),
+    ]
+    final = [
+        (2, True, totals(2, 20, 2)),
+        (1, True, totals(1, 5, 1)),
+        (3, True, totals(1, -5, 1)),
+        (4, True, totals(0, -20, 0)),
+    ]
     rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p1", "p2"]])
     assert labels(rows) == [("p2", "1"), ("p1", "2"), ("p3", "3"), ("p4", "4")]
     assert not any(row.decided_tie for row in rows)
@@ -252,7 +345,10 @@ def test_a_decision_whose_tie_the_final_settled_marks_nobody():
 def test_a_decision_below_the_final_names_its_places():
     players = [entrant(n) for n in range(1, 8)]
     qualifying = [(n, False, totals(10 - n, 0, 0)) for n in range(1, 5)] + [
-        (5, False, totals(2, 0, 2)), (6, False, totals(2, 0, 2)), (7, False, totals(0, 0, 0))]
+        (5, False, totals(2, 0, 2)),
+        (6, False, totals(2, 0, 2)),
+        (7, False, totals(0, 0, 0)),
+    ]
     final = [(n, True, totals(n % 2, 0, n % 2)) for n in range(1, 5)]
     rows = rank(players, qualifying + final, finalists={1, 2, 3, 4}, decisions=[["p6", "p5"]])
     assert labels(rows)[4:] == [("p6", "5"), ("p5", "6"), ("p7", "7")]
@@ -286,13 +382,19 @@ def test_statuses_after_a_frozen_round():
     before, after = later_start - datetime.timedelta(hours=1), later_start + datetime.timedelta(hours=1)
     statuses = {1: DISQUALIFIED, 2: DISQUALIFIED, 3: ACTIVE, 4: WITHDRAWN, 5: DISQUALIFIED}
     cards = [
-        (1, "yellow", 1, before), (1, "yellow", 3, after),  # second yellow in round 3: active after round 2
+        (1, "yellow", 1, before),
+        (1, "yellow", 3, after),  # second yellow in round 3: active after round 2
         (2, "red", None, before),  # a red card before round 3 began: disqualified then already
-        (3, "yellow", 2, before), (3, "yellow", None, before),  # two yellows by then: disqualified then
+        (3, "yellow", 2, before),
+        (3, "yellow", None, before),  # two yellows by then: disqualified then
         (4, "warning", 1, before),  # a warning changes nothing
     ]  # player 5 was disqualified by the head referee without a card: that stands
     assert statuses_as_of(statuses, cards, 2, later_start) == {
-        1: ACTIVE, 2: DISQUALIFIED, 3: DISQUALIFIED, 4: WITHDRAWN, 5: DISQUALIFIED,
+        1: ACTIVE,
+        2: DISQUALIFIED,
+        3: DISQUALIFIED,
+        4: WITHDRAWN,
+        5: DISQUALIFIED,
     }
     # before any later round started, a card without a round counts
     assert statuses_as_of({6: DISQUALIFIED}, [(6, "red", None, after)], 2, None) == {6: DISQUALIFIED}

@@ -159,7 +159,9 @@ def prune(tournament):
 
 def record_failure(tournament, trigger, error):
     """Remember a failed snapshot for the backups page (best effort: the disk may be full)."""
-    text = json.dumps({"when": datetime.datetime.now(datetime.UTC).isoformat(), "trigger": trigger, "error": str(error)})
+    text = json.dumps(
+        {"when": datetime.datetime.now(datetime.UTC).isoformat(), "trigger": trigger, "error": str(error)}
+    )
     try:
         write_atomically(folder(tournament) / FAILURE, text.encode("utf-8"))
     except OSError:
@@ -186,7 +188,9 @@ def set_aside(uid, *, slug, name):
     target = Path(settings.BACKUP_DIR) / DELETED / f"{stamp}_{slug}_{uid}"
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(source, target)
-    (target / ABOUT).write_text(json.dumps({"slug": slug, "name": name, "deleted": stamp}, ensure_ascii=False), encoding="utf-8")
+    (target / ABOUT).write_text(
+        json.dumps({"slug": slug, "name": name, "deleted": stamp}, ensure_ascii=False), encoding="utf-8"
+    )
     return target
 
 

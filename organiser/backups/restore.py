@@ -125,10 +125,17 @@ def preview(plan, *, user):
     replaces = existing if existing is not None and has_role(user, existing, Role.ORGANISER) else None
     slug = tournament["slug"] if existing is None or replaces is not None else free_slug(tournament["slug"])
     return Preview(
-        name=tournament["name"], slug=slug, date=tournament["date"],
-        players=len(plan["players"]), rounds=len(plan["rounds"]),
-        sheets=sum(1 for t in tables if t["games"]), verified=sum(1 for t in tables if t["state"] == "verified"),
-        cards=len(plan["cards"]), audit=len(plan["audit"]), replaces=replaces, file_slug=tournament["slug"],
+        name=tournament["name"],
+        slug=slug,
+        date=tournament["date"],
+        players=len(plan["players"]),
+        rounds=len(plan["rounds"]),
+        sheets=sum(1 for t in tables if t["games"]),
+        verified=sum(1 for t in tables if t["state"] == "verified"),
+        cards=len(plan["cards"]),
+        audit=len(plan["audit"]),
+        replaces=replaces,
+        file_slug=tournament["slug"],
     )
 
 

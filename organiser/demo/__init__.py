@@ -39,15 +39,25 @@ def random_tournament(n_players, n_rounds, *, slug="bench", seed=2026):
     for number in range(1, n_rounds + 1):
         rng.shuffle(ids)
         tables = [
-            {"number": t + 1, "seats": dict(zip("ABCD", ids[4 * t : 4 * t + 4])),
-             "games": [random_game(rng, g, "ABCD") for g in range(1, 5)]}
+            {
+                "number": t + 1,
+                "seats": dict(zip("ABCD", ids[4 * t : 4 * t + 4])),
+                "games": [random_game(rng, g, "ABCD") for g in range(1, 5)],
+            }
             for t in range(n_players // 4)
         ]
         rounds.append({"number": number, "state": "completed", "tables": tables})
     return {
         "format": "rummikub-tournament/1",
-        "tournament": {"name": "Benchmark", "slug": slug, "date": "2026-02-10", "settings": {"final": False, "rounds_planned": max(n_rounds, 1)}},
-        "players": [{"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, n_players + 1)],
+        "tournament": {
+            "name": "Benchmark",
+            "slug": slug,
+            "date": "2026-02-10",
+            "settings": {"final": False, "rounds_planned": max(n_rounds, 1)},
+        },
+        "players": [
+            {"id": f"p{i}", "name": f"Gracz {i}", "organisation": f"Klub {i}"} for i in range(1, n_players + 1)
+        ],
         "rounds": rounds,
     }
 
@@ -69,17 +79,24 @@ def played_rounds(player_ids, n_rounds, seed):
         round_seed = f"{seed}-{number}"
         tables = seating.draw_round(player_ids, history, seed=round_seed, method="mixed")
         history.append(tables)
-        rounds.append({
-            "number": number, "kind": "qualifying", "state": "completed", "seed": round_seed,
-            "method": "random" if number == 1 else "mixed",
-            "tables": [
-                {
-                    "number": index, "seats": seats, "state": "verified",
-                    "games": [random_game(rng, g, "".join(sorted(seats))) for g in range(1, len(seats) + 1)],
-                }
-                for index, seats in enumerate(tables, start=1)
-            ],
-        })
+        rounds.append(
+            {
+                "number": number,
+                "kind": "qualifying",
+                "state": "completed",
+                "seed": round_seed,
+                "method": "random" if number == 1 else "mixed",
+                "tables": [
+                    {
+                        "number": index,
+                        "seats": seats,
+                        "state": "verified",
+                        "games": [random_game(rng, g, "".join(sorted(seats))) for g in range(1, len(seats) + 1)],
+                    }
+                    for index, seats in enumerate(tables, start=1)
+                ],
+            }
+        )
     return rounds
 
 
@@ -88,7 +105,9 @@ def demo_data(seed=2026, n_rounds=2):
     return {
         "format": "rummikub-tournament/1",
         "tournament": {
-            "name": "Senioriada — turniej pokazowy", "slug": DEMO_SLUG, "date": datetime.date.today().isoformat(),
+            "name": "Senioriada — turniej pokazowy",
+            "slug": DEMO_SLUG,
+            "date": datetime.date.today().isoformat(),
             "settings": {"rounds_planned": 5, "final": True},
         },
         "players": players,

@@ -22,8 +22,17 @@ STAFF = Scope(visible=True, up_to_round=None)  # every round the staff may see: 
 
 
 def standings_headers():
-    return [_("Place"), _("Player"), _("Organisation"), _("Big points"), _("Small points"), _("Games won"), _("Status"),
-            _("Points of"), _("Tie")]
+    return [
+        _("Place"),
+        _("Player"),
+        _("Organisation"),
+        _("Big points"),
+        _("Small points"),
+        _("Games won"),
+        _("Status"),
+        _("Points of"),
+        _("Tie"),
+    ]
 
 
 def standings_table(tournament):
@@ -33,8 +42,17 @@ def standings_table(tournament):
     statuses = dict(Player.Status.choices)
     standings = compute_standings(tournament)
     rows = [
-        [row.rank, row.player.name, row.player.organisation.name, row.points.big_points, row.points.small_points,
-         row.points.games_won, str(statuses.get(row.status, row.status)), points_of(row), tie_note(row) or None]
+        [
+            row.rank,
+            row.player.name,
+            row.player.organisation.name,
+            row.points.big_points,
+            row.points.small_points,
+            row.points.games_won,
+            str(statuses.get(row.status, row.status)),
+            points_of(row),
+            tie_note(row) or None,
+        ]
         for row in standings
     ]
     return Table(_("Standings"), standings_headers(), rows, caption=caption(standings))
@@ -53,8 +71,14 @@ def game_count(round_, tables):
 
 
 def round_headers(games):
-    return [_("Table"), _("Seat at the table"), _("Player"), *(_("Game %(number)s") % {"number": n} for n in range(1, games + 1)),
-            _("Small points"), _("Big points")]
+    return [
+        _("Table"),
+        _("Seat at the table"),
+        _("Player"),
+        *(_("Game %(number)s") % {"number": n} for n in range(1, games + 1)),
+        _("Small points"),
+        _("Big points"),
+    ]
 
 
 def seat_rows(tables, games):
@@ -63,7 +87,14 @@ def seat_rows(tables, games):
         for line in view.seats:
             scores = [game.score for game in line.games] + [None] * (games - len(line.games))
             totals = line.totals or {}
-            yield [view.number, line.letter, line.player.name, *scores, totals.get("small_points"), totals.get("big_points")]
+            yield [
+                view.number,
+                line.letter,
+                line.player.name,
+                *scores,
+                totals.get("small_points"),
+                totals.get("big_points"),
+            ]
 
 
 def round_table(round_, tables):
@@ -83,11 +114,26 @@ def cards_table(tournament):
     """Every card, the withdrawn ones too: when and why a card was withdrawn in the last two columns."""
     colours = dict(Card.Colour.choices)
     rows = [
-        [card.player.name, str(colours.get(card.colour, card.colour)), str(card.round) if card.round else None,
-         card.reason, local_time(card.created_at), local_time(card.withdrawn_at), card.withdrawal_reason or None]
+        [
+            card.player.name,
+            str(colours.get(card.colour, card.colour)),
+            str(card.round) if card.round else None,
+            card.reason,
+            local_time(card.created_at),
+            local_time(card.withdrawn_at),
+            card.withdrawal_reason or None,
+        ]
         for card in cards_given(tournament)
     ]
-    headers = [_("Player"), _("Card"), _("Round"), _("Reason"), _("Time"), _("Withdrawn"), _("Reason for the withdrawal")]
+    headers = [
+        _("Player"),
+        _("Card"),
+        _("Round"),
+        _("Reason"),
+        _("Time"),
+        _("Withdrawn"),
+        _("Reason for the withdrawal"),
+    ]
     return Table(_("Cards"), headers, rows)
 
 
@@ -98,7 +144,8 @@ def local_time(moment):
 
 def workbook_tables(tournament):
     """The spreadsheet: standings, one sheet per played round (the final last), the cards."""
-    return [standings_table(tournament), *(round_table(r, tables) for r, tables in played_rounds(tournament)),
-            cards_table(tournament)]
-
-
+    return [
+        standings_table(tournament),
+        *(round_table(r, tables) for r, tables in played_rounds(tournament)),
+        cards_table(tournament),
+    ]

@@ -42,7 +42,10 @@ def site_files(tournament):
     rounds_tables = tables_by_round(tournament, rounds, scope)
     players = players_with_organisations(tournament)
     base = {
-        "tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round, "rounds": rounds,
+        "tournament": tournament,
+        "scope": scope,
+        "frozen_round": scope.up_to_round,
+        "rounds": rounds,
         "exported_at": timezone.localtime(),
     }
 
@@ -52,7 +55,9 @@ def site_files(tournament):
     files = {
         "style.css": style_sheet(),
         "index.html": page(
-            "index.html", final=next((r for r in rounds if r.is_final), None), player_count=len(players),
+            "index.html",
+            final=next((r for r in rounds if r.is_final), None),
+            player_count=len(players),
             organisation_count=organisation_count(tournament),
         ),
         "standings.html": page("standings.html", nav="standings", rows=rows, has_results=has_results),
@@ -60,15 +65,19 @@ def site_files(tournament):
     }
     for round_, tables in rounds_tables:
         files[f"rounds/{round_.number}.html"] = page(
-            "round.html", "../", round=round_, tables=tables, results_shown=scope.shows_round(round_.number),
+            "round.html", "../", round=round_, tables=tables, results_shown=scope.shows_round(round_.number)
         )
     standing = {row.player.pk: row for row in rows or ()}
     histories = player_histories(rounds_tables)
     for player in players:
         own_row = standing.get(player.pk)
         files[f"players/{player.start_number}.html"] = page(
-            "player.html", "../", player=player, history=histories.get(player.pk, []),
-            standing=own_row if has_results else None, placing_reason=placing_reason(tournament, own_row),
+            "player.html",
+            "../",
+            player=player,
+            history=histories.get(player.pk, []),
+            standing=own_row if has_results else None,
+            placing_reason=placing_reason(tournament, own_row),
             status=own_row.status if own_row else player.status,  # frozen: as of the frozen round
         )
     return files

@@ -12,5 +12,12 @@ from organiser.interchange.load import import_json_text, import_tournament
 from organiser.interchange.parse import FORMAT, parse
 
 __all__ = [
-    "FORMAT", "InterchangeError", "decode", "dumps", "export_tournament", "import_json_text", "import_tournament", "parse",
+    "FORMAT",
+    "InterchangeError",
+    "decode",
+    "dumps",
+    "export_tournament",
+    "import_json_text",
+    "import_tournament",
+    "parse",
 ]

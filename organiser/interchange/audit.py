@@ -37,7 +37,8 @@ def export_audit(tournament):
     """The tournament's audit log, oldest first (deterministic: by time, then by id)."""
     entries = (
         AuditEntry.objects.filter(tournament=tournament)
-        .select_related("user", "sheet__table__round").order_by("created_at", "pk")
+        .select_related("user", "sheet__table__round")
+        .order_by("created_at", "pk")
     )
     return [
         {
@@ -45,7 +46,9 @@ def export_audit(tournament):
             "who": e.who,
             "what": e.action,
             "sheet": {"round": e.sheet.table.round.number, "table": e.sheet.table.number} if e.sheet else None,
-            "before": e.before, "after": e.after, "reason": e.reason,
+            "before": e.before,
+            "after": e.after,
+            "reason": e.reason,
         }
         for e in entries
     ]
@@ -83,20 +86,24 @@ def parse_audit(data, rounds):
         if sheet is not None:
             sheet = checked_object(sheet, f"{path}.sheet")
             check_known_keys(sheet, f"{path}.sheet", ("round", "table"))
-            key = (checked_int(sheet.get("round"), f"{path}.sheet.round", 1, 100),
-                   checked_int(sheet.get("table"), f"{path}.sheet.table", 1, 1000))
+            key = (
+                checked_int(sheet.get("round"), f"{path}.sheet.round", 1, 100),
+                checked_int(sheet.get("table"), f"{path}.sheet.table", 1, 1000),
+            )
             if key not in tables:
                 fail(f"{path}.sheet", f"no table {key[1]} in round {key[0]}")
             sheet = key
-        entries.append({
-            "when": when,
-            "who": optional_text(e.get("who"), f"{path}.who", 150),
-            "what": checked_text(e.get("what"), f"{path}.what", max_length=40),
-            "sheet": sheet,
-            "before": _snapshot(e.get("before"), f"{path}.before"),
-            "after": _snapshot(e.get("after"), f"{path}.after"),
-            "reason": optional_text(e.get("reason"), f"{path}.reason", 5000),
-        })
+        entries.append(
+            {
+                "when": when,
+                "who": optional_text(e.get("who"), f"{path}.who", 150),
+                "what": checked_text(e.get("what"), f"{path}.what", max_length=40),
+                "sheet": sheet,
+                "before": _snapshot(e.get("before"), f"{path}.before"),
+                "after": _snapshot(e.get("after"), f"{path}.after"),
+                "reason": optional_text(e.get("reason"), f"{path}.reason", 5000),
+            }
+        )
     return entries
 
 
@@ -109,8 +116,14 @@ def load_audit(tournament, entries, sheets):
     """
     created = AuditEntry.objects.bulk_create(
         AuditEntry(
-            tournament=tournament, sheet=sheets[e["sheet"]] if e["sheet"] else None, user_name=e["who"],
-            action=e["what"], before=e["before"], after=e["after"], reason=e["reason"], from_file=True,
+            tournament=tournament,
+            sheet=sheets[e["sheet"]] if e["sheet"] else None,
+            user_name=e["who"],
+            action=e["what"],
+            before=e["before"],
+            after=e["after"],
+            reason=e["reason"],
+            from_file=True,
         )
         for e in entries
     )

@@ -168,7 +168,6 @@ def check_depth(data):
             stack.extend((child, f"{path}[{i}]", depth + 1) for i, child in enumerate(value))
 
 
-
 def _whole_number(text):
     digits = len(text.lstrip("-"))
     return int(text) if digits <= MAX_DIGITS else HugeNumber(digits)

@@ -29,42 +29,66 @@ def export_tournament(tournament):
         seats.setdefault(seat.table_id, {})[seat.letter] = ext[seat.player_id]
     sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__round__tournament=t)}
     games = {}
-    for game in Game.objects.filter(sheet__table__round__tournament=t).prefetch_related(SEAT_RESULTS).order_by("number"):
+    for game in (
+        Game.objects.filter(sheet__table__round__tournament=t).prefetch_related(SEAT_RESULTS).order_by("number")
+    ):
         games.setdefault(game.sheet_id, []).append(game)
-    rounds = []
-    for round_ in Round.objects.filter(tournament=t).prefetch_related("tables").order_by("number"):
-        tables = []
-        for table in sorted(round_.tables.all(), key=lambda x: x.number):
-            sheet = sheets.get(table.pk)
-            tables.append({
-                "number": table.number,
-                "seats": dict(sorted(seats.get(table.pk, {}).items())),
-                "state": sheet.state if sheet else ScoreSheet.State.EMPTY,
-                "games": [game_record(g, g.seat_results) for g in games.get(sheet.pk, [])] if sheet else [],
-            })
-        rounds.append({
-            "number": round_.number, "kind": round_.kind, "state": round_.state, "seed": round_.seed,
-            "method": round_.method, "started_at": _utc(round_.started_at), "completed_at": _utc(round_.completed_at),
-            "tables": tables,
-        })
+    rounds = [
+        _round_record(round_, seats, sheets, games)
+        for round_ in Round.objects.filter(tournament=t).prefetch_related("tables").order_by("number")
+    ]
     return {
         "format": FORMAT,
         "tournament": {"name": t.name, "slug": t.slug, "date": t.date.isoformat(), "settings": settings},
         "players": [
-            {"id": p.ext_id, "name": p.name, "surname": p.surname, "given_names": p.given_names,
-             "organisation": p.organisation.name, "status": p.status,
-             "present": p.present, "joins_from_round": p.joins_from_round}
+            {
+                "id": p.ext_id,
+                "name": p.name,
+                "surname": p.surname,
+                "given_names": p.given_names,
+                "organisation": p.organisation.name,
+                "status": p.status,
+                "present": p.present,
+                "joins_from_round": p.joins_from_round,
+            }
             for p in players
         ],
         "rounds": rounds,
         "timetable": export_timetable(t),
         "cards": [
-            card_record(c) for c in Card.objects.filter(tournament=t).select_related("player", "round").order_by("created_at", "pk")
+            card_record(c)
+            for c in Card.objects.filter(tournament=t).select_related("player", "round").order_by("created_at", "pk")
         ],
         "tie_decisions": [
-            {"order": d.order, "reason": d.reason} for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")
+            {"order": d.order, "reason": d.reason}
+            for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")
         ],
         "audit": export_audit(t),
+    }
+
+
+def _round_record(round_, seats, sheets, games):
+    """A round with its tables' seats, sheet states and stored games."""
+    tables = []
+    for table in sorted(round_.tables.all(), key=lambda x: x.number):
+        sheet = sheets.get(table.pk)
+        tables.append(
+            {
+                "number": table.number,
+                "seats": dict(sorted(seats.get(table.pk, {}).items())),
+                "state": sheet.state if sheet else ScoreSheet.State.EMPTY,
+                "games": [game_record(g, g.seat_results) for g in games.get(sheet.pk, [])] if sheet else [],
+            }
+        )
+    return {
+        "number": round_.number,
+        "kind": round_.kind,
+        "state": round_.state,
+        "seed": round_.seed,
+        "method": round_.method,
+        "started_at": _utc(round_.started_at),
+        "completed_at": _utc(round_.completed_at),
+        "tables": tables,
     }
 
 

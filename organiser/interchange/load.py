@@ -31,38 +31,25 @@ def import_tournament(data, *, host=None, slug=None):
     if host_id is None:
         fail("tournament", "this server has several host organisations: name the one to import into")
     tournament = Tournament.objects.create(**{**plan["tournament"], "slug": slug, "host_id": host_id})
-    organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
-    for p in plan["players"].values():
-        organisations.setdefault(validation.name_key(p["organisation"]), Organisation(tournament=tournament, name=p["organisation"]))
-    Organisation.objects.bulk_create(organisations.values())
-    colours = {pid: Counter() for pid in plan["players"]}
-    for card in plan["cards"]:
-        if card["withdrawn"] is None:  # a withdrawn card does not count
-            colours[card["player"]][card["colour"]] += 1
-    players = {}
-    org_slots = Counter()
-    for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
-        organisation = organisations[validation.name_key(p["organisation"])]
-        org_slots[organisation.name] += 1
-        players[player_id] = Player(
-            tournament=tournament, organisation=organisation, name=p["name"], surname=p["surname"],
-            given_names=p["given_names"],
-            start_number=number, ext_id=player_id, org_slot=org_slots[organisation.name],
-            status=derived_status(p["status"], colours[player_id]), present=p["present"],
-            joins_from_round=p["joins_from_round"],
-        )
-    Player.objects.bulk_create(players.values())
+    players = load_players(tournament, plan)
     rounds, sheets = {}, {}
     for r in plan["rounds"]:
         round_ = Round.objects.create(
-            tournament=tournament, number=r["number"], kind=r["kind"], state=r["state"], seed=r["seed"], method=r["method"],
-            started_at=r["started_at"], completed_at=r["completed_at"],
+            tournament=tournament,
+            number=r["number"],
+            kind=r["kind"],
+            state=r["state"],
+            seed=r["seed"],
+            method=r["method"],
+            started_at=r["started_at"],
+            completed_at=r["completed_at"],
         )
         rounds[r["number"]] = round_
         for t in r["tables"]:
             table = Table.objects.create(round=round_, number=t["number"])
             Seat.objects.bulk_create(
-                Seat(table=table, round=round_, player=players[pid], letter=letter) for letter, pid in t["seats"].items()
+                Seat(table=table, round=round_, player=players[pid], letter=letter)
+                for letter, pid in t["seats"].items()
             )
             sheet = sheets[r["number"], t["number"]] = ScoreSheet.objects.create(table=table, state=t["state"])
             for g in t["games"]:
@@ -76,13 +63,51 @@ def import_tournament(data, *, host=None, slug=None):
     return tournament
 
 
+def load_players(tournament, plan):
+    """Write the parsed players with their organisations; {player id in the file: Player}."""
+    organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
+    for p in plan["players"].values():
+        organisations.setdefault(
+            validation.name_key(p["organisation"]), Organisation(tournament=tournament, name=p["organisation"])
+        )
+    Organisation.objects.bulk_create(organisations.values())
+    colours = {pid: Counter() for pid in plan["players"]}
+    for card in plan["cards"]:
+        if card["withdrawn"] is None:  # a withdrawn card does not count
+            colours[card["player"]][card["colour"]] += 1
+    players = {}
+    org_slots = Counter()
+    for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
+        organisation = organisations[validation.name_key(p["organisation"])]
+        org_slots[organisation.name] += 1
+        players[player_id] = Player(
+            tournament=tournament,
+            organisation=organisation,
+            name=p["name"],
+            surname=p["surname"],
+            given_names=p["given_names"],
+            start_number=number,
+            ext_id=player_id,
+            org_slot=org_slots[organisation.name],
+            status=derived_status(p["status"], colours[player_id]),
+            present=p["present"],
+            joins_from_round=p["joins_from_round"],
+        )
+    Player.objects.bulk_create(players.values())
+    return players
+
+
 def load_cards(tournament, cards, players, rounds):
     """Write the parsed cards with the times the file gives (a card without one gets the import's
     time); who gave and who withdrew a card are kept as text, linked to no account."""
     created = Card.objects.bulk_create(
         Card(
-            tournament=tournament, player=players[c["player"]], round=rounds.get(c["round"]), colour=c["colour"],
-            reason=c["reason"], given_by_name=c["given_by"],
+            tournament=tournament,
+            player=players[c["player"]],
+            round=rounds.get(c["round"]),
+            colour=c["colour"],
+            reason=c["reason"],
+            given_by_name=c["given_by"],
             withdrawn_at=c["withdrawn"]["at"] if c["withdrawn"] else None,
             withdrawn_by_name=c["withdrawn"]["by"] if c["withdrawn"] else "",
             withdrawal_reason=c["withdrawn"]["reason"] if c["withdrawn"] else "",

@@ -48,10 +48,26 @@ CHOICES = {
 }
 BOOL_SETTINGS = ("final", "auto_freeze")
 SETTING_KEYS = (
-    "joker_penalty", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
-    "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit",
-    "big_point_places", "players_per_organisation", "rounds_planned", "final", "final_games", "move_seconds",
-    "initial_meld", "seating_method", "visibility", "auto_freeze", "frozen_round", "public_language",
+    "joker_penalty",
+    "opening_penalty_mode",
+    "penalty_not_possible",
+    "penalty_possible_not_done",
+    "penalty_drawn_last_round",
+    "penalty_first_move",
+    "pool_exhausted_scoring",
+    "big_point_unit",
+    "big_point_places",
+    "players_per_organisation",
+    "rounds_planned",
+    "final",
+    "final_games",
+    "move_seconds",
+    "initial_meld",
+    "seating_method",
+    "visibility",
+    "auto_freeze",
+    "frozen_round",
+    "public_language",
     "final_release",
 )
 ROUND_STATES = [c for c, _ in Round.State.choices]
@@ -80,7 +96,10 @@ def _parse_settings(data, path):
     if "big_point_places" in data:
         places = checked_list(data["big_point_places"], f"{path}.big_point_places")
         high = validation.MAX_PLACE_POINTS
-        places = [checked_int(p, f"{path}.big_point_places[{i}]", 0, high) for i, p in enumerate(places[: validation.MAX_PLACES + 1])]
+        places = [
+            checked_int(p, f"{path}.big_point_places[{i}]", 0, high)
+            for i, p in enumerate(places[: validation.MAX_PLACES + 1])
+        ]
         try:
             settings["big_point_places"] = validation.check_places(places)
         except ValidationError as error:
@@ -94,7 +113,9 @@ def _parse_rack(data, path):
     data = checked_object(data, path)
     check_known_keys(data, path, ("tiles", "jokers", "opening", "first_move_case", "override", "keypad"))
     rack = rules.Rack(
-        tiles=data.get("tiles", 0), jokers=data.get("jokers", 0), opening=data.get("opening", rules.OPENED),
+        tiles=data.get("tiles", 0),
+        jokers=data.get("jokers", 0),
+        opening=data.get("opening", rules.OPENED),
         first_move_case=data.get("first_move_case", False),
     )
     try:
@@ -117,7 +138,10 @@ def _parse_rack(data, path):
         except rules.RuleViolation as error:
             fail(f"{path}.keypad", error.message)
         if (tiles, jokers) != (rack.tiles, rack.jokers):
-            fail(f"{path}.keypad", f"adds up to {tiles} and {jokers} jokers, but the rack says {rack.tiles} and {rack.jokers}")
+            fail(
+                f"{path}.keypad",
+                f"adds up to {tiles} and {jokers} jokers, but the rack says {rack.tiles} and {rack.jokers}",
+            )
     return rack, override, keypad
 
 
@@ -153,7 +177,9 @@ def _parse_game(data, path, letters, settings, games):
         check_known_keys(o, f"{path}.winner_override", ("score", "reason"))
         overrides[winner] = (
             checked_int(o.get("score"), f"{path}.winner_override.score", -rules.MAX_OVERRIDE, rules.MAX_OVERRIDE),
-            checked_text(o.get("reason"), f"{path}.winner_override.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
+            checked_text(
+                o.get("reason"), f"{path}.winner_override.reason", max_length=2000, allowed_controls=TEXT_CONTROLS
+            ),
         )
     game = rules.Game(seats=letters, winner=winner, racks=racks)
     try:
@@ -182,7 +208,9 @@ def _parse_table(data, path, players, seated, round_):
         fail(f"{path}.seats", f"a table seats 3 or 4 players, got {len(seats)}")
     letters = tuple(sorted(seats))
     if letters != rules.SEAT_LETTERS[: len(letters)]:
-        fail(f"{path}.seats", f"seats must be {', '.join(rules.SEAT_LETTERS[:len(letters)])}, got {', '.join(letters)}")
+        fail(
+            f"{path}.seats", f"seats must be {', '.join(rules.SEAT_LETTERS[: len(letters)])}, got {', '.join(letters)}"
+        )
     games, numbers = [], set()
     settings, count = round_.tournament.rules_settings(), round_.games_per_table(len(letters))
     for i, game_data in enumerate(checked_list(data.get("games", []), f"{path}.games")):
@@ -202,7 +230,9 @@ def parse(data):
     check_depth(data)
     if data.get("format") != FORMAT:  # first: a file of another kind is named as such
         fail("format", f"must be {FORMAT!r}, got {shown(data.get('format'))}")
-    check_known_keys(data, "", ("format", "tournament", "players", "rounds", "timetable", "cards", "tie_decisions", "audit"))
+    check_known_keys(
+        data, "", ("format", "tournament", "players", "rounds", "timetable", "cards", "tie_decisions", "audit")
+    )
     t = checked_object(data.get("tournament"), "tournament")
     check_known_keys(t, "tournament", ("name", "slug", "date", "settings"))
     name = checked_name(t.get("name"), "tournament.name")
@@ -223,11 +253,27 @@ def parse(data):
     round_numbers = {r["number"] for r in rounds}
 
     cards = [
-        _parse_card(c, f"cards[{i}]", players, round_numbers) for i, c in enumerate(checked_list(data.get("cards", []), "cards"))
+        _parse_card(c, f"cards[{i}]", players, round_numbers)
+        for i, c in enumerate(checked_list(data.get("cards", []), "cards"))
     ]
 
+    decisions = _parse_tie_decisions(data.get("tie_decisions", []), players)
+
+    return {
+        "tournament": {"name": name, "slug": slug, "date": date, **settings},
+        "players": players,
+        "rounds": rounds,
+        "timetable": parse_timetable(data.get("timetable", [])),
+        "cards": cards,
+        "tie_decisions": decisions,
+        "audit": parse_audit(data.get("audit", []), rounds),
+    }
+
+
+def _parse_tie_decisions(decisions_data, players):
+    """The tie decisions: each an order of two or more different players and its reason."""
     decisions = []
-    for i, d in enumerate(checked_list(data.get("tie_decisions", []), "tie_decisions")):
+    for i, d in enumerate(checked_list(decisions_data, "tie_decisions")):
         path = f"tie_decisions[{i}]"
         d = checked_object(d, path)
         check_known_keys(d, path, ("order", "reason"))
@@ -236,17 +282,15 @@ def parse(data):
             checked_player(player_id, f"{path}.order[{k}]", players)
         if len(order) < 2 or len(set(order)) != len(order):
             fail(f"{path}.order", "must list two or more different players")
-        decisions.append({
-            "order": order,
-            "reason": checked_text(d.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
-        })
-
-    return {
-        "tournament": {"name": name, "slug": slug, "date": date, **settings},
-        "players": players, "rounds": rounds, "timetable": parse_timetable(data.get("timetable", [])),
-        "cards": cards, "tie_decisions": decisions,
-        "audit": parse_audit(data.get("audit", []), rounds),
-    }
+        decisions.append(
+            {
+                "order": order,
+                "reason": checked_text(
+                    d.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS
+                ),
+            }
+        )
+    return decisions
 
 
 def _parse_card(c, path, players, round_numbers):
@@ -259,7 +303,8 @@ def _parse_card(c, path, players, round_numbers):
     if round_number is not None and (not isinstance(round_number, int) or round_number not in round_numbers):
         fail(f"{path}.round", f"unknown round {shown(round_number)}")
     card = {
-        "player": c["player"], "round": round_number,
+        "player": c["player"],
+        "round": round_number,
         "colour": checked_choice(c.get("colour"), f"{path}.colour", CARD_COLOURS),
         "reason": checked_text(c.get("reason"), f"{path}.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
         "given_at": checked_time(c["given_at"], f"{path}.given_at") if c.get("given_at") is not None else None,
@@ -272,7 +317,9 @@ def _parse_card(c, path, players, round_numbers):
         card["withdrawn"] = {
             "at": checked_time(w.get("at"), f"{path}.withdrawn.at"),
             "by": optional_text(w.get("by"), f"{path}.withdrawn.by", 150),
-            "reason": checked_text(w.get("reason"), f"{path}.withdrawn.reason", max_length=2000, allowed_controls=TEXT_CONTROLS),
+            "reason": checked_text(
+                w.get("reason"), f"{path}.withdrawn.reason", max_length=2000, allowed_controls=TEXT_CONTROLS
+            ),
         }
         if card["given_at"] is not None and card["withdrawn"]["at"] < card["given_at"]:
             fail(f"{path}.withdrawn.at", "a card cannot be withdrawn before it was given")
@@ -287,7 +334,7 @@ def _parse_players(data, quota):
         path = f"players[{i}]"
         p = checked_object(p, path)
         check_known_keys(
-            p, path, ("id", "name", "surname", "given_names", "organisation", "status", "present", "joins_from_round"),
+            p, path, ("id", "name", "surname", "given_names", "organisation", "status", "present", "joins_from_round")
         )
         player_id = checked_text(p.get("id"), f"{path}.id", max_length=50)
         if player_id in players:
@@ -308,7 +355,10 @@ def _parse_players(data, quota):
             fail(f"{path}.present", f"must be true or false, got {shown(present)}")
         joins = p.get("joins_from_round")
         players[player_id] = {
-            "name": player_name, "surname": surname, "given_names": given_names, "organisation": organisation,
+            "name": player_name,
+            "surname": surname,
+            "given_names": given_names,
+            "organisation": organisation,
             "status": checked_choice(p.get("status", "active"), f"{path}.status", PLAYER_STATUSES),
             "present": present,
             "joins_from_round": None if joins is None else checked_int(joins, f"{path}.joins_from_round", 1, 100),
@@ -331,7 +381,10 @@ def _name_parts(p, path, name):
         fail(f"{path}.given_names", f"must be a text, got {shown(given_names)}")
     given_names = checked_name(given_names, f"{path}.given_names") if given_names.strip() else ""
     if full_name(given_names, surname) != name:
-        fail(f"{path}.surname", f"given_names and surname make {shown(full_name(given_names, surname))}, not the name {shown(name)}")
+        fail(
+            f"{path}.surname",
+            f"given_names and surname make {shown(full_name(given_names, surname))}, not the name {shown(name)}",
+        )
     return given_names, surname
 
 
@@ -360,13 +413,19 @@ def _parse_rounds(data, players, tournament):
         if isinstance(seed, int) and not isinstance(seed, bool):
             seed = str(seed)
         state = checked_choice(r.get("state", Round.State.COMPLETED), f"{path}.state", ROUND_STATES)
-        rounds.append({
-            "number": number, "kind": kind, "state": state,
-            "seed": checked_text(seed, f"{path}.seed", max_length=64) if seed != "" else "",
-            "method": checked_choice(r.get("method", ""), f"{path}.method", ["", "random", "mixed", "swiss", "manual", "final"]),
-            **_round_times(r, path, state),
-            "tables": tables,
-        })
+        rounds.append(
+            {
+                "number": number,
+                "kind": kind,
+                "state": state,
+                "seed": checked_text(seed, f"{path}.seed", max_length=64) if seed != "" else "",
+                "method": checked_choice(
+                    r.get("method", ""), f"{path}.method", ["", "random", "mixed", "swiss", "manual", "final"]
+                ),
+                **_round_times(r, path, state),
+                "tables": tables,
+            }
+        )
     return rounds
 
 
@@ -392,7 +451,10 @@ def _check_limits(settings, players, rounds):
     qualifying = [r["number"] for r in rounds if r["kind"] == Round.Kind.QUALIFYING]
     defaults = Tournament()
     problems = validation.limit_problems(
-        {key: settings.get(key, getattr(defaults, key)) for key in ("players_per_organisation", "rounds_planned", "final")},
+        {
+            key: settings.get(key, getattr(defaults, key))
+            for key in ("players_per_organisation", "rounds_planned", "final")
+        },
         largest=max(Counter(validation.name_key(p["organisation"]) for p in players.values()).values(), default=0),
         rounds_drawn=max(qualifying, default=0),
         has_final=any(r["kind"] == Round.Kind.FINAL for r in rounds),

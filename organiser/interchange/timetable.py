@@ -23,7 +23,7 @@ LINE_KEYS = ("round", "planned_start", "length_minutes")
 
 
 def time_of_day(value):
-    """"09:30", with the seconds only when there are some."""
+    """ "09:30", with the seconds only when there are some."""
     if value.second or value.microsecond:
         return value.isoformat()
     return value.isoformat(timespec="minutes")
@@ -53,13 +53,15 @@ def parse_timetable(data):
             fail(f"{path}.round", f"round {number} appears twice in the timetable")
         numbers.add(number)
         start = line.get("planned_start")
-        lines.append({
-            "number": number,
-            "planned_start": None if start is None else checked_time_of_day(start, f"{path}.planned_start"),
-            "length_minutes": checked_int(
-                line.get("length_minutes", DEFAULT_ROUND_MINUTES), f"{path}.length_minutes", *ROUND_MINUTES_RANGE,
-            ),
-        })
+        lines.append(
+            {
+                "number": number,
+                "planned_start": None if start is None else checked_time_of_day(start, f"{path}.planned_start"),
+                "length_minutes": checked_int(
+                    line.get("length_minutes", DEFAULT_ROUND_MINUTES), f"{path}.length_minutes", *ROUND_MINUTES_RANGE
+                ),
+            }
+        )
     return lines
 
 

@@ -17,7 +17,8 @@ def tournament_by_slug(slug):
 
 def add_organisation_argument(parser):
     parser.add_argument(
-        "--organisation", metavar="SLUG",
+        "--organisation",
+        metavar="SLUG",
         help="the short address of the host organisation the tournament goes into (needed when there are several)",
     )
 

@@ -42,6 +42,7 @@ def check_field_size(count: int) -> None:
 
 # ------------------------------------------------------------------ rounds: the draw
 
+
 def _store_tables(round_, tables):
     """Create tables, seats and an empty score sheet per table from the engine's seating."""
     created = Table.objects.bulk_create(Table(round=round_, number=i) for i in range(1, len(tables) + 1))
@@ -64,13 +65,13 @@ def next_round_number(tournament: Tournament) -> int:
     number = latest.number + 1 if latest else 1
     if number > tournament.rounds_planned:
         raise Refused(
-            "qualifying_played_seat_final" if tournament.final else "qualifying_played", count=tournament.rounds_planned,
+            "qualifying_played_seat_final" if tournament.final else "qualifying_played", count=tournament.rounds_planned
         )
     return number
 
 
 def draw_round(
-    tournament: Tournament, *, method: str | None = None, seed: str | int | None = None, user: AbstractBaseUser | None,
+    tournament: Tournament, *, method: str | None = None, seed: str | int | None = None, user: AbstractBaseUser | None
 ) -> Round:
     """Draw the next qualifying round as a draft and return it.
 
@@ -102,12 +103,22 @@ def _draw_round(tournament, *, method, seed, user):
         standings = [row.player.pk for row in compute_standings(tournament)]
     organisations = dict(players) if tournament.players_per_organisation > 1 else None
     tables = seating.draw_round(
-        [pk for pk, _org in players], [history[n] for n in sorted(history)], seed=seed, method=str(engine_method),
-        standings=standings, organisations=organisations, remaining_rounds=tournament.rounds_planned - number,
+        [pk for pk, _org in players],
+        [history[n] for n in sorted(history)],
+        seed=seed,
+        method=str(engine_method),
+        standings=standings,
+        organisations=organisations,
+        remaining_rounds=tournament.rounds_planned - number,
     )
     round_ = Round.objects.create(tournament=tournament, number=number, seed=seed, method=str(method))
     _store_tables(round_, tables)
-    log_change(tournament, user, "round_draw", after={"round": number, "method": str(method), "seed": seed, "players": len(players)})
+    log_change(
+        tournament,
+        user,
+        "round_draw",
+        after={"round": number, "method": str(method), "seed": seed, "players": len(players)},
+    )
     return round_
 
 

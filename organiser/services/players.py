@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def registration_problems(
-    tournament: Tournament, *, entries: Sequence[PlayerRow], ignore: Player | None = None,
+    tournament: Tournament, *, entries: Sequence[PlayerRow], ignore: Player | None = None
 ) -> list[Refused]:
     """Refusals of registering `entries` (PlayerRows) on top of the tournament's players
     (except `ignore`): empty or long names, duplicates in one organisation, the quota. Each
@@ -49,7 +49,11 @@ def registration_problems(
             problems.append(Refused("name_too_long", field="surname", count=MAX_NAME, line=entry.line))
         hidden = {
             field: forbidden_character(text)
-            for field, text in (("surname", entry.surname), ("given_names", entry.given_names), ("organisation", entry.organisation))
+            for field, text in (
+                ("surname", entry.surname),
+                ("given_names", entry.given_names),
+                ("organisation", entry.organisation),
+            )
         }
         for column, code in hidden.items():
             if code:
@@ -62,9 +66,9 @@ def registration_problems(
         if (organisation, name) in taken:
             problems.append(Refused("already_registered", field="surname", line=entry.line, **names))
         elif (organisation, name) in seen:
-            problems.append(Refused(
-                "registered_twice", field="surname", line=entry.line, other=seen[(organisation, name)], **names,
-            ))
+            problems.append(
+                Refused("registered_twice", field="surname", line=entry.line, other=seen[(organisation, name)], **names)
+            )
         seen.setdefault((organisation, name), entry.line)
         new_lines[organisation].append(entry.line)
     for organisation, lines in new_lines.items():
@@ -104,7 +108,10 @@ def _free_slot(tournament, organisation, ignore=None):
     free = [slot for slot in range(1, tournament.players_per_organisation + 1) if slot not in used]
     if not free:
         raise Refused(
-            "quota_reached", field="organisation", organisation=organisation.name, count=len(used),
+            "quota_reached",
+            field="organisation",
+            organisation=organisation.name,
+            count=len(used),
             quota=tournament.players_per_organisation,
         )
     return free[0]
@@ -127,10 +134,18 @@ def _register(tournament, entries, arrival=None):
         while ext_id in taken_ids:
             ext_id += "x"
         taken_ids.add(ext_id)
-        created.append(Player.objects.create(
-            tournament=tournament, organisation=organisation, surname=entry.surname, given_names=entry.given_names,
-            start_number=number, ext_id=ext_id, org_slot=_free_slot(tournament, organisation), **arrival,
-        ))
+        created.append(
+            Player.objects.create(
+                tournament=tournament,
+                organisation=organisation,
+                surname=entry.surname,
+                given_names=entry.given_names,
+                start_number=number,
+                ext_id=ext_id,
+                org_slot=_free_slot(tournament, organisation),
+                **arrival,
+            )
+        )
     return created
 
 
@@ -158,8 +173,14 @@ def typed_entry(*, surname: str | None, given_names: str, name: str | None, orga
 
 
 def add_player(
-    tournament: Tournament, *, surname: str | None = None, given_names: str = "", name: str | None = None,
-    organisation: str, present: bool | None = None, user: AbstractBaseUser | None,
+    tournament: Tournament,
+    *,
+    surname: str | None = None,
+    given_names: str = "",
+    name: str | None = None,
+    organisation: str,
+    present: bool | None = None,
+    user: AbstractBaseUser | None,
 ) -> Player:
     """Register one player typed into the form; refused (next to the field) on any problem.
 
@@ -180,10 +201,9 @@ def add_player(
     return _in_transaction(action)
 
 
-def import_players(
-    tournament: Tournament, *, rows: Sequence[PlayerRow], user: AbstractBaseUser | None,
-) -> list[Player]:
+def import_players(tournament: Tournament, *, rows: Sequence[PlayerRow], user: AbstractBaseUser | None) -> list[Player]:
     """Register every row of a player file, or none when any row has a problem."""
+
     def action():
         problems = registration_problems(tournament, entries=rows)
         if problems:
@@ -196,8 +216,13 @@ def import_players(
 
 
 def edit_player(
-    player: Player, *, surname: str | None = None, given_names: str = "", name: str | None = None,
-    organisation: str, user: AbstractBaseUser | None,
+    player: Player,
+    *,
+    surname: str | None = None,
+    given_names: str = "",
+    name: str | None = None,
+    organisation: str,
+    user: AbstractBaseUser | None,
 ) -> Player:
     """Rename a player or move them to another organisation (a free place in its quota)."""
     tournament = player.tournament

@@ -47,8 +47,11 @@ def start_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
     """Lock the seating and let play begin. The final hides the public results under the plan
     "hidden until the ceremony"; otherwise auto-freeze, when set, freezes them for the last round."""
     _move_state(
-        round_, [Round.State.DRAFT, Round.State.PUBLISHED], Round.State.STARTED,
-        "round_not_startable", started_at=timezone.now(),
+        round_,
+        [Round.State.DRAFT, Round.State.PUBLISHED],
+        Round.State.STARTED,
+        "round_not_startable",
+        started_at=timezone.now(),
     )
     tournament = round_.tournament
     log_change(tournament, user, "round_start", after={"round": round_.number})
@@ -68,8 +71,7 @@ def complete_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
         if waiting:
             raise Refused("round_unverified", round=round_, tables=", ".join(map(str, waiting)), count=len(waiting))
     _move_state(
-        round_, [Round.State.STARTED], Round.State.COMPLETED, "round_not_completable",
-        completed_at=timezone.now(),
+        round_, [Round.State.STARTED], Round.State.COMPLETED, "round_not_completable", completed_at=timezone.now()
     )
     log_change(round_.tournament, user, "round_complete", after={"round": round_.number})
     snapshot_after_commit(round_.tournament_id, f"round-{round_.number}")
@@ -83,13 +85,18 @@ def discard_round(round_: Round, *, user: AbstractBaseUser | None) -> None:
         raise Refused("round_started_no_discard", round=round_)
     if Game.objects.filter(sheet__table__round=round_).exists():
         raise Refused("round_has_results", round=round_)
-    log_change(round_.tournament, user, "round_discard", before={"round": round_.number, "seed": round_.seed, "method": round_.method})
+    log_change(
+        round_.tournament,
+        user,
+        "round_discard",
+        before={"round": round_.number, "seed": round_.seed, "method": round_.method},
+    )
     round_.delete()
 
 
 @transaction.atomic
 def swap_players(
-    round_: Round, *, player_a: Player, player_b: Player, user: AbstractBaseUser | None, reason: str = "",
+    round_: Round, *, player_a: Player, player_b: Player, user: AbstractBaseUser | None, reason: str = ""
 ) -> None:
     """Exchange the seats of two players in one round.
 
@@ -111,7 +118,10 @@ def swap_players(
         raise Refused("swap_organiser_only")
     if player_a.pk == player_b.pk:
         raise Refused("swap_same_player", field="player_b")
-    seats = {s.player_id: s for s in Seat.objects.filter(round=round_, player__in=[player_a, player_b]).select_related("table")}
+    seats = {
+        s.player_id: s
+        for s in Seat.objects.filter(round=round_, player__in=[player_a, player_b]).select_related("table")
+    }
     for player, field_name in ((player_a, "player_a"), (player_b, "player_b")):
         if player.pk not in seats:
             raise Refused("player_not_seated", field=field_name, player=player.name, round=round_)
@@ -122,9 +132,11 @@ def swap_players(
 
     before = {player_a.ext_id: where(seat_a), player_b.ext_id: where(seat_b)}
     Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
-    Seat.objects.bulk_create([
-        Seat(table=seat_a.table, round=round_, player=player_b, letter=seat_a.letter),
-        Seat(table=seat_b.table, round=round_, player=player_a, letter=seat_b.letter),
-    ])
+    Seat.objects.bulk_create(
+        [
+            Seat(table=seat_a.table, round=round_, player=player_b, letter=seat_a.letter),
+            Seat(table=seat_b.table, round=round_, player=player_a, letter=seat_b.letter),
+        ]
+    )
     after = {player_a.ext_id: where(seat_b), player_b.ext_id: where(seat_a)}
     log_change(tournament, user, "swap_seats", before=before, after=after, reason=reason)

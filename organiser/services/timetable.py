@@ -17,12 +17,15 @@ if TYPE_CHECKING:
 def _as_logged(line: RoundTime | None) -> dict:
     if line is None:
         return {"start": None, "minutes": DEFAULT_ROUND_MINUTES}
-    return {"start": line.planned_start.strftime("%H:%M") if line.planned_start else None, "minutes": line.length_minutes}
+    return {
+        "start": line.planned_start.strftime("%H:%M") if line.planned_start else None,
+        "minutes": line.length_minutes,
+    }
 
 
 @transaction.atomic
 def save_timetable(
-    tournament: Tournament, *, lines: dict[int, tuple[datetime.time | None, int]], user: AbstractBaseUser | None,
+    tournament: Tournament, *, lines: dict[int, tuple[datetime.time | None, int]], user: AbstractBaseUser | None
 ) -> int:
     """Set the planned start and length of the rounds in `lines` (number: (start, minutes));
     returns how many lines changed. One audit entry holds every changed line, before and after;
@@ -36,7 +39,7 @@ def save_timetable(
             continue
         before[str(number)], after[str(number)] = _as_logged(line), new
         RoundTime.objects.update_or_create(
-            tournament=tournament, number=number, defaults={"planned_start": start, "length_minutes": minutes},
+            tournament=tournament, number=number, defaults={"planned_start": start, "length_minutes": minutes}
         )
     if after:
         log_change(tournament, user, "timetable_change", before=before, after=after)

@@ -30,8 +30,14 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 SCORING_FIELDS = (
-    "joker_penalty", "opening_penalty_mode", "penalty_not_possible", "penalty_possible_not_done",
-    "penalty_drawn_last_round", "penalty_first_move", "pool_exhausted_scoring", "big_point_unit",
+    "joker_penalty",
+    "opening_penalty_mode",
+    "penalty_not_possible",
+    "penalty_possible_not_done",
+    "penalty_drawn_last_round",
+    "penalty_first_move",
+    "pool_exhausted_scoring",
+    "big_point_unit",
     "big_point_places",
 )
 CREATE_ATTEMPTS = 10  # an address made from the name moves on when taken at the same moment
@@ -90,7 +96,7 @@ class SettingsSaved:
 
 @transaction.atomic
 def save_tournament(
-    form: forms.ModelForm, *, user: AbstractBaseUser | None, confirmation: Confirmation | None = None,
+    form: forms.ModelForm, *, user: AbstractBaseUser | None, confirmation: Confirmation | None = None
 ) -> tuple[Tournament, SettingsSaved]:
     """Save a valid TournamentForm; rescore stored games when a scoring setting changed.
 
@@ -107,7 +113,9 @@ def save_tournament(
     new_visibility = form.cleaned_data.get("visibility", tournament.visibility)
     tournament.visibility = stored.visibility  # changed below, through the audited path
     changed = [
-        name for name in SCORING_FIELDS if name in form.changed_data and getattr(stored, name) != form.cleaned_data[name]
+        name
+        for name in SCORING_FIELDS
+        if name in form.changed_data and getattr(stored, name) != form.cleaned_data[name]
     ]
     before = read_results(stored) if changed else None
     if stored.final_release != tournament.final_release:
@@ -122,7 +130,10 @@ def save_tournament(
             reason = _confirmed_reason(confirmation, saved.plan, tournament, user)
             log_plan(tournament, saved.plan, user=user, reason=reason)
         log_change(
-            tournament, user, "settings_rescore", reason=reason,
+            tournament,
+            user,
+            "settings_rescore",
+            reason=reason,
             before={name: getattr(stored, name) for name in changed},
             after={name: form.cleaned_data[name] for name in changed},
         )
@@ -154,8 +165,12 @@ def _log_final_release(stored: Tournament, release: str, *, user, reason: str) -
     if final is not None and final.is_locked:
         raise Refused("final_release_started", field="final_release")
     log_change(
-        stored, user, "final_release", before={"final_release": stored.final_release},
-        after={"final_release": release}, reason=reason,
+        stored,
+        user,
+        "final_release",
+        before={"final_release": stored.final_release},
+        after={"final_release": release},
+        reason=reason,
     )
 
 

@@ -36,7 +36,10 @@ STALE_AFTER = 60  # seconds a snapshot may take after the change that triggered 
 def trigger_label(trigger):
     match = TRIGGER_RE.match(trigger)
     if match and match.group(1) == "verify":
-        return _("sheet verified: round %(round)s, table %(table)s") % {"round": match.group(2), "table": match.group(3)}
+        return _("sheet verified: round %(round)s, table %(table)s") % {
+            "round": match.group(2),
+            "table": match.group(3),
+        }
     if match and match.group(1):
         return _("correction: round %(round)s, table %(table)s") % {"round": match.group(2), "table": match.group(3)}
     if match:
@@ -49,12 +52,18 @@ def _warnings(tournament, snapshots):
     found = []
     failure = files.last_failure(tournament)
     if failure:
-        found.append(_("The automatic snapshot of %(when)s failed: %(error)s. Download a backup now and free some disk space.") % {
-            "when": timezone.localtime(failure["when"]).strftime("%H:%M:%S"), "error": failure["error"]})
+        found.append(
+            _("The automatic snapshot of %(when)s failed: %(error)s. Download a backup now and free some disk space.")
+            % {"when": timezone.localtime(failure["when"]).strftime("%H:%M:%S"), "error": failure["error"]}
+        )
     last_change = last_result_change(tournament)
     newest = snapshots[0].taken_at if snapshots else None
-    if not failure and last_change and (newest is None or newest < last_change) \
-            and (timezone.now() - last_change).total_seconds() > STALE_AFTER:
+    if (
+        not failure
+        and last_change
+        and (newest is None or newest < last_change)
+        and (timezone.now() - last_change).total_seconds() > STALE_AFTER
+    ):
         found.append(_("No automatic snapshot holds the latest verified results. Download a backup now."))
     return found
 
@@ -63,10 +72,17 @@ def _page(request, tournament, form=None):
     snapshots = files.snapshots(tournament)
     for snapshot in snapshots:
         snapshot.label = trigger_label(snapshot.trigger)
-    return render(request, "organiser/backups.html", {
-        "tournament": tournament, "snapshots": snapshots, "keep": files.KEEP, "form": form or BackupUploadForm(),
-        "warnings": _warnings(tournament, snapshots),
-    })
+    return render(
+        request,
+        "organiser/backups.html",
+        {
+            "tournament": tournament,
+            "snapshots": snapshots,
+            "keep": files.KEEP,
+            "form": form or BackupUploadForm(),
+            "warnings": _warnings(tournament, snapshots),
+        },
+    )
 
 
 class CsrfRejected(Exception):
@@ -122,7 +138,9 @@ def _preview(request, text, *, expected=None):
         ) % {"name": shown.name, "slug": shown.file_slug}
     token = restore.stage(text, user=request.user, scope=restore.scope_of(shown.replaces))
     confirm = RestoreConfirmForm(initial={"token": token}, replaces=shown.replaces, hosts=organised_hosts(request.user))
-    return render(request, "organiser/backup_preview.html", {"preview": shown, "form": confirm, "tournament": expected}), None
+    return render(
+        request, "organiser/backup_preview.html", {"preview": shown, "form": confirm, "tournament": expected}
+    ), None
 
 
 def _upload_or_preview(request, expected=None):
@@ -161,7 +179,9 @@ def snapshot_download(request, tournament, name):
     path = files.snapshot_path(tournament, name)
     if path is None:
         raise Http404
-    return FileResponse(path.open("rb"), as_attachment=True, filename=f"{tournament.slug}-{name}", content_type="application/gzip")
+    return FileResponse(
+        path.open("rb"), as_attachment=True, filename=f"{tournament.slug}-{name}", content_type="application/gzip"
+    )
 
 
 @require_POST
@@ -206,11 +226,15 @@ def restore_confirm(request):
         try:
             with restore.claimed(token, user=request.user) as text:  # one confirmation of an upload restores
                 tournament = restore.restore(
-                    text, user=request.user, replace=shown.replaces, host=form.chosen_host(), slug=shown.slug,
+                    text, user=request.user, replace=shown.replaces, host=form.chosen_host(), slug=shown.slug
                 )
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, _("The tournament “%(name)s” has been restored from the backup.") % {"name": tournament.name})
+            messages.success(
+                request, _("The tournament “%(name)s” has been restored from the backup.") % {"name": tournament.name}
+            )
             return redirect_after_post(request, staff_url("dashboard", tournament))
-    return render(request, "organiser/backup_preview.html", {"preview": shown, "form": form, "tournament": shown.replaces})
+    return render(
+        request, "organiser/backup_preview.html", {"preview": shown, "form": form, "tournament": shown.replaces}
+    )

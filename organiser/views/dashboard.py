@@ -39,11 +39,18 @@ def _dashboard_context(tournament):
     waiting = len(tables) - states[ScoreSheet.State.VERIFIED]
     player_counts, present_count = selectors.player_counts(tournament)
     return {
-        "tournament": tournament, "rounds": rounds, "current": current, "tables": tables,
-        "sheet_counts": [(state, SHEET_COUNT_LABELS[state](states[state]), states[state]) for state in ScoreSheet.State],
-        "waiting": waiting, "step": selectors.next_step(tournament, latest=current, waiting_tables=waiting),
+        "tournament": tournament,
+        "rounds": rounds,
+        "current": current,
+        "tables": tables,
+        "sheet_counts": [
+            (state, SHEET_COUNT_LABELS[state](states[state]), states[state]) for state in ScoreSheet.State
+        ],
+        "waiting": waiting,
+        "step": selectors.next_step(tournament, latest=current, waiting_tables=waiting),
         "next_number": (current.number + 1) if current else 1,
-        "player_counts": player_counts, "present_count": present_count,
+        "player_counts": player_counts,
+        "present_count": present_count,
         "absent_count": player_counts[Player.Status.ACTIVE] - present_count,
     }
 

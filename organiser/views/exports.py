@@ -13,9 +13,9 @@ from scoring.selectors.sheets import unverified_sheet_count
 @staff_required(Role.ORGANISER)
 @require_safe
 def exports_page(request, tournament):
-    return render(request, "organiser/exports.html", {
-        "tournament": tournament, "unverified": unverified_sheet_count(tournament),
-    })
+    return render(
+        request, "organiser/exports.html", {"tournament": tournament, "unverified": unverified_sheet_count(tournament)}
+    )
 
 
 @staff_required(Role.ORGANISER)

@@ -26,17 +26,23 @@ def _players_context(tournament, form=None):
     statuses = Counter(p.status for p in players)
     present = sum(1 for p in players if p.present and p.status == Player.Status.ACTIVE)
     return {
-        "tournament": tournament, "players": players, "form": form or _add_form(None, started),
+        "tournament": tournament,
+        "players": players,
+        "form": form or _add_form(None, started),
         "organisations": selectors.organisation_names(tournament),
-        "started": started, "next_round": started + 1, **_counts(statuses, present),
+        "started": started,
+        "next_round": started + 1,
+        **_counts(statuses, present),
     }
 
 
 def _counts(statuses, present):
     """The numbers over the list (registered, checked in, withdrawn, disqualified)."""
     return {
-        "registered_count": statuses.total(), "present_count": present,
-        "active_count": statuses[Player.Status.ACTIVE], "withdrawn_count": statuses[Player.Status.WITHDRAWN],
+        "registered_count": statuses.total(),
+        "present_count": present,
+        "active_count": statuses[Player.Status.ACTIVE],
+        "withdrawn_count": statuses[Player.Status.WITHDRAWN],
         "disqualified_count": statuses[Player.Status.DISQUALIFIED],
     }
 
@@ -53,15 +59,21 @@ def player_list(request, tournament):
     if request.method == "POST" and form.is_valid():
         try:
             player = services.add_player(
-                tournament, surname=form.cleaned_data["surname"], given_names=form.cleaned_data["given_names"],
-                organisation=form.cleaned_data["organisation"], present=form.present(), user=request.user,
+                tournament,
+                surname=form.cleaned_data["surname"],
+                given_names=form.cleaned_data["given_names"],
+                organisation=form.cleaned_data["organisation"],
+                present=form.present(),
+                user=request.user,
             )
         except Refused as refusal:
             form.add_refusal(refusal)
         else:
             added = {"name": player.name, "number": player.start_number, "round": player.joins_from_round}
             if player.joins_from_round:
-                messages.success(request, _("%(name)s has start number %(number)s and plays from round %(round)s.") % added)
+                messages.success(
+                    request, _("%(name)s has start number %(number)s and plays from round %(round)s.") % added
+                )
             else:
                 messages.success(request, _("%(name)s has start number %(number)s.") % added)
             return redirect_after_post(request, staff_url("players", tournament))
@@ -80,8 +92,11 @@ def player_detail(request, tournament, pk):
     if request.method == "POST" and form.is_valid():
         try:
             services.edit_player(
-                player, surname=form.cleaned_data["surname"], given_names=form.cleaned_data["given_names"],
-                organisation=form.cleaned_data["organisation"], user=request.user,
+                player,
+                surname=form.cleaned_data["surname"],
+                given_names=form.cleaned_data["given_names"],
+                organisation=form.cleaned_data["organisation"],
+                user=request.user,
             )
         except Refused as refusal:
             form.add_refusal(refusal)
@@ -89,7 +104,10 @@ def player_detail(request, tournament, pk):
             messages.success(request, _("The changes have been saved."))
             return redirect_after_post(request, staff_url("players", tournament))
     context = {
-        "tournament": tournament, "player": player, "form": form, "started": last_started_number(tournament),
+        "tournament": tournament,
+        "player": player,
+        "form": form,
+        "started": last_started_number(tournament),
         "organisations": selectors.organisation_names(tournament),
         "confirm": question(request, ASKED_FIRST) if request.method == "GET" else None,
     }
@@ -125,7 +143,9 @@ def player_action(request, tournament, pk, action):
         raise PermissionDenied
     player = player_or_404(tournament, pk=pk)
     if action in ASKED_FIRST and not confirmed(request, action):
-        return redirect_after_post(request, f"{staff_url('player', tournament, player.pk)}?confirm={action}#player-question")
+        return redirect_after_post(
+            request, f"{staff_url('player', tournament, player.pk)}?confirm={action}#player-question"
+        )
     refusal = None
     try:
         PLAYER_ACTIONS[action](player, request.user)
@@ -135,15 +155,22 @@ def player_action(request, tournament, pk, action):
         player.refresh_from_db()
         started = last_started_number(tournament)
         context = {
-            "tournament": tournament, "player": player, "refusal": refusal, "started": started, "next_round": started + 1,
-            "oob": True, **_counts(*selectors.player_counts(tournament)),
+            "tournament": tournament,
+            "player": player,
+            "refusal": refusal,
+            "started": started,
+            "next_round": started + 1,
+            "oob": True,
+            **_counts(*selectors.player_counts(tournament)),
         }
         return render(request, "organiser/players.html#row-answer", context)
     if refusal:
         messages.error(request, refusal)
     else:
         messages.success(request, PLAYER_ACTION_DONE[action] % {"name": player.name})
-    return redirect_after_post(request, return_path(request, request.POST.get("next"), staff_url("players", tournament)))
+    return redirect_after_post(
+        request, return_path(request, request.POST.get("next"), staff_url("players", tournament))
+    )
 
 
 @require_POST
@@ -154,7 +181,9 @@ def check_in_everyone(request, tournament):
     except Refused as refusal:
         messages.error(request, refusal.message)
     else:
-        messages.success(request, ngettext("%(count)s player checked in.", "%(count)s players checked in.", count) % {"count": count})
+        messages.success(
+            request, ngettext("%(count)s player checked in.", "%(count)s players checked in.", count) % {"count": count}
+        )
     return redirect_after_post(request, staff_url("players", tournament))
 
 
@@ -171,9 +200,11 @@ def player_import(request, tournament):
         except Refused as refusal:
             problems = refusal.problems or [refusal]
         else:
-            messages.success(request, ngettext(
-                "%(count)s player imported.", "%(count)s players imported.", len(created),
-            ) % {"count": len(created)})
+            messages.success(
+                request,
+                ngettext("%(count)s player imported.", "%(count)s players imported.", len(created))
+                % {"count": len(created)},
+            )
             return redirect_after_post(request, staff_url("players", tournament))
     context = {"tournament": tournament, "form": form, "problems": problems}
     if request.htmx and request.method == "POST":

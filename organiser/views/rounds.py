@@ -1,6 +1,5 @@
 """The draw, a round's seating with its quality report and swaps, the round lifecycle, the final."""
 
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
@@ -12,14 +11,7 @@ from accounts.models import Role
 from accounts.roles import outranks, staff_required
 from organiser import selectors, services
 from organiser.forms import DrawForm, SwapForm
-from organiser.views.common import (
-    confirmed,
-    posted_data,
-    question,
-    redirect_after_post,
-    staff_url,
-    with_method_labels,
-)
+from organiser.views.common import confirmed, posted_data, question, redirect_after_post, staff_url, with_method_labels
 from scoring.selectors.sheets import round_tables
 from tournament.models import Round
 from tournament.navigation import return_path
@@ -46,7 +38,9 @@ def draw(request, tournament):
         except Refused as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, _("%(round)s has been drawn. Check the seating, then publish it.") % {"round": round_})
+            messages.success(
+                request, _("%(round)s has been drawn. Check the seating, then publish it.") % {"round": round_}
+            )
             return redirect_after_post(request, staff_url("round", tournament, round_.number))
     eligible = selectors.eligible_count(tournament, number)
     try:
@@ -55,8 +49,14 @@ def draw(request, tournament):
     except Refused as error:
         size_problem = error.message
     context = {
-        "tournament": tournament, "form": form, "number": number, "refusal": refusal, "eligible": eligible, "latest": latest,
-        "size_problem": size_problem, "tables": None if size_problem else services.table_counts(eligible),
+        "tournament": tournament,
+        "form": form,
+        "number": number,
+        "refusal": refusal,
+        "eligible": eligible,
+        "latest": latest,
+        "size_problem": size_problem,
+        "tables": None if size_problem else services.table_counts(eligible),
         "not_seated": selectors.not_seated(tournament, number),
     }
     if request.htmx and request.method == "POST":
@@ -74,10 +74,15 @@ def _round_context(request, tournament, round_, form=None):
         request.role, Role.HEAD_REFEREE if round_.is_locked else Role.ORGANISER
     )
     return {
-        "tournament": tournament, "round": round_, "tables": tables,
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
         "quality": None if round_.is_final else selectors.round_quality(round_, players),
-        "left_out": left_out, "inactive": inactive, "may_swap": may_swap,
-        "form": form or SwapForm(seated=seated), "show_organisation": tournament.players_per_organisation > 1,
+        "left_out": left_out,
+        "inactive": inactive,
+        "may_swap": may_swap,
+        "form": form or SwapForm(seated=seated),
+        "show_organisation": tournament.players_per_organisation > 1,
         "is_latest": not has_round_after(round_),
         "confirm": question(request, ASKED_FIRST) if request.method == "GET" else None,
     }
@@ -93,8 +98,10 @@ def round_detail(request, tournament, number):
         if form.is_valid():
             try:
                 services.swap_players(
-                    round_, player_a=form.players[form.cleaned_data["player_a"]],
-                    player_b=form.players[form.cleaned_data["player_b"]], user=request.user,
+                    round_,
+                    player_a=form.players[form.cleaned_data["player_a"]],
+                    player_b=form.players[form.cleaned_data["player_b"]],
+                    user=request.user,
                     reason=form.cleaned_data["reason"],
                 )
             except Refused as refusal:
@@ -135,7 +142,9 @@ def round_action(request, tournament, number, action):
     messages.success(request, done % {"round": round_})
     if action == "discard":
         return redirect_after_post(request, staff_url("draw", tournament))
-    return redirect_after_post(request, return_path(request, request.POST.get("next"), staff_url("round", tournament, number)))
+    return redirect_after_post(
+        request, return_path(request, request.POST.get("next"), staff_url("round", tournament, number))
+    )
 
 
 @require_POST

@@ -27,10 +27,15 @@ def timetable(request, tournament):
     if request.method == "POST" and form.is_valid():
         changed = services.save_timetable(tournament, lines=form.lines(), user=request.user)
         if changed:
-            messages.success(request, ngettext(
-                "The timetable has been saved: %(count)s round changed.",
-                "The timetable has been saved: %(count)s rounds changed.", changed,
-            ) % {"count": changed})
+            messages.success(
+                request,
+                ngettext(
+                    "The timetable has been saved: %(count)s round changed.",
+                    "The timetable has been saved: %(count)s rounds changed.",
+                    changed,
+                )
+                % {"count": changed},
+            )
         else:
             messages.info(request, _("Nothing was changed in the timetable."))
         return redirect_after_post(request, staff_url("timetable", tournament))

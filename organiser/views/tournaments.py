@@ -1,6 +1,5 @@
 """The organisers' list of tournaments, creating one, its settings and the plan for the final's results."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -24,8 +23,11 @@ def staff_home(request):
     """The organisers' list of tournaments; other staff go to their own start page."""
     if not organises_a_host(request.user):
         return redirect("accounts:home")
-    return render(request, "organiser/home.html",
-                  {"tournaments": organised_tournaments(request.user), "hosts": organised_hosts(request.user)})
+    return render(
+        request,
+        "organiser/home.html",
+        {"tournaments": organised_tournaments(request.user), "hosts": organised_hosts(request.user)},
+    )
 
 
 @login_required
@@ -54,7 +56,7 @@ def tournament_edit(request, tournament):
     if request.method == "POST" and form.is_valid():
         try:
             tournament, saved = services.save_tournament(
-                form, user=request.user, confirmation=RescoreForm(data).confirmation(),
+                form, user=request.user, confirmation=RescoreForm(data).confirmation()
             )
         except services.ResultsWouldChange as refusal:
             tournament.refresh_from_db()  # the form holds what was posted; the page shows what is stored
@@ -99,18 +101,32 @@ def final_release(request, tournament):
 def settings_saved_messages(request, saved):
     messages.success(request, _("The settings have been saved."))
     if saved.verified_changes:
-        messages.warning(request, ngettext(
-            "%(count)s result of verified sheets changed; each is in the log with your reason.",
-            "%(count)s results of verified sheets changed; each is in the log with your reason.", saved.verified_changes,
-        ) % {"count": saved.verified_changes})
+        messages.warning(
+            request,
+            ngettext(
+                "%(count)s result of verified sheets changed; each is in the log with your reason.",
+                "%(count)s results of verified sheets changed; each is in the log with your reason.",
+                saved.verified_changes,
+            )
+            % {"count": saved.verified_changes},
+        )
         if saved.plan.ties:
-            messages.warning(request, ngettext(
-                "%(count)s tie decision no longer orders a tie: the head referee must look at it again (Ties).",
-                "%(count)s tie decisions no longer order a tie: the head referee must look at them again (Ties).",
-                len(saved.plan.ties),
-            ) % {"count": len(saved.plan.ties)})
+            messages.warning(
+                request,
+                ngettext(
+                    "%(count)s tie decision no longer orders a tie: the head referee must look at it again (Ties).",
+                    "%(count)s tie decisions no longer order a tie: the head referee must look at them again (Ties).",
+                    len(saved.plan.ties),
+                )
+                % {"count": len(saved.plan.ties)},
+            )
     elif saved.rescored:
-        messages.info(request, ngettext(
-            "Scores were recomputed with the new settings: %(count)s result changed.",
-            "Scores were recomputed with the new settings: %(count)s results changed.", saved.rescored,
-        ) % {"count": saved.rescored})
+        messages.info(
+            request,
+            ngettext(
+                "Scores were recomputed with the new settings: %(count)s result changed.",
+                "Scores were recomputed with the new settings: %(count)s results changed.",
+                saved.rescored,
+            )
+            % {"count": saved.rescored},
+        )

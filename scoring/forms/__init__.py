@@ -140,28 +140,43 @@ def seat_form_fields(number, letter):
 
     Made once for each game and seat and shared by the forms (a field holds no state of a form:
     what a form reads and its errors live on the form)."""
-    typed = {"class": f"g{number}-typed", "inputmode": "numeric", "autocomplete": "off",
-             "aria-describedby": f"g{number}-{letter}-tiles-errors"}
-    faces = {"class": "keypad__faces", "readonly": True, "placeholder": "–",
-             "aria-describedby": f"g{number}-{letter}-keypad-total g{number}-{letter}-keypad-errors"}
+    typed = {
+        "class": f"g{number}-typed",
+        "inputmode": "numeric",
+        "autocomplete": "off",
+        "aria-describedby": f"g{number}-{letter}-tiles-errors",
+    }
+    faces = {
+        "class": "keypad__faces",
+        "readonly": True,
+        "placeholder": "–",
+        "aria-describedby": f"g{number}-{letter}-keypad-total g{number}-{letter}-keypad-errors",
+    }
     buttons = {"class": "choice-input"}
     return {
         f"{letter}-tiles": forms.IntegerField(
-            label=_("Tiles left (sum)"), required=False, widget=TextBox(attrs=typed),
+            label=_("Tiles left (sum)"),
+            required=False,
+            widget=TextBox(attrs=typed),
             error_messages={"invalid": MESSAGES["tiles_not_integer"]},
         ),
         f"{letter}-jokers": forms.IntegerField(
-            label=_("Jokers left"), required=False, initial=0,
+            label=_("Jokers left"),
+            required=False,
+            initial=0,
             widget=ChoiceButtons(attrs=buttons, choices=JOKER_CHOICES, default="0"),
             error_messages={"invalid": MESSAGES["jokers_not_integer"]},
         ),
         f"{letter}-opening": forms.ChoiceField(
-            label=_("First laying out"), required=False, initial=rules.OPENED, choices=SeatResult.Opening.choices,
+            label=_("First laying out"),
+            required=False,
+            initial=rules.OPENED,
+            choices=SeatResult.Opening.choices,
             widget=ChoiceButtons(attrs=buttons, default=rules.OPENED),
             error_messages={"invalid_choice": MESSAGES["opening_unknown"]},
         ),
         f"{letter}-first_move": forms.BooleanField(
-            label=_("Laid out in own first move; the game ended in another player's first move"), required=False,
+            label=_("Laid out in own first move; the game ended in another player's first move"), required=False
         ),
         f"{letter}-keypad": KeypadField(label=_("Tiles entered"), required=False, widget=TextBox(attrs=faces)),
     }
@@ -180,15 +195,20 @@ class GameForm(RefereeForm):
     use_required_attribute = False  # the keypad keys and "Compute" post unfinished games too
 
     version = forms.IntegerField(
-        min_value=0, widget=forms.HiddenInput,
+        min_value=0,
+        widget=forms.HiddenInput,
         error_messages=dict.fromkeys(("required", "invalid", "min_value"), MESSAGES["form_expired"]),
     )
     reason = forms.CharField(
-        label=_("Reason for the correction"), required=False, max_length=2000, widget=TextBox,
+        label=_("Reason for the correction"),
+        required=False,
+        max_length=2000,
+        widget=TextBox,
         error_messages={"required": MESSAGES["reason_required"]},
     )
     confirm_tiles = forms.BooleanField(
-        label=_("Yes, I am sure: more than 200 points of tiles are left on a rack."), required=False,
+        label=_("Yes, I am sure: more than 200 points of tiles are left on a rack."),
+        required=False,
         widget=forms.CheckboxInput(attrs={"hx-preserve": True}),
     )
 
@@ -197,7 +217,8 @@ class GameForm(RefereeForm):
         self.letters = tuple(players)
         self.fields["ending"] = EndingField(
             choices=[(letter, player.name) for letter, player in players.items()] + [(POOL, _("Pool exhausted"))],
-            required=require_complete, widget=EndingButtons(attrs={"class": "choice-input"}),
+            required=require_complete,
+            widget=EndingButtons(attrs={"class": "choice-input"}),
             error_messages={"required": MESSAGES["ending_missing"], "invalid_choice": MESSAGES["winner_not_at_table"]},
         )
         for letter in self.letters:
@@ -219,7 +240,9 @@ class GameForm(RefereeForm):
                 tiles, jokers, opening, first_move, faces = (data.get(name) for name in names)
                 entries[letter] = SeatEntry(tiles, jokers, opening, first_move, tuple(faces or ()))
         return EnteredGame(
-            seats=self.letters, ending=data.get("ending") or None, entries=entries,
+            seats=self.letters,
+            ending=data.get("ending") or None,
+            entries=entries,
             confirm_tiles=bool(data.get("confirm_tiles")),
             readable=len(entries) == len(self.letters) and "ending" not in errors,
         )
@@ -273,7 +296,8 @@ class CardForm(RefereeForm):
     round = forms.IntegerField(required=False, widget=forms.HiddenInput)
     next = forms.CharField(required=False, widget=forms.HiddenInput)
     confirm = forms.MultipleChoiceField(
-        required=False, choices=[(Card.Colour.YELLOW.value, ""), (Card.Colour.RED.value, "")],
+        required=False,
+        choices=[(Card.Colour.YELLOW.value, ""), (Card.Colour.RED.value, "")],
         widget=forms.CheckboxSelectMultiple,
     )
 
@@ -307,10 +331,16 @@ class CardForm(RefereeForm):
         for colour in self.colours:
             if disqualifies_now(self.player, colour, colours):
                 sentence = confirmation_needed(self.player, colour).message
-                rows.append(Confirmation(
-                    colour.value, sentence, _("I confirm the disqualification of %(player)s.") % {"player": self.player.name},
-                    f"{self['confirm'].auto_id}-{colour.value}", colour.value in ticked, sentence in errors,
-                ))
+                rows.append(
+                    Confirmation(
+                        colour.value,
+                        sentence,
+                        _("I confirm the disqualification of %(player)s.") % {"player": self.player.name},
+                        f"{self['confirm'].auto_id}-{colour.value}",
+                        colour.value in ticked,
+                        sentence in errors,
+                    )
+                )
         return rows
 
     @property
@@ -341,22 +371,24 @@ class WithdrawCardForm(forms.Form):
 
     card = forms.IntegerField(min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
     reason = forms.CharField(
-        label=_("Reason for the withdrawal"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Reason for the withdrawal"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["reason"].error_messages["required"] = message_for("reason_required")
-        self.fields["card"].error_messages.update(dict.fromkeys(
-            ("required", "invalid", "min_value", "max_value"), message_for("card_unknown")
-        ))
+        self.fields["card"].error_messages.update(
+            dict.fromkeys(("required", "invalid", "min_value", "max_value"), message_for("card_unknown"))
+        )
 
 
 class TieDecisionForm(forms.Form):
     """The head referee's order of one tie: a place for each tied player, and how it was decided."""
 
     reason = forms.CharField(
-        label=_("How was the tie decided?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("How was the tie decided?"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("For example: a lot drawn by the head referee, or a play-off game."),
     )
 
@@ -396,7 +428,9 @@ class SetAsideForm(forms.Form):
 
     decision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
     reason = forms.CharField(
-        label=_("Why is it set aside?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Why is it set aside?"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("For example: the players are no longer tied after the new scoring settings."),
     )
 

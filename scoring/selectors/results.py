@@ -73,7 +73,9 @@ def _verified_scores(table_ids):
 
 def _fill_results(line, games, totals):
     line.games = [
-        GameScore(n, games[n][0].get(line.letter), line.letter in games[n][1]) if n in games else GameScore(n, None, False)
+        GameScore(n, games[n][0].get(line.letter), line.letter in games[n][1])
+        if n in games
+        else GameScore(n, None, False)
         for n in range(1, max(games, default=0) + 1)
     ]
     line.totals = totals.get(line.letter)

@@ -39,9 +39,11 @@ def sheet_table(tournament: Tournament, *, round_number: int, table_number: int)
     each with `game.seat_results` (plain lists, as `Prefetch(to_attr=...)` leaves them);
     `table.sheet` is missing when the table has no score sheet yet.
     """
-    rows = list(SHEET_ROWS.filter(
-        table__round__tournament=tournament, table__round__number=round_number, table__number=table_number,
-    ))
+    rows = list(
+        SHEET_ROWS.filter(
+            table__round__tournament=tournament, table__round__number=round_number, table__number=table_number
+        )
+    )
     if not rows:
         return None
     table = rows[0].table
@@ -55,8 +57,17 @@ def sheet_table(tournament: Tournament, *, round_number: int, table_number: int)
 
 
 RESULT_FIELDS = (
-    "id", "went_out", "tiles", "jokers", "opening", "first_move_case", "keypad", "score", "is_winner",
-    "override_score", "override_reason",
+    "id",
+    "went_out",
+    "tiles",
+    "jokers",
+    "opening",
+    "first_move_case",
+    "keypad",
+    "score",
+    "is_winner",
+    "override_score",
+    "override_reason",
 )
 GAME_FIELDS = ("id", "number", "ending", "winner")
 
@@ -64,9 +75,11 @@ GAME_FIELDS = ("id", "number", "ending", "winner")
 # The rows of `sheet_table`, built once (a query with this many columns takes longer to build than to run).
 SHEET_ROWS = (
     Seat.objects.exclude(table__round__state=Round.State.DRAFT)
-    .annotate(mine=FilteredRelation(
-        "table__sheet__games__results", condition=Q(table__sheet__games__results__letter=F("letter")),
-    ))
+    .annotate(
+        mine=FilteredRelation(
+            "table__sheet__games__results", condition=Q(table__sheet__games__results__letter=F("letter"))
+        )
+    )
     .annotate(**{f"result_{name}": F(f"mine__{name}") for name in RESULT_FIELDS})
     .annotate(**{f"game_{name}": F(f"mine__game__{name}") for name in GAME_FIELDS})
     .select_related("player", "table__round", "table__sheet__verified_by")
@@ -83,7 +96,9 @@ def _games_of_rows(rows: list[Any]) -> dict[int, Game]:
             continue
         number = row.game_number
         if number not in games:
-            games[number] = Game(**{name: getattr(row, f"game_{name}") for name in GAME_FIELDS}, sheet_id=row.table.sheet.pk)
+            games[number] = Game(
+                **{name: getattr(row, f"game_{name}") for name in GAME_FIELDS}, sheet_id=row.table.sheet.pk
+            )
             games[number].seat_results = []
         values = {name: getattr(row, f"result_{name}") for name in RESULT_FIELDS}
         games[number].seat_results.append(SeatResult(game=games[number], letter=row.letter, **values))
@@ -127,7 +142,9 @@ def sheet_of(table: Table) -> ScoreSheet | None:
 def sheet_games(sheet: ScoreSheet) -> dict[int, Game]:
     """The stored games of a sheet by number, each with its seat results (one query)."""
     games: dict[int, Game] = {}
-    for result in SeatResult.objects.filter(game__sheet=sheet).select_related("game").order_by("game__number", "letter"):
+    for result in (
+        SeatResult.objects.filter(game__sheet=sheet).select_related("game").order_by("game__number", "letter")
+    ):
         game = games.setdefault(result.game.number, result.game)
         if game is result.game:
             game.sheet, game.seat_results = sheet, []
@@ -151,7 +168,9 @@ def holds_games(count: int) -> Exact:
     """A condition on score sheets: games 1 to `count` are all stored."""
     stored = (
         Game.objects.filter(sheet=OuterRef("pk"), number__range=(1, count))
-        .values("sheet").annotate(entered=Count("pk")).values("entered")
+        .values("sheet")
+        .annotate(entered=Count("pk"))
+        .values("entered")
     )
     return Exact(Subquery(stored), count)
 
@@ -213,8 +232,17 @@ class SeatedTable:
 def round_tables(round_: Round) -> list[SeatedTable]:
     """The round's tables by number, each with its sheet's state and its seats, in one query of
     plain values (a round of 30 tables is read in a fraction of the time its model objects take)."""
-    rows = Table.objects.filter(round=round_).order_by("number", "seats__letter").values_list(
-        "number", "sheet__state", "seats__letter", "seats__player_id", "seats__player__name", "seats__player__status",
+    rows = (
+        Table.objects.filter(round=round_)
+        .order_by("number", "seats__letter")
+        .values_list(
+            "number",
+            "sheet__state",
+            "seats__letter",
+            "seats__player_id",
+            "seats__player__name",
+            "seats__player__status",
+        )
     )
     tables: dict[int, SeatedTable] = {}
     for number, state, letter, player_id, name, status in rows:
@@ -236,8 +264,10 @@ def verified_sheets(tournament: Tournament) -> list[ScoreSheet]:
     order) and each game's `seat_results` (plain lists, as `Prefetch(to_attr=...)` leaves them)."""
     verified = ScoreSheet.State.VERIFIED
     sheets = {
-        sheet.pk: sheet for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament, state=verified)
-        .select_related("table__round").order_by("table__round__number", "table__number")
+        sheet.pk: sheet
+        for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament, state=verified)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
     }
     seats: dict[int, list[Seat]] = defaultdict(list)
     in_sheets = Seat.objects.filter(table__round__tournament=tournament, table__sheet__state=verified)
@@ -280,7 +310,9 @@ def card_of_player(player: Player, card_id: int) -> Card | None:
 def status_before_disqualification(player: Player) -> str | None:
     """The status the player had before cards last disqualified them (the latest `disqualify`
     entry of the audit log), or None when the log has none."""
-    entries = AuditEntry.objects.filter(tournament_id=player.tournament_id, action="disqualify").order_by("-created_at", "-pk")
+    entries = AuditEntry.objects.filter(tournament_id=player.tournament_id, action="disqualify").order_by(
+        "-created_at", "-pk"
+    )
     for before in entries.values_list("before", flat=True):
         if isinstance(before, dict) and before.get("player") == player.ext_id:
             return before.get("status")
@@ -292,11 +324,13 @@ FINAL_SIZE = 4
 
 # ---------------------------------------------------------------- players, cards, ties, final results
 
+
 def players_with_card_counts(tournament: Tournament) -> list[Player]:
     """The players in surname order (Polish alphabetical), each with `warnings`, `yellows` and
     `reds` counted."""
     return sorted_by_surname(
-        Player.objects.filter(tournament=tournament).select_related("organisation")
+        Player.objects.filter(tournament=tournament)
+        .select_related("organisation")
         .annotate(
             yellows=Count("cards", filter=Q(cards__colour=Card.Colour.YELLOW, cards__withdrawn_at__isnull=True)),
             warnings=Count("cards", filter=Q(cards__colour=Card.Colour.WARNING, cards__withdrawn_at__isnull=True)),
@@ -354,12 +388,15 @@ def unfinished_results(tournament: Tournament, rows: list[StandingRow]) -> list[
     """
     reasons = []
     if not results_are_final(tournament):
-        reasons.append(_("The final is not completed.") if tournament.final else _("The last qualifying round is not completed."))
+        reasons.append(
+            _("The final is not completed.") if tournament.final else _("The last qualifying round is not completed.")
+        )
     unverified = unverified_sheet_count(tournament)
     if unverified:
-        reasons.append(ngettext(
-            "%(count)d score sheet is not verified.", "%(count)d score sheets are not verified.", unverified,
-        ) % {"count": unverified})
+        reasons.append(
+            ngettext("%(count)d score sheet is not verified.", "%(count)d score sheets are not verified.", unverified)
+            % {"count": unverified}
+        )
     if any(row.unresolved_tie for row in rows):
         reasons.append(_("A tie at a medal place is not decided."))
     return reasons

@@ -64,8 +64,6 @@ def _as_of(tournament, up_to_round):
     return later.aggregate(first=Min("started_at"))["first"]
 
 
-
-
 def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     """The standings rows in order (SPEC §4); each row's `player` is the Player.
 
@@ -74,8 +72,10 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     cards and tie decisions of later rounds do not count.
     """
     players = {p.pk: p for p in Player.objects.filter(tournament=tournament).select_related("organisation")}
-    seat_rows = Seat.objects.filter(round__tournament=tournament).order_by().values_list(
-        "table_id", "letter", "player_id", "round__kind", "round__number"
+    seat_rows = (
+        Seat.objects.filter(round__tournament=tournament)
+        .order_by()
+        .values_list("table_id", "letter", "player_id", "round__kind", "round__number")
     )
     seat_player = {}
     finalists = set()
@@ -89,15 +89,22 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     statuses = {pk: player.status for pk, player in players.items()}
     if up_to_round is not None:
         later_start = _as_of(tournament, up_to_round)
-        counting = Card.objects.filter(tournament=tournament, withdrawn_at__isnull=True)  # a withdrawn card never counted
+        counting = Card.objects.filter(
+            tournament=tournament, withdrawn_at__isnull=True
+        )  # a withdrawn card never counted
         cards = counting.values_list("player_id", "colour", "round__number", "created_at")
         statuses = standings.statuses_as_of(statuses, cards, up_to_round, later_start)
         if later_start is not None:
             decisions = decisions.filter(created_at__lt=later_start)
     entrants = [
         standings.Entrant(
-            key=pk, ext_id=p.ext_id, name=p.name, organisation=p.organisation.name, start_number=p.start_number,
-            status=statuses[pk], record=p,
+            key=pk,
+            ext_id=p.ext_id,
+            name=p.name,
+            organisation=p.organisation.name,
+            start_number=p.start_number,
+            status=statuses[pk],
+            record=p,
         )
         for pk, p in players.items()
     ]
@@ -105,9 +112,7 @@ def compute_standings(tournament, *, verified_only=True, up_to_round=None):
     games = {table_id: by_game.values() for table_id, by_game in loaded.items()}
     totals = standings.table_totals(games, tournament.rules_settings())
     results = ((*seat_player[seat], values) for seat, values in totals.items())
-    return standings.rank(
-        entrants, results, finalists, [d.order for d in decisions], final_planned=tournament.final
-    )
+    return standings.rank(entrants, results, finalists, [d.order for d in decisions], final_planned=tournament.final)
 
 
 def standings_json(rows):
@@ -129,10 +134,14 @@ def caption(rows):
     if not final:
         parts = [_("Big points, then small points, then games won")]
     else:
-        parts = [_("Places 1–%(last)s: the final (its big points, then its small points, then the qualifying place)")
-                 % {"last": final}]
+        parts = [
+            _("Places 1–%(last)s: the final (its big points, then its small points, then the qualifying place)")
+            % {"last": final}
+        ]
         if ranked > final:
-            parts.append(_("from place %(first)s: big points, then small points, then games won") % {"first": final + 1})
+            parts.append(
+                _("from place %(first)s: big points, then small points, then games won") % {"first": final + 1}
+            )
     if any(row.is_disqualified for row in rows):
         parts.append(_("disqualified players last"))
     return "; ".join(parts)

@@ -54,5 +54,6 @@ def decisions_to_review(tournament: Tournament, rows: list[StandingRow] | None =
     by_id = {row.player.ext_id: row for row in rows}
     return [
         DecisionReview(decision, [by_id[ext_id] for ext_id in decision.order if ext_id in by_id])
-        for decision in decisions if not decision_stands(rows, decision.order)
+        for decision in decisions
+        if not decision_stands(rows, decision.order)
     ]

@@ -75,16 +75,32 @@ def give_card(player, colour, reason, *, user, round=None, confirmed=False):
         # sent twice, or another referee's): giving one more card is not what was confirmed.
         raise Refused("card_disqualified_already", field="confirm", player=player.name)
     card = Card.objects.create(
-        tournament=tournament, player=player, round=round, colour=colour, reason=reason.strip(), given_by=user,
+        tournament=tournament,
+        player=player,
+        round=round,
+        colour=colour,
+        reason=reason.strip(),
+        given_by=user,
         given_by_name=user.get_username() if user else "",
     )
     log_change(
-        tournament, user, "card", reason=card.reason,
-        after={"player": player.ext_id, "name": player.name, "colour": colour, "round": round.number if round else None},
+        tournament,
+        user,
+        "card",
+        reason=card.reason,
+        after={
+            "player": player.ext_id,
+            "name": player.name,
+            "colour": colour,
+            "round": round.number if round else None,
+        },
     )
     if disqualifying:
         log_change(
-            tournament, user, "disqualify", reason=card.reason,
+            tournament,
+            user,
+            "disqualify",
+            reason=card.reason,
             before={"player": player.ext_id, "name": player.name, "status": player.status},
             after={"player": player.ext_id, "name": player.name, "status": Player.Status.DISQUALIFIED},
         )
@@ -121,7 +137,9 @@ def withdraw_card(player, card_id, *, reason, user, role=None):
     colours = Counter(selectors.card_colours(player))
     before = card_record(card)
     changes = {
-        "withdrawn_at": timezone.now(), "withdrawn_by": user, "withdrawn_by_name": user.get_username(),
+        "withdrawn_at": timezone.now(),
+        "withdrawn_by": user,
+        "withdrawn_by_name": user.get_username(),
         "withdrawal_reason": reason,
     }
     # Compare-and-swap: of two withdrawals of one card (a double tap, two tablets) one changes it.
@@ -130,23 +148,40 @@ def withdraw_card(player, card_id, *, reason, user, role=None):
     for name, value in changes.items():
         setattr(card, name, value)
     tournament = player.tournament
-    log_change(tournament, user, "withdraw_card", before={**before, "name": player.name},
-               after={**card_record(card), "name": player.name}, reason=reason)
+    log_change(
+        tournament,
+        user,
+        "withdraw_card",
+        before={**before, "name": player.name},
+        after={**card_record(card), "name": player.name},
+        reason=reason,
+    )
+    lifted = _lift_disqualification(player, colours, card, user=user, reason=reason)
+    return WithdrawnCard(card, player, lifted)
+
+
+def _lift_disqualification(player, colours, card, *, user, reason):
+    """Lift the disqualification that came from `card` (the counting cards `colours` with it
+    disqualify, without it not): back to the status before it, audited. Whether it was lifted."""
     counted = Counter(colours)
     counted[card.colour] -= 1
-    lifted = (
-        player.status == Player.Status.DISQUALIFIED and discipline.disqualifies(colours)
+    if not (
+        player.status == Player.Status.DISQUALIFIED
+        and discipline.disqualifies(colours)
         and not discipline.disqualifies(+counted)
+    ):
+        return False
+    status = selectors.status_before_disqualification(player)
+    if status not in (Player.Status.ACTIVE, Player.Status.WITHDRAWN):
+        status = Player.Status.ACTIVE
+    log_change(
+        player.tournament,
+        user,
+        "lift_disqualification",
+        reason=reason,
+        before={"player": player.ext_id, "name": player.name, "status": player.status},
+        after={"player": player.ext_id, "name": player.name, "status": status},
     )
-    if lifted:
-        status = selectors.status_before_disqualification(player)
-        if status not in (Player.Status.ACTIVE, Player.Status.WITHDRAWN):
-            status = Player.Status.ACTIVE
-        log_change(
-            tournament, user, "lift_disqualification", reason=reason,
-            before={"player": player.ext_id, "name": player.name, "status": player.status},
-            after={"player": player.ext_id, "name": player.name, "status": status},
-        )
-        player.status = status
-        player.save(update_fields=["status"])
-    return WithdrawnCard(card, player, lifted)
+    player.status = status
+    player.save(update_fields=["status"])
+    return True

@@ -51,7 +51,9 @@ class EnteredGame:
         """A game given whole (`rules.Game`, `keypad` the faces of racks entered tile by tile)."""
         keypad = keypad or {}
         entries = {
-            letter: SeatEntry(rack.tiles, rack.jokers, rack.opening, rack.first_move_case, tuple(keypad.get(letter, ())))
+            letter: SeatEntry(
+                rack.tiles, rack.jokers, rack.opening, rack.first_move_case, tuple(keypad.get(letter, ()))
+            )
             for letter, rack in game.racks.items()
         }
         return cls(seats=tuple(game.seats), ending=game.winner or POOL, entries=entries, confirm_tiles=True)
@@ -88,7 +90,8 @@ class CheckedGame:
         entered = self.entered
         return {
             letter: list(entered.entries[letter].faces)
-            for letter in entered.seats if letter in self.on_keypad and letter != entered.winner
+            for letter in entered.seats
+            if letter in self.on_keypad and letter != entered.winner
         }
 
     @property
@@ -195,7 +198,8 @@ def _refusals(error: rules.RuleViolation, checked: CheckedGame) -> list[Refused]
     if error.code == "jokers_per_game":
         return [
             Refused.from_violation(error, field=entered.field(letter, "jokers"))
-            for letter, rack in checked.racks.items() if rack.jokers
+            for letter, rack in checked.racks.items()
+            if rack.jokers
         ]
     parts = error.path.split(".")
     if parts[0] == "racks" and len(parts) > 1:

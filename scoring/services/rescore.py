@@ -40,7 +40,9 @@ class Outcome:
     def as_json(self) -> dict[str, Any]:
         return {
             "scores": {str(number): score for number, score in self.scores},
-            "small_points": self.small_points, "big_points": self.big_points, "games_won": self.games_won,
+            "small_points": self.small_points,
+            "big_points": self.big_points,
+            "games_won": self.games_won,
         }
 
 
@@ -62,8 +64,11 @@ class SheetSeat:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "round": self.round_number, "table": self.table_number, "seat": self.letter,
-            "player": self.player.ext_id, "name": self.player.name,
+            "round": self.round_number,
+            "table": self.table_number,
+            "seat": self.letter,
+            "player": self.player.ext_id,
+            "name": self.player.name,
         }
 
 
@@ -88,7 +93,8 @@ def read_results(tournament: Tournament) -> Reading:
         scored = [
             rules.GameResult(
                 scores={r.letter: r.effective_score for r in game.seat_results},
-                winners=frozenset(r.letter for r in game.seat_results if r.is_winner), minus={},
+                winners=frozenset(r.letter for r in game.seat_results if r.is_winner),
+                minus={},
             )
             for game in games
         ]
@@ -96,8 +102,11 @@ def read_results(tournament: Tournament) -> Reading:
         for letter, _player in players.items():
             values = totals.get(letter, {"small_points": 0, "big_points": 0, "games_won": 0})
             outcome = Outcome(
-                scores=tuple((game.number, result.scores[letter]) for game, result in zip(games, scored)
-                             if letter in result.scores),
+                scores=tuple(
+                    (game.number, result.scores[letter])
+                    for game, result in zip(games, scored)
+                    if letter in result.scores
+                ),
                 **values,
             )
             results[sheet.pk, letter] = (SheetSeat(sheet, letter, players[letter]), outcome)
@@ -119,7 +128,9 @@ class ResultChange:
     def games(self) -> list[tuple[int, int | None, int | None]]:
         """(game number, score before, score after) of the games whose score changes."""
         before, after = dict(self.before.scores), dict(self.after.scores)
-        return [(n, before.get(n), after.get(n)) for n in sorted(set(before) | set(after)) if before.get(n) != after.get(n)]
+        return [
+            (n, before.get(n), after.get(n)) for n in sorted(set(before) | set(after)) if before.get(n) != after.get(n)
+        ]
 
     def audit(self, outcome: Outcome) -> dict[str, Any]:
         return {**self.seat.as_json(), **outcome.as_json()}
@@ -205,6 +216,11 @@ def log_plan(tournament: Tournament, plan: RescorePlan, *, user: Any, reason: st
     """One audit entry per changed result (on its sheet's log), before and after, with the reason."""
     for change in plan.changes:
         log_change(
-            tournament, user, "rescore_result", sheet=change.seat.sheet, reason=reason,
-            before=change.audit(change.before), after=change.audit(change.after),
+            tournament,
+            user,
+            "rescore_result",
+            sheet=change.seat.sheet,
+            reason=reason,
+            before=change.audit(change.before),
+            after=change.audit(change.after),
         )

@@ -58,7 +58,9 @@ def store_game(sheet, number, game, *, keypad=None, overrides=None):
         if letter not in result.scores:
             raise rules.RuleViolation("seat_not_at_table", f"racks.{letter}", f"seat {letter} is not at this table")
         if not str(reason or "").strip():
-            raise rules.RuleViolation("override_reason", f"racks.{letter}.override.reason", "an override needs a reason")
+            raise rules.RuleViolation(
+                "override_reason", f"racks.{letter}.override.reason", "an override needs a reason"
+            )
     return _write_game(sheet, number, game, result, keypad=keypad or {}, overrides=overrides)
 
 
@@ -72,8 +74,13 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
         stored = Game.objects.create(sheet=sheet, number=number, ending=ending, winner=game.winner or "")
         overrides = overrides or {}
         results = [
-            SeatResult(game=stored, letter=letter, override_score=overrides[letter][0] if letter in overrides else None,
-                       override_reason=overrides[letter][1] if letter in overrides else "", **values[letter])
+            SeatResult(
+                game=stored,
+                letter=letter,
+                override_score=overrides[letter][0] if letter in overrides else None,
+                override_reason=overrides[letter][1] if letter in overrides else "",
+                **values[letter],
+            )
             for letter in values
         ]
         SeatResult.objects.bulk_create(results)
@@ -89,7 +96,7 @@ def _write_game(sheet, number, game, result, *, keypad, overrides=None, existing
     # the scores set by hand are not among the fields written, so they stay.
     written = [SeatResult(game=existing, letter=letter, **row) for letter, row in values.items()]
     SeatResult.objects.bulk_create(
-        written, update_conflicts=True, unique_fields=["game", "letter"], update_fields=list(values[written[0].letter]),
+        written, update_conflicts=True, unique_fields=["game", "letter"], update_fields=list(values[written[0].letter])
     )
     return existing
 
@@ -98,9 +105,14 @@ def _result_values(game, result, letter, keypad):
     """The stored fields of one seat's result (overrides aside)."""
     rack = game.racks.get(letter, rules.Rack())
     return {
-        "went_out": letter == game.winner, "tiles": rack.tiles, "jokers": rack.jokers, "opening": rack.opening,
-        "first_move_case": rack.first_move_case, "keypad": list(keypad[letter]) if letter in keypad else None,
-        "score": result.scores[letter], "is_winner": letter in result.winners,
+        "went_out": letter == game.winner,
+        "tiles": rack.tiles,
+        "jokers": rack.jokers,
+        "opening": rack.opening,
+        "first_move_case": rack.first_move_case,
+        "keypad": list(keypad[letter]) if letter in keypad else None,
+        "score": result.scores[letter],
+        "is_winner": letter in result.winners,
     }
 
 
@@ -228,7 +240,9 @@ def _claim_sheet(sheet, version, user, *conditions, **changes):
 
 def _audit(sheet, user, action, *, before=None, after=None, reason=""):
     after = dict(after or {}, version=sheet.version)
-    return log_change(sheet.table.round.tournament, user, action, before=before, after=after, reason=reason, sheet=sheet)
+    return log_change(
+        sheet.table.round.tournament, user, action, before=before, after=after, reason=reason, sheet=sheet
+    )
 
 
 def _current_or_conflict(sheet, version):
@@ -285,8 +299,12 @@ def save_entered_game(sheet, number, entered, *, version, user, reason="", role=
         sheet, number, checked.game, checked.result, keypad=checked.keypad, existing=existing
     )
     _audit(
-        sheet, user, "correct_game" if correcting else "save_game",
-        before=before and {"game": before}, after={"game": game_snapshot(stored)}, reason=reason.strip(),
+        sheet,
+        user,
+        "correct_game" if correcting else "save_game",
+        before=before and {"game": before},
+        after={"game": game_snapshot(stored)},
+        reason=reason.strip(),
     )
     if correcting:
         send_after_commit(sheet, "correction")

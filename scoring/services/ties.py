@@ -52,8 +52,12 @@ def decide_tie(tournament: Tournament, *, order: Sequence[str], reason: str, use
     names = {row.player.ext_id: row.player.name for row in tie}
     decision = TieDecision.objects.create(tournament=tournament, order=list(order), reason=reason, decided_by=user)
     log_change(
-        tournament, user, "tie_decision", reason=reason,
-        before={"place": tie[0].rank_label}, after={"order": list(order), "names": [names[i] for i in order]},
+        tournament,
+        user,
+        "tie_decision",
+        reason=reason,
+        before={"place": tie[0].rank_label},
+        after={"order": list(order), "names": [names[i] for i in order]},
     )
     return decision
 
@@ -76,9 +80,13 @@ def set_decision_aside(tournament: Tournament, decision_id: int, *, reason: str,
         raise Refused("tie_decision_stands")
     names = {row.player.ext_id: row.player.name for row in rows}
     log_change(
-        tournament, user, "tie_decision_set_aside", reason=reason,
+        tournament,
+        user,
+        "tie_decision_set_aside",
+        reason=reason,
         before={
-            "order": list(decision.order), "names": [names.get(ext_id, ext_id) for ext_id in decision.order],
+            "order": list(decision.order),
+            "names": [names.get(ext_id, ext_id) for ext_id in decision.order],
             "reason": decision.reason,
         },
     )

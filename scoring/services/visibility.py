@@ -22,8 +22,12 @@ def set_visibility(tournament, visibility, *, user=None, reason=""):
         tournament.frozen_round = None
     tournament.save(update_fields=["visibility", "frozen_round"])
     log_change(
-        tournament, user, "visibility", before=before,
-        after={"visibility": tournament.visibility, "frozen_round": tournament.frozen_round}, reason=reason,
+        tournament,
+        user,
+        "visibility",
+        before=before,
+        after={"visibility": tournament.visibility, "frozen_round": tournament.frozen_round},
+        reason=reason,
     )
 
 
@@ -34,7 +38,9 @@ def hide_for_the_final(tournament, *, user=None):
         return False
     if tournament.visibility != Tournament.Visibility.HIDDEN:
         set_visibility(
-            tournament, Tournament.Visibility.HIDDEN, user=user,
+            tournament,
+            Tournament.Visibility.HIDDEN,
+            user=user,
             reason=_("the final started: results hidden until the medal ceremony"),
         )
     return True
@@ -47,10 +53,11 @@ def _release_after_the_ceremony(tournament, *, user):
     if (
         tournament.final_release == Tournament.FinalRelease.CEREMONY
         and tournament.visibility == Tournament.Visibility.HIDDEN
-        and final is not None and final.is_locked
+        and final is not None
+        and final.is_locked
     ):
         set_visibility(
-            tournament, Tournament.Visibility.LIVE, user=user, reason=_("the medal ceremony revealed 1st place"),
+            tournament, Tournament.Visibility.LIVE, user=user, reason=_("the medal ceremony revealed 1st place")
         )
 
 
@@ -59,10 +66,7 @@ def _move_ceremony(tournament, expected, step, *, user, action):
     """Set the step if it is still `expected` (compare-and-swap); audited; returns the stored step."""
     moved = Tournament.objects.filter(pk=tournament.pk, ceremony_step=expected).update(ceremony_step=step)
     if moved and step != expected:
-        log_change(
-            tournament, user, action,
-            before={"ceremony_step": expected}, after={"ceremony_step": step},
-        )
+        log_change(tournament, user, action, before={"ceremony_step": expected}, after={"ceremony_step": step})
     tournament.refresh_from_db(fields=["ceremony_step"])
     return tournament.ceremony_step
 

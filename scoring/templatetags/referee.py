@@ -32,9 +32,10 @@ def signed(value):
 
 def rack_count(tiles, jokers):
     """A rack's count in words: "10 in tiles and 1 joker"."""
-    return ngettext(
-        "%(tiles)s in tiles and %(jokers)s joker", "%(tiles)s in tiles and %(jokers)s jokers", jokers,
-    ) % {"tiles": tiles, "jokers": jokers}
+    return ngettext("%(tiles)s in tiles and %(jokers)s joker", "%(tiles)s in tiles and %(jokers)s jokers", jokers) % {
+        "tiles": tiles,
+        "jokers": jokers,
+    }
 
 
 @register.simple_tag
@@ -59,11 +60,13 @@ def _keypad_keys(letter, preview_url, language):  # `language`: the labels are i
     ]
     # Escaped here once per value (format_html would take a tenth of the sheet page's time).
     name, action = escape(f"key-{letter}"), escape(preview_url)
-    return mark_safe("".join(
-        f'<button type="submit" class="{css}" name="{name}" value="{escape(value)}" formaction="{action}"'
-        f' aria-label="{escape(spoken or label)}">{escape(label)}</button>'
-        for value, label, css, spoken in keys
-    ))
+    return mark_safe(
+        "".join(
+            f'<button type="submit" class="{css}" name="{name}" value="{escape(value)}" formaction="{action}"'
+            f' aria-label="{escape(spoken or label)}">{escape(label)}</button>'
+            for value, label, css, spoken in keys
+        )
+    )
 
 
 CHOICE_GROUPS_KEPT = 1024  # distinct groups of choice buttons remembered
@@ -81,16 +84,23 @@ def choice_buttons(field, label_class, invalid=False):
     """
     invalid = bool(invalid or field.errors)
     key = (
-        field.html_name, field.auto_id, repr(field.value()), invalid, label_class, get_language(),
+        field.html_name,
+        field.auto_id,
+        repr(field.value()),
+        invalid,
+        label_class,
+        get_language(),
         tuple(value for value, _label in field.field.widget.choices),  # the labels: by the language
     )
     html = drawn_choice_groups.get(key)
     if html is None:
-        html = mark_safe("\n".join(
-            f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
-            f"{conditional_escape(option.choice_label)}</label>"
-            for option in choice_options(field, invalid)
-        ))
+        html = mark_safe(
+            "\n".join(
+                f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
+                f"{conditional_escape(option.choice_label)}</label>"
+                for option in choice_options(field, invalid)
+            )
+        )
         if len(drawn_choice_groups) >= CHOICE_GROUPS_KEPT:
             drawn_choice_groups.clear()
         drawn_choice_groups[key] = html
@@ -103,7 +113,10 @@ def choice_options(field, invalid):
         return field.subwidgets
     widget = field.field.widget
     attrs = {"id": widget.attrs.get("id") or field.auto_id, "aria-invalid": "true"}
-    return [BoundWidget(widget, option, field.form.renderer) for option in widget.subwidgets(field.html_name, field.value(), attrs)]
+    return [
+        BoundWidget(widget, option, field.form.renderer)
+        for option in widget.subwidgets(field.html_name, field.value(), attrs)
+    ]
 
 
 @register.simple_tag

@@ -54,8 +54,10 @@ class ChangeView:
 
 def describe_entry(entry, players):
     return ChangeView(
-        entry, str(ACTION_LABELS.get(entry.action, entry.action)),
-        describe_state(entry.before, players), describe_state(entry.after, players),
+        entry,
+        str(ACTION_LABELS.get(entry.action, entry.action)),
+        describe_state(entry.before, players),
+        describe_state(entry.after, players),
     )
 
 
@@ -76,7 +78,8 @@ def rack_words(tiles, jokers, opening, first_move_case=False):
     """A rack in words: "23 in tiles and 0 jokers, laid out[, first-move case]"."""
     text = ngettext(
         "%(tiles)s in tiles and %(jokers)s joker, %(opening)s",
-        "%(tiles)s in tiles and %(jokers)s jokers, %(opening)s", jokers,
+        "%(tiles)s in tiles and %(jokers)s jokers, %(opening)s",
+        jokers,
     ) % {"tiles": tiles, "jokers": jokers, "opening": OPENING_LABELS.get(opening, opening)}
     if first_move_case:
         text = _("%(rack)s, first-move case") % {"rack": text}
@@ -97,13 +100,20 @@ def describe_game(game, players):
         if rack is None:
             text = _("went out")
         else:
-            text = rack_words(rack.get("tiles", 0), rack.get("jokers", 0), rack.get("opening"), rack.get("first_move_case"))
+            text = rack_words(
+                rack.get("tiles", 0), rack.get("jokers", 0), rack.get("opening"), rack.get("first_move_case")
+            )
         line = _("%(seat)s %(name)s: %(rack)s → %(score)s") % {
-            "seat": letter, "name": players.get(letter, ""), "rack": text, "score": signed(score),
+            "seat": letter,
+            "name": players.get(letter, ""),
+            "rack": text,
+            "score": signed(score),
         }
         if override:
             line = _("%(line)s; set by hand to %(score)s (%(reason)s)") % {
-                "line": line, "score": signed(override["score"]), "reason": override["reason"],
+                "line": line,
+                "score": signed(override["score"]),
+                "reason": override["reason"],
             }
         lines.append(line)
     return lines
@@ -113,11 +123,13 @@ def describe_result(data):
     """Lines for a player's result on a sheet (see `scoring.services.rescore`): each game's score, then the totals."""
     games = ", ".join(
         _("game %(number)s %(score)s") % {"number": number, "score": signed(score)}
-        for number, score in sorted(data["scores"].items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else 0)
+        for number, score in sorted(
+            data["scores"].items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else 0
+        )
     )
     return [
-        _("%(seat)s %(name)s: %(games)s") % {"seat": data.get("seat", ""), "name": data.get("name", ""), "games": games},
-        _("small points %(small)s, big points %(big)s, games won %(won)s") % {
-            "small": signed(data.get("small_points")), "big": data.get("big_points"), "won": data.get("games_won"),
-        },
+        _("%(seat)s %(name)s: %(games)s")
+        % {"seat": data.get("seat", ""), "name": data.get("name", ""), "games": games},
+        _("small points %(small)s, big points %(big)s, games won %(won)s")
+        % {"small": signed(data.get("small_points")), "big": data.get("big_points"), "won": data.get("games_won")},
     ]

@@ -51,7 +51,10 @@ def render_player(request, tournament, player, *, cards=None, form=None, withdra
         if withdrawal is not None and withdrawal.cleaned_data.get("card") in withdraw_forms:
             withdraw_forms[withdrawal.cleaned_data["card"]] = withdrawal
     context = {
-        "tournament": tournament, "player": player, "form": form, "cards": cards,
+        "tournament": tournament,
+        "player": player,
+        "form": form,
+        "cards": cards,
         "rows": [(card, withdraw_forms.get(card.pk)) for card in cards],
     }
     return render(request, "scoring/player.html", context)
@@ -72,7 +75,7 @@ def give_card(request, tournament, player_id):
         round_ = round_numbered(tournament, data["round"]) if data["round"] else None
         try:
             card = card_services.give_card(
-                player, data["colour"], data["reason"], user=request.user, round=round_, confirmed=form.confirmed,
+                player, data["colour"], data["reason"], user=request.user, round=round_, confirmed=form.confirmed
             )
         except Refused as error:
             form.add_error(error.field if error.field in ("reason", "confirm") else "colour", error.message)
@@ -99,7 +102,10 @@ def withdraw_card(request, tournament, player_id):
     if form.is_valid():
         try:
             withdrawn = card_services.withdraw_card(
-                player, form.cleaned_data["card"], reason=form.cleaned_data["reason"], user=request.user,
+                player,
+                form.cleaned_data["card"],
+                reason=form.cleaned_data["reason"],
+                user=request.user,
                 role=request.role,
             )
         except Refused as error:

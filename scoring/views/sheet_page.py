@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse
@@ -23,7 +22,8 @@ from scoring.selectors import sheets as selectors
 from scoring.services import sheets as services
 from scoring.services.entry import CheckedGame
 from scoring.views.access import is_head, load_table
-from scoring.views.audit_log import ChangeView, rack_words
+from scoring.views.audit_log import rack_words
+from scoring.views.sheet_conflict import Conflict, ConflictSeat
 from tournament.models import Player
 from tournament.navigation import htmx_or_page
 
@@ -66,45 +66,6 @@ class SeatCard:
     card: CardForm
     player_url: str
     card_url: str
-
-
-@dataclass
-class ConflictSeat:
-    """One seat on the conflict screen: its rack and score as saved now, and as this tablet has them."""
-
-    letter: str
-    player: Player
-    saved: str
-    saved_score: int | None
-    mine: str
-    mine_score: int | None
-
-    @property
-    def differs(self):
-        return (self.saved, self.saved_score) != (self.mine, self.mine_score)
-
-
-@dataclass
-class Conflict:
-    """What a tablet whose save was refused (the sheet moved on) sees next to its save button:
-    what was saved since it loaded the sheet and, when that includes this game, the game as
-    saved now beside this tablet's values, which saving now would put in their place."""
-
-    changes: list[ChangeView]  # every change saved since the form was loaded, oldest first
-    by: str = ""  # who saved this game meanwhile ("" when nobody did: other games or the sheet changed)
-    at: datetime | None = None
-    saved_ending: str = ""
-    mine_ending: str = ""
-    seats: list[ConflictSeat] = field(default_factory=list)
-
-    @property
-    def game_saved(self):
-        """Whether this game is stored now (saving overwrites it), not only other parts of the sheet."""
-        return bool(self.seats)
-
-    @property
-    def ending_differs(self):
-        return self.saved_ending != self.mine_ending
 
 
 @dataclass
@@ -256,16 +217,22 @@ class SheetPage:
         slug = self.tournament.slug
         return [
             SeatCard(
-                letter, player, self.card_form(letter, player, cards[player.pk]),
-                reverse("scoring:player", args=(slug, player.pk)), reverse("scoring:give_card", args=(slug, player.pk)),
+                letter,
+                player,
+                self.card_form(letter, player, cards[player.pk]),
+                reverse("scoring:player", args=(slug, player.pk)),
+                reverse("scoring:give_card", args=(slug, player.pk)),
             )
             for letter, player in self.players.items()
         ]
 
     def card_form(self, letter, player, cards):
         return CardForm(
-            initial={"round": self.round.number, "next": self.url("sheet")}, player=player, cards=cards,
-            allow_red=self.head, auto_id=f"card-{letter}-%s",
+            initial={"round": self.round.number, "next": self.url("sheet")},
+            player=player,
+            cards=cards,
+            allow_red=self.head,
+            auto_id=f"card-{letter}-%s",
         )
 
     @property
@@ -277,8 +244,12 @@ class SheetPage:
 
     def form_for(self, number, data=None, *, require_complete=False, initial=None):
         return GameForm(
-            data, players=self.players, number=number, require_complete=require_complete,
-            correcting=self.correcting and self.editable, initial=initial,
+            data,
+            players=self.players,
+            number=number,
+            require_complete=require_complete,
+            correcting=self.correcting and self.editable,
+            initial=initial,
         )
 
     def _entry(self, number):
@@ -355,15 +326,19 @@ class SheetPage:
             result, rack = results.get(letter), mine.racks.get(letter)
             if result is None:
                 continue
-            saved = _("went out") if result.went_out else rack_words(
-                result.tiles, result.jokers, result.opening, result.first_move_case,
+            saved = (
+                _("went out")
+                if result.went_out
+                else rack_words(result.tiles, result.jokers, result.opening, result.first_move_case)
             )
-            yours = _("went out") if letter == mine.winner or rack is None else rack_words(
-                rack.tiles, rack.jokers, rack.opening, rack.first_move_case,
+            yours = (
+                _("went out")
+                if letter == mine.winner or rack is None
+                else rack_words(rack.tiles, rack.jokers, rack.opening, rack.first_move_case)
             )
-            conflict.seats.append(ConflictSeat(
-                letter, player, saved, result.effective_score, yours, checked.result.scores.get(letter),
-            ))
+            conflict.seats.append(
+                ConflictSeat(letter, player, saved, result.effective_score, yours, checked.result.scores.get(letter))
+            )
         return conflict
 
     def ending_words(self, winner):
@@ -377,10 +352,15 @@ class SheetPage:
         """The address of one of this sheet's pages (each reversed once per page)."""
         key = (name, *sorted(kwargs.items()))
         if key not in self._urls:
-            self._urls[key] = reverse(f"scoring:{name}", kwargs={
-                "slug": self.tournament.slug, "round_number": self.round.number, "table_number": self.table.number,
-                **kwargs,
-            })
+            self._urls[key] = reverse(
+                f"scoring:{name}",
+                kwargs={
+                    "slug": self.tournament.slug,
+                    "round_number": self.round.number,
+                    "table_number": self.table.number,
+                    **kwargs,
+                },
+            )
         return self._urls[key]
 
     @property
@@ -395,7 +375,8 @@ class SheetPage:
     @property
     def submit_hint(self):
         return ngettext(
-            "Submit the sheet when %(counter)s game is saved.", "Submit the sheet when all %(counter)s games are saved.",
+            "Submit the sheet when %(counter)s game is saved.",
+            "Submit the sheet when all %(counter)s games are saved.",
             self.n_games,
         ) % {"counter": self.n_games}
 
@@ -457,8 +438,11 @@ def posted_game(request, tournament, round_number, table_number, game_number, re
 
 def render_sheet(request, page, *, status=200):
     context = {
-        "page": page, "tournament": page.tournament, "state_badge": render_games(request, page, part="badge"),
-        "seats": render_jinja(request, page, "scoring/sheet_seats.html"), "games": render_games(request, page, part="games"),
+        "page": page,
+        "tournament": page.tournament,
+        "state_badge": render_games(request, page, part="badge"),
+        "seats": render_jinja(request, page, "scoring/sheet_seats.html"),
+        "games": render_games(request, page, part="games"),
     }
     return render(request, "scoring/sheet.html", context, status=status)
 
@@ -484,7 +468,8 @@ def answer(request, page, entry, *, status=200, with_version=False, saved=False)
     """An htmx request gets the parts of game `entry` (`render_game`, always status 200 so that
     htmx swaps them); a plain form post gets the whole page with `status`."""
     return htmx_or_page(
-        request, lambda: render_game(request, page, entry, with_version=with_version, saved=saved),
+        request,
+        lambda: render_game(request, page, entry, with_version=with_version, saved=saved),
         lambda: render_sheet(request, page, status=status),
     )
 

@@ -38,7 +38,10 @@ def referee_home(request, tournament, round_number=None):
     tables = selectors.round_tables(round_) if round_ is not None else []
     completed = [r for r in rounds if r.state == Round.State.COMPLETED]
     context = {
-        "tournament": tournament, "round": round_, "rounds": rounds, "tables": tables,
+        "tournament": tournament,
+        "round": round_,
+        "rounds": rounds,
+        "tables": tables,
         "last_completed": completed[-1] if completed else None,
         "finished": round_ is None and bool(completed) and selectors.results_are_final(tournament),
         "clock": playing_clock(tournament),
@@ -80,8 +83,14 @@ def game_save(request, tournament, round_number, table_number, game_number):
         return show_unsaved(request, page, number, form, check_game(entered, page.settings))
     try:
         saved = services.save_entered_game(
-            page.sheet, number, entered, version=form.cleaned_data["version"],
-            user=request.user, role=request.role, reason=form.cleaned_data["reason"], games=page.games,
+            page.sheet,
+            number,
+            entered,
+            version=form.cleaned_data["version"],
+            user=request.user,
+            role=request.role,
+            reason=form.cleaned_data["reason"],
+            games=page.games,
         )
     except services.EditConflict as conflict:
         return show_conflict(request, page, number, form, conflict)
@@ -99,7 +108,9 @@ def show_unsaved(request, page, number, form, checked):
 
 def saved_response(request, page, number):
     """After a save: the saved game with the new totals (htmx), or back to the sheet."""
-    return htmx_or_page(request, lambda: show_saved(request, page, number), lambda: back_to_sheet(request, page, number))
+    return htmx_or_page(
+        request, lambda: show_saved(request, page, number), lambda: back_to_sheet(request, page, number)
+    )
 
 
 def show_saved(request, page, number):
@@ -188,8 +199,14 @@ def score_override(request, tournament, round_number, table_number, game_number)
         data = form.cleaned_data
         try:
             services.override_score(
-                page.sheet, entry.stored, data["seat"], data["score"], reason=data["reason"], version=data["version"],
-                user=request.user, role=request.role,
+                page.sheet,
+                entry.stored,
+                data["seat"],
+                data["score"],
+                reason=data["reason"],
+                version=data["version"],
+                user=request.user,
+                role=request.role,
             )
         except Refused as refusal:
             form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
@@ -206,7 +223,9 @@ def sheet_log(request, tournament, round_number, table_number):
     table, sheet = load_table(tournament, round_number, table_number)
     players = selectors.seated_players(table)
     context = {
-        "tournament": tournament, "table": table, "sheet": sheet,
+        "tournament": tournament,
+        "table": table,
+        "sheet": sheet,
         "changes": [describe_entry(entry, players) for entry in selectors.sheet_log(sheet)],
     }
     return render(request, "scoring/log.html", context)

@@ -47,7 +47,9 @@ def ties(request, tournament):
                 except Refused as refusal:
                     form.add_error(refusal.field, refusal.message)
                 else:
-                    messages.success(request, _("The tie at place %(place)s is decided.") % {"place": rows[0].rank_label})
+                    messages.success(
+                        request, _("The tie at place %(place)s is decided.") % {"place": rows[0].rank_label}
+                    )
                     return redirect(request.path)
         forms.append(form)
     if posted is not None and aside is None and not any(form.is_bound for form in forms):

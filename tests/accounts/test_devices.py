@@ -154,7 +154,9 @@ def test_revoking_a_link_signs_the_tablet_out(organiser_client, tournament):
     tablet = Client()
     tablet.post(sign_in_path(token))
     assert tablet.get(sheet_url()).status_code == 200
-    response = organiser_client.post(reverse("accounts:device_link_revoke", kwargs={"slug": "test", "link_id": link.pk}))
+    response = organiser_client.post(
+        reverse("accounts:device_link_revoke", kwargs={"slug": "test", "link_id": link.pk})
+    )
     assert response.status_code == 302
     link.refresh_from_db()
     assert link.revoked_at is not None
@@ -192,7 +194,9 @@ def test_making_and_revoking_links_is_audited_without_the_token(tournament, orga
     revoke_device_link(link, revoked_by=organiser)  # a second tap: logged once
     entries = list(AuditEntry.objects.filter(tournament=tournament).order_by("pk"))
     assert [(e.action, e.user_name) for e in entries] == [
-        ("device_link_created", "organiser"), ("device_link_revoked", "organiser")]
+        ("device_link_created", "organiser"),
+        ("device_link_revoked", "organiser"),
+    ]
     assert entries[0].after["label"] == "Tablet 1" and token not in str(entries[0].after)
 
 

@@ -76,9 +76,15 @@ def test_wrong_codes_make_that_address_wait_and_never_drop_the_code(client, var_
 @pytest.mark.django_db
 def test_an_address_may_try_again_after_the_wait(client, var_dir):
     code = first_run.setup_code()
-    SetupCodeTries.objects.create(address="10.0.0.5", tries=first_run.MAX_TRIES,
-                                  since=timezone.now() - first_run.WAIT + datetime.timedelta(minutes=4, seconds=10))
-    assert "Wait 5 min and try again." in client.post("/accounts/setup/", account(code), REMOTE_ADDR="10.0.0.5").content.decode()
+    SetupCodeTries.objects.create(
+        address="10.0.0.5",
+        tries=first_run.MAX_TRIES,
+        since=timezone.now() - first_run.WAIT + datetime.timedelta(minutes=4, seconds=10),
+    )
+    assert (
+        "Wait 5 min and try again."
+        in client.post("/accounts/setup/", account(code), REMOTE_ADDR="10.0.0.5").content.decode()
+    )
     SetupCodeTries.objects.update(since=timezone.now() - first_run.WAIT)
     assert client.post("/accounts/setup/", account(code), REMOTE_ADDR="10.0.0.5").status_code == 302
 
@@ -103,7 +109,9 @@ def tries_at_once(address, count):
     def one(_):
         start.wait()
         try:
-            return services.create_first_organiser(code="AAAA-BBBB-CCCC", username="x", password=PASSWORD, address=address)
+            return services.create_first_organiser(
+                code="AAAA-BBBB-CCCC", username="x", password=PASSWORD, address=address
+            )
         except Refused as refusal:
             return refusal.code
         finally:
@@ -192,10 +200,16 @@ def test_a_user_name_taken_between_the_check_and_the_save_is_refused_next_to_the
 
     tournament = build(4)
     real_filter = User.objects.filter
-    monkeypatch.setattr(User.objects, "filter", lambda *a, **k: real_filter(pk=None) if "username__iexact" in k else real_filter(*a, **k))
+    monkeypatch.setattr(
+        User.objects,
+        "filter",
+        lambda *a, **k: real_filter(pk=None) if "username__iexact" in k else real_filter(*a, **k),
+    )
     User.objects.create_user("jan.kowalski")  # made by the other request after this one's check
     with pytest.raises(Refused) as refused:
-        services.add_staff_member(tournament, username="jan.kowalski", role=Role.REFEREE, password=PASSWORD, added_by=organiser)
+        services.add_staff_member(
+            tournament, username="jan.kowalski", role=Role.REFEREE, password=PASSWORD, added_by=organiser
+        )
     assert (refused.value.code, refused.value.field) == ("staff_name_unavailable", "username")
     assert not TournamentRole.objects.filter(tournament=tournament).exists()
 

@@ -70,7 +70,9 @@ def test_the_operator_page_is_for_superusers_alone(client, organiser_client):
     assert client.get("/accounts/operator/organisations/").status_code == 404
     operator = User.objects.create_superuser("operator", password=PASSWORD)
     client.force_login(operator)
-    answer = client.post("/accounts/operator/organisations/", {"name": "UTW Gdańsk", "slug": "utw-gdansk", "username": "ewa.g"})
+    answer = client.post(
+        "/accounts/operator/organisations/", {"name": "UTW Gdańsk", "slug": "utw-gdansk", "username": "ewa.g"}
+    )
     assert answer.status_code == 302
     page = client.get("/accounts/operator/organisations/").content.decode()
     assert "UTW Gdańsk is added, with the organiser ewa.g." in page and LINK.search(page)
@@ -84,8 +86,10 @@ def test_the_staff_page_never_picks_up_another_organisations_account(organiser_c
     """Issue 41 kept: a name of another organisation's member gets no role here."""
     tournament = build(4)
     create(name="Inna", slug="inna", organiser="ola")
-    organiser_client.post(f"/accounts/staff/{tournament.slug}/", {
-        "username": "ola", "role": "referee", "password": PASSWORD, "password_again": PASSWORD})
+    organiser_client.post(
+        f"/accounts/staff/{tournament.slug}/",
+        {"username": "ola", "role": "referee", "password": PASSWORD, "password_again": PASSWORD},
+    )
     assert not User.objects.get(username="ola").tournament_roles.exists()
     assert not User.objects.get(username="ola").check_password(PASSWORD)
 
@@ -93,8 +97,16 @@ def test_the_staff_page_never_picks_up_another_organisations_account(organiser_c
 def test_the_setup_names_the_laptops_organisation(client, settings, tmp_path):
     settings.VAR_DIR = tmp_path
     code = first_run.setup_code()
-    client.post("/accounts/setup/", {"code": code, "organisation": "UTW Kraków", "username": "anna",
-                                     "password": PASSWORD, "password_again": PASSWORD})
+    client.post(
+        "/accounts/setup/",
+        {
+            "code": code,
+            "organisation": "UTW Kraków",
+            "username": "anna",
+            "password": PASSWORD,
+            "password_again": PASSWORD,
+        },
+    )
     assert Membership.objects.get(user__username="anna").host.name == "UTW Kraków"
     assert HostOrganisation.objects.count() == 1
 
@@ -102,8 +114,10 @@ def test_the_setup_names_the_laptops_organisation(client, settings, tmp_path):
 def test_the_setup_keeps_the_default_name_when_none_is_typed(client, settings, tmp_path):
     settings.VAR_DIR = tmp_path
     code = first_run.setup_code()
-    client.post("/accounts/setup/", {"code": code, "organisation": "", "username": "anna",
-                                     "password": PASSWORD, "password_again": PASSWORD})
+    client.post(
+        "/accounts/setup/",
+        {"code": code, "organisation": "", "username": "anna", "password": PASSWORD, "password_again": PASSWORD},
+    )
     assert Membership.objects.get(user__username="anna").host.name == "Organizator"
 
 

@@ -50,7 +50,9 @@ def co_organiser(tournament):
     return user
 
 
-def test_a_name_in_use_anywhere_gets_one_neutral_message_and_no_role(organiser_client, organiser, tournament, co_organiser, client):
+def test_a_name_in_use_anywhere_gets_one_neutral_message_and_no_role(
+    organiser_client, organiser, tournament, co_organiser, client
+):
     other = other_tournament()
     User.objects.create_user("piotr.inny").tournament_roles.create(tournament=other, role=Role.REFEREE)
     services.create_device_link(tournament, label="Tablet 1")
@@ -125,7 +127,9 @@ def test_a_removal_is_audited_and_undone_with_the_same_account_and_role(organise
     assert User.objects.get(pk=user.pk).check_password(PASSWORD)
 
 
-def test_an_undo_note_that_is_forged_or_of_another_tournament_restores_nothing(organiser_client, organiser, tournament, co_organiser):
+def test_an_undo_note_that_is_forged_or_of_another_tournament_restores_nothing(
+    organiser_client, organiser, tournament, co_organiser
+):
     other = other_tournament()
     referee = User.objects.create_user("piotr.inny")
     grant = TournamentRole.objects.create(user=referee, tournament=other, role=Role.REFEREE)
@@ -134,7 +138,8 @@ def test_an_undo_note_that_is_forged_or_of_another_tournament_restores_nothing(o
     for note in (undo, forged, "", "x" * 5000):
         answer = organiser_client.post("/accounts/staff/test/restore/", {"undo": note})
         assert answer.status_code == 302 and messages_of(answer)[-1] == (
-            "This removal can no longer be undone. Add the person again with a new user name.")
+            "This removal can no longer be undone. Add the person again with a new user name."
+        )
     assert not TournamentRole.objects.filter(user=referee).exists()
     assert TournamentRole.objects.get(user=co_organiser).role == Role.ORGANISER
     assert "was removed" not in organiser_client.get("/accounts/staff/test/", {"removed": undo}).content.decode()
@@ -145,8 +150,9 @@ def test_an_undo_note_that_is_forged_or_of_another_tournament_restores_nothing(o
 @pytest.mark.parametrize("viewport", [{"width": 768, "height": 1024}, {"width": 390, "height": 844}])
 def test_the_removal_question_and_the_undo_on_a_tablet_and_a_phone(new_page, live_server, client, organiser, viewport):
     build(4)
-    services.add_staff_member(Tournament.objects.get(), username="jan.kowalski", role=Role.REFEREE,
-                              password=PASSWORD, added_by=organiser)
+    services.add_staff_member(
+        Tournament.objects.get(), username="jan.kowalski", role=Role.REFEREE, password=PASSWORD, added_by=organiser
+    )
     page = signed_in_page(new_page, live_server, client, organiser, viewport)
     page.goto(f"{live_server.url}/accounts/staff/test/")
     page.get_by_role("link", name="Remove jan.kowalski").click()

@@ -56,8 +56,9 @@ def test_the_page_lists_members_and_the_grants_for_chosen_tournaments(organiser_
 
 def test_a_role_change_is_audited_with_its_reason_and_undone(organiser_client, organiser, host, ewa):
     member = Membership.objects.get(user=ewa)
-    answer = organiser_client.post(f"/accounts/team/{host.slug}/member/{member.pk}/",
-                                   {"role": Role.HEAD_REFEREE, "reason": "sędzia główna w 2027"})
+    answer = organiser_client.post(
+        f"/accounts/team/{host.slug}/member/{member.pk}/", {"role": Role.HEAD_REFEREE, "reason": "sędzia główna w 2027"}
+    )
     assert membership(ewa, host) == Role.HEAD_REFEREE
     entry = AuditEntry.objects.get(action="team_role_changed")
     assert (entry.host, entry.tournament, entry.user) == (host, None, organiser)
@@ -75,7 +76,9 @@ def test_a_role_change_is_audited_with_its_reason_and_undone(organiser_client, o
 
 def test_a_removal_takes_the_member_out_and_the_undo_brings_them_back(organiser_client, host, ewa):
     member = Membership.objects.get(user=ewa)
-    answer = organiser_client.post(f"/accounts/team/{host.slug}/member/{member.pk}/", {"role": "remove", "reason": "odeszła"})
+    answer = organiser_client.post(
+        f"/accounts/team/{host.slug}/member/{member.pk}/", {"role": "remove", "reason": "odeszła"}
+    )
     assert membership(ewa, host) is None
     assert AuditEntry.objects.get(action="team_member_removed").before == {"user": "ewa", "role": "referee"}
     undo = parse_qs(urlsplit(answer.url).query)["changed"][0]
@@ -101,7 +104,9 @@ def test_neither_ones_own_role_nor_the_last_organisers_can_be_taken(client, orga
     superuser = User.objects.create_superuser("operator", password=PASSWORD)
     client.force_login(superuser)
     ewa_member = Membership.objects.get(user=ewa)
-    answer = client.post(f"/accounts/team/{host.slug}/member/{ewa_member.pk}/", {"role": "remove", "reason": "x"}, follow=True)
+    answer = client.post(
+        f"/accounts/team/{host.slug}/member/{ewa_member.pk}/", {"role": "remove", "reason": "x"}, follow=True
+    )
     assert membership(ewa, host) == Role.ORGANISER
     assert "The organisation needs at least one organiser" in answer.content.decode()
 
@@ -123,15 +128,17 @@ def test_an_invitation_link_is_shown_once_and_makes_an_account_once(organiser_cl
     invitation = Invitation.objects.get()
     assert invitation.token_hash != token and len(invitation.token_hash) == 64
     organiser_client.logout()
-    answer = client.post(f"/accounts/invitation/{token}/",
-                         {"username": "jan.nowy", "password": PASSWORD, "password_again": PASSWORD})
+    answer = client.post(
+        f"/accounts/invitation/{token}/", {"username": "jan.nowy", "password": PASSWORD, "password_again": PASSWORD}
+    )
     assert answer.status_code == 302
     jan = User.objects.get(username="jan.nowy")
     assert TournamentRole.objects.get(user=jan).tournament == tournament and not Membership.objects.filter(user=jan)
     assert AuditEntry.objects.get(action="invitation_accepted").host == host
     client.logout()
-    again = client.post(f"/accounts/invitation/{token}/",
-                        {"username": "ktos.inny", "password": PASSWORD, "password_again": PASSWORD})
+    again = client.post(
+        f"/accounts/invitation/{token}/", {"username": "ktos.inny", "password": PASSWORD, "password_again": PASSWORD}
+    )
     assert again.status_code == 410 and not User.objects.filter(username="ktos.inny").exists()
     assert "It has been used already" in client.get(f"/accounts/invitation/{token}/").content.decode()
 
@@ -173,7 +180,9 @@ def test_an_invitation_names_only_its_own_organisations_tournament(organiser, ho
 
 def test_another_organisations_invitation_cannot_be_revoked(organiser_client, organiser, other_host):
     invitation, _token = create_invitation(other_host, role=Role.REFEREE, created_by=None)
-    assert organiser_client.post(f"/accounts/team/{other_host.slug}/invitation/{invitation.pk}/revoke/").status_code == 404
+    assert (
+        organiser_client.post(f"/accounts/team/{other_host.slug}/invitation/{invitation.pk}/revoke/").status_code == 404
+    )
     invitation.refresh_from_db()
     assert invitation.revoked_at is None
 

@@ -20,7 +20,9 @@ def characters_named(text):
 
 
 def username_errors(username):
-    form = NewAccountForm({"username": username, "password": "a-long-pass-phrase-2026", "password_again": "a-long-pass-phrase-2026"})
+    form = NewAccountForm(
+        {"username": username, "password": "a-long-pass-phrase-2026", "password_again": "a-long-pass-phrase-2026"}
+    )
     form.is_valid()
     return form.errors.get("username", [])
 

@@ -54,25 +54,31 @@ def sign_in_links(text):
 # ---------------------------------------------------------------- PUBLIC_URL
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("", ""),
-    ("http://192.168.1.10:8000", "http://192.168.1.10:8000"),
-    (" https://Turniej.Example.org/ ", "https://turniej.example.org"),
-    ("http://[fd00::5]:8000", "http://[fd00::5]:8000"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("", ""),
+        ("http://192.168.1.10:8000", "http://192.168.1.10:8000"),
+        (" https://Turniej.Example.org/ ", "https://turniej.example.org"),
+        ("http://[fd00::5]:8000", "http://[fd00::5]:8000"),
+    ],
+)
 def test_a_public_url_is_kept_without_its_trailing_slash(value, expected):
     assert venue.check_public_url(value) == expected
 
 
-@pytest.mark.parametrize("value, words", [
-    ("192.168.1.10:8000", "http:// or https://"),
-    ("ftp://192.168.1.10", "http:// or https://"),
-    ("http://", "http:// or https://"),
-    ("http://192.168.1.10:port", "http:// or https://"),
-    ("http://192.168.1.10:8000/t/senioriada/", "only the scheme, the host and the port"),
-    ("http://192.168.1.10:8000/?x=1", "only the scheme, the host and the port"),
-    ("http://user:secret@192.168.1.10", "only the scheme, the host and the port"),
-])
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ("192.168.1.10:8000", "http:// or https://"),
+        ("ftp://192.168.1.10", "http:// or https://"),
+        ("http://", "http:// or https://"),
+        ("http://192.168.1.10:port", "http:// or https://"),
+        ("http://192.168.1.10:8000/t/senioriada/", "only the scheme, the host and the port"),
+        ("http://192.168.1.10:8000/?x=1", "only the scheme, the host and the port"),
+        ("http://user:secret@192.168.1.10", "only the scheme, the host and the port"),
+    ],
+)
 def test_a_public_url_that_is_not_an_http_address_of_the_server_is_refused(value, words):
     with pytest.raises(venue.PublicUrlError) as refusal:
         venue.check_public_url(value)
@@ -82,20 +88,34 @@ def test_a_public_url_that_is_not_an_http_address_of_the_server_is_refused(value
 def test_the_server_refuses_to_start_with_a_bad_public_url():
     env = {**os.environ, "PUBLIC_URL": "tablets.local:8000", "DJANGO_SETTINGS_MODULE": "config.settings"}
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode != 0
-    assert "PUBLIC_URL must be an http:// or https:// address such as http://192.168.1.10:8000; got 'tablets.local:8000'." in result.stderr
+    assert (
+        "PUBLIC_URL must be an http:// or https:// address such as http://192.168.1.10:8000; got 'tablets.local:8000'."
+        in result.stderr
+    )
 
 
 # ---------------------------------------------------------------- where the address comes from
 
 
-@pytest.mark.parametrize("host, loopback", [
-    ("127.0.0.1", True), ("127.0.1.1", True), ("localhost", True), ("LOCALHOST", True), ("[::1]", True),
-    ("0.0.0.0", True), ("tablet.localhost", True),
-    ("192.168.1.10", False), ("turniej.example.org", False), ("testserver", False), ("[fd00::5]", False),
-])
+@pytest.mark.parametrize(
+    "host, loopback",
+    [
+        ("127.0.0.1", True),
+        ("127.0.1.1", True),
+        ("localhost", True),
+        ("LOCALHOST", True),
+        ("[::1]", True),
+        ("0.0.0.0", True),
+        ("tablet.localhost", True),
+        ("192.168.1.10", False),
+        ("turniej.example.org", False),
+        ("testserver", False),
+        ("[fd00::5]", False),
+    ],
+)
 def test_loopback_hosts(host, loopback):
     assert venue.is_loopback(host) is loopback
 
@@ -188,9 +208,13 @@ def test_the_network_address_is_found_by_routing_without_sending(monkeypatch):
 def test_make_run_prints_the_address_for_tablets(monkeypatch):
     monkeypatch.setattr(venue, "lan_address", lambda: LAN)
     assert venue.startup_lines("0.0.0.0", "8000", "") == [
-        f"Tablets and phones (same network): http://{LAN}:8000/", "This computer: http://127.0.0.1:8000/",
+        f"Tablets and phones (same network): http://{LAN}:8000/",
+        "This computer: http://127.0.0.1:8000/",
     ]
-    assert venue.startup_lines("0.0.0.0", "8000", "http://turniej.lan")[0] == "Tablets and phones: http://turniej.lan/ (PUBLIC_URL)"
+    assert (
+        venue.startup_lines("0.0.0.0", "8000", "http://turniej.lan")[0]
+        == "Tablets and phones: http://turniej.lan/ (PUBLIC_URL)"
+    )
     assert venue.startup_lines("127.0.0.1", "8000", "")[1] == (
         "Tablets and phones cannot reach it: start with `make run HOST=0.0.0.0` (or set PUBLIC_URL)."
     )
@@ -201,7 +225,7 @@ def test_make_run_prints_the_address_for_tablets(monkeypatch):
 def test_the_makefile_passes_the_listening_address_to_the_production_start():
     """`make run HOST=…` hands the address to bin/serve, which prints it and tells the server."""
     result = subprocess.run(
-        ["make", "-n", "run", "HOST=0.0.0.0", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        ["make", "-n", "run", "HOST=0.0.0.0", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert re.search(r"^HOST=0\.0\.0\.0 PORT=8123 \S+ bin/serve$", result.stdout, flags=re.M)
     assert "runserver" not in result.stdout
@@ -243,7 +267,9 @@ PAPER_ONLY_NOTE = "Paper only: printed without QR codes or links"
 
 
 @pytest.mark.parametrize("path", [SHEET, CARDS, "/print/senioriada/round/1/score-sheets.pdf"])
-def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper_only(laptop, tournament, settings, path):
+def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper_only(
+    laptop, tournament, settings, path
+):
     """The evening before, or an event with no tablets: the same documents without QR codes or
     links, saying so at the foot of every page."""
     settings.LISTEN_HOST = "127.0.0.1"
@@ -295,7 +321,9 @@ def test_the_tablets_page_names_the_address_or_warns(laptop, tournament, setting
     html = laptop.get(page).content.decode()
     assert f"Tablets and phones open the links at <strong>http://{LAN}:8000</strong>" in html
     laptop.post(page, {"label": "Tablet 1", "valid_hours": "16"})
-    assert re.search(rf'value="http://{re.escape(LAN)}:8000/accounts/device/sign-in/[^"]+/"', laptop.get(page).content.decode())
+    assert re.search(
+        rf'value="http://{re.escape(LAN)}:8000/accounts/device/sign-in/[^"]+/"', laptop.get(page).content.decode()
+    )
     settings.LISTEN_HOST = "127.0.0.1"
     assert "Tablets and phones cannot open these links" in laptop.get(page).content.decode()
 
@@ -321,7 +349,9 @@ def test_at_a_loopback_address_the_tablets_page_warns_instead_of_showing_a_qr_co
 # ---------------------------------------------------------------- printing the device sheet again
 
 
-def test_printing_the_device_sheet_again_offers_to_revoke_the_earlier_links(laptop, tournament, on_the_network, organiser):
+def test_printing_the_device_sheet_again_offers_to_revoke_the_earlier_links(
+    laptop, tournament, on_the_network, organiser
+):
     used, _ = create_device_link(tournament, label="Used", created_by=organiser)
     DeviceLink.objects.filter(pk=used.pk).update(used_at="2026-02-10T09:00:00Z")
     unused, _ = create_device_link(tournament, label="Unused", created_by=organiser)

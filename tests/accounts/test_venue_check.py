@@ -55,7 +55,9 @@ def unanswered(settings, monkeypatch, organiser_client):
 
 
 def saved_where_nothing_answers():
-    TournamentVenue.objects.create(tournament=Tournament.objects.get(slug="senioriada"), address="http://192.168.1.23:8411")
+    TournamentVenue.objects.create(
+        tournament=Tournament.objects.get(slug="senioriada"), address="http://192.168.1.23:8411"
+    )
 
 
 class _MemoryCache(dict):
@@ -116,8 +118,12 @@ def test_check_again_asks_again(organiser_client, unanswered):
 def started(tmp_path, host):
     server = MakeRun(tmp_path, host=host).wait()
     address = f"http://127.0.0.2:{server.port}"
-    server.manage("shell", "-c", "from accounts.models import TournamentVenue; from tournament.models import Tournament; "
-                                 f"TournamentVenue.objects.create(tournament=Tournament.objects.get(slug='{SLUG}'), address='{address}')")
+    server.manage(
+        "shell",
+        "-c",
+        "from accounts.models import TournamentVenue; from tournament.models import Tournament; "
+        f"TournamentVenue.objects.create(tournament=Tournament.objects.get(slug='{SLUG}'), address='{address}')",
+    )
     logins = (server.folder / "demo-logins.txt").read_text(encoding="utf-8").splitlines()
     username, password = next(line.split()[-2:] for line in logins if line.split()[-2] == "organizator")
     return server, address, Client(server.url).login(username, password)

@@ -59,51 +59,59 @@ def test_a_saved_address_goes_into_every_printed_qr_code(organiser_client, tourn
     assert qr_payloads(printed) == {qr_matrix("http://192.168.1.23:8000/referee/senioriada/round/1/table/1/")}
 
 
-@pytest.mark.parametrize("typed, error", [
-    ("ftp://192.168.1.23", "Enter only the start of an address"),
-    ("http://192.168.1.23:8000/staff/", "Enter only the start of an address"),
-    ("http://127.0.0.1:8000", "means “this device”"),
-    ("localhost:8000", "means “this device”"),
-    ("", "This field is required."),
-    # Issue 41: loopback in disguise.
-    ("http://127.1:8000", "four numbers from 0 to 255"),
-    ("http://0:8000", "four numbers from 0 to 255"),
-    ("http://0x7f.0.0.1", "four numbers from 0 to 255"),
-    ("http://2130706433:8000", "four numbers from 0 to 255"),
-    ("http://[::ffff:127.0.0.1]:8000", "means “this device”"),
-    ("http://[::1]:8000", "means “this device”"),
-    ("http://0.0.0.0:8000", "means “this device”"),
-    ("localhost.", "means “this device”"),
-    ("http://turniej.localhost:8000", "means “this device”"),
-    ("http://[fe80::1]:8000", "Tablets and phones cannot open this address"),
-    ("http://224.0.0.1:8000", "Tablets and phones cannot open this address"),
-    # Issue 41: junk names, and names this server does not answer to.
-    ("http://192.168.1.23 :8000", "Enter only letters, digits"),
-    ('http://"x".example', "Enter only letters, digits"),
-    ("http://ｒｕｍｍｉｋｕｂ.local", "Enter only letters, digits"),
-    ("http://x%0d%0a.example:8000", "Enter only letters, digits"),
-    ("http://" + "a" * 180 + ".example", "Enter only the start of an address"),
-    ("http://-x-.example", "Enter only the start of an address"),
-    ("http://rebind.attacker.example:8441", "does not answer to this name"),
-    ("http://256.1.1.1:8000", "four numbers from 0 to 255"),
-    ("http://192.168.1.23:0", "Enter only the start of an address"),
-    ("http://192.168.1.23:99999", "Enter only the start of an address"),
-    ("https://192.168.1.23:8000", "plain HTTP"),
-])
-def test_a_wrong_address_is_explained_next_to_the_field_and_nothing_is_saved(organiser_client, tournament, typed, error):
+@pytest.mark.parametrize(
+    "typed, error",
+    [
+        ("ftp://192.168.1.23", "Enter only the start of an address"),
+        ("http://192.168.1.23:8000/staff/", "Enter only the start of an address"),
+        ("http://127.0.0.1:8000", "means “this device”"),
+        ("localhost:8000", "means “this device”"),
+        ("", "This field is required."),
+        # Issue 41: loopback in disguise.
+        ("http://127.1:8000", "four numbers from 0 to 255"),
+        ("http://0:8000", "four numbers from 0 to 255"),
+        ("http://0x7f.0.0.1", "four numbers from 0 to 255"),
+        ("http://2130706433:8000", "four numbers from 0 to 255"),
+        ("http://[::ffff:127.0.0.1]:8000", "means “this device”"),
+        ("http://[::1]:8000", "means “this device”"),
+        ("http://0.0.0.0:8000", "means “this device”"),
+        ("localhost.", "means “this device”"),
+        ("http://turniej.localhost:8000", "means “this device”"),
+        ("http://[fe80::1]:8000", "Tablets and phones cannot open this address"),
+        ("http://224.0.0.1:8000", "Tablets and phones cannot open this address"),
+        # Issue 41: junk names, and names this server does not answer to.
+        ("http://192.168.1.23 :8000", "Enter only letters, digits"),
+        ('http://"x".example', "Enter only letters, digits"),
+        ("http://ｒｕｍｍｉｋｕｂ.local", "Enter only letters, digits"),
+        ("http://x%0d%0a.example:8000", "Enter only letters, digits"),
+        ("http://" + "a" * 180 + ".example", "Enter only the start of an address"),
+        ("http://-x-.example", "Enter only the start of an address"),
+        ("http://rebind.attacker.example:8441", "does not answer to this name"),
+        ("http://256.1.1.1:8000", "four numbers from 0 to 255"),
+        ("http://192.168.1.23:0", "Enter only the start of an address"),
+        ("http://192.168.1.23:99999", "Enter only the start of an address"),
+        ("https://192.168.1.23:8000", "plain HTTP"),
+    ],
+)
+def test_a_wrong_address_is_explained_next_to_the_field_and_nothing_is_saved(
+    organiser_client, tournament, typed, error
+):
     answer = organiser_client.post(PAGE, {"address": typed}, **LAPTOP)
     assert answer.status_code == 200 and error in answer.content.decode()
     assert not TournamentVenue.objects.exists()
 
 
-@pytest.mark.parametrize("typed, kept", [
-    ("http://192.168.001.010", "http://192.168.1.10"),
-    ("192.168.1.23:8000", "http://192.168.1.23:8000"),
-    ("HTTP://192.168.1.23:80/", "http://192.168.1.23"),
-    ("http://[::ffff:192.168.1.23]:8000", "http://192.168.1.23:8000"),
-    ("http://[FD00:0::5]:8000", "http://[fd00::5]:8000"),
-    ("http://Turniej.Example.org.:8000", "http://turniej.example.org:8000"),  # in ALLOWED_HOSTS
-])
+@pytest.mark.parametrize(
+    "typed, kept",
+    [
+        ("http://192.168.001.010", "http://192.168.1.10"),
+        ("192.168.1.23:8000", "http://192.168.1.23:8000"),
+        ("HTTP://192.168.1.23:80/", "http://192.168.1.23"),
+        ("http://[::ffff:192.168.1.23]:8000", "http://192.168.1.23:8000"),
+        ("http://[FD00:0::5]:8000", "http://[fd00::5]:8000"),
+        ("http://Turniej.Example.org.:8000", "http://turniej.example.org:8000"),  # in ALLOWED_HOSTS
+    ],
+)
 def test_an_address_is_saved_as_links_carry_it(organiser_client, tournament, typed, kept, settings):
     settings.SERVED_HOSTS = ["turniej.example.org"]
     assert organiser_client.post(PAGE, {"address": typed}, **LAPTOP).status_code == 302

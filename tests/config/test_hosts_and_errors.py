@@ -10,8 +10,10 @@ from config import errors
 LANGUAGE = {"pl": {"HTTP_ACCEPT_LANGUAGE": "pl"}, "en": {"HTTP_ACCEPT_LANGUAGE": "en"}}
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost", "192.168.1.10:8000", "10.0.0.5", "[fe80::1]:8000",
-                                  "[::1]:8000", "testserver"])
+@pytest.mark.parametrize(
+    "host",
+    ["127.0.0.1:8000", "localhost", "192.168.1.10:8000", "10.0.0.5", "[fe80::1]:8000", "[::1]:8000", "testserver"],
+)
 def test_loopback_names_and_addresses_are_served(client, db, host):
     assert client.get("/", HTTP_HOST=host).status_code == 200
 
@@ -30,7 +32,9 @@ def test_names_from_public_url_and_allowed_hosts_are_served(client, db, settings
     assert client.get("/", HTTP_HOST="other.example.org").status_code == 400
 
 
-@pytest.mark.parametrize("language, heading", [("pl", "Nie znaleźliśmy tej strony"), ("en", "We could not find this page")])
+@pytest.mark.parametrize(
+    "language, heading", [("pl", "Nie znaleźliśmy tej strony"), ("en", "We could not find this page")]
+)
 def test_a_missing_page_is_the_apps_own_in_the_visitors_language(client, db, language, heading):
     answer = client.get("/no-such-page/", **LANGUAGE[language])
     assert answer.status_code == 404

@@ -12,8 +12,17 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tournament():
-    return build(4, rounds=[{"number": 1, "kind": "qualifying", "state": "started",
-                             "tables": [table(1, ["p1", "p2", "p3", "p4"], state="empty")]}])
+    return build(
+        4,
+        rounds=[
+            {
+                "number": 1,
+                "kind": "qualifying",
+                "state": "started",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"], state="empty")],
+            }
+        ],
+    )
 
 
 @pytest.mark.parametrize("method", ["put", "patch", "delete", "options"])
@@ -26,7 +35,9 @@ def test_methods_no_page_takes_are_refused_with_405(organiser_client, tournament
 
 
 SECURITY_HEADERS = {
-    "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
@@ -45,13 +56,24 @@ def test_an_answer_to_a_foreign_host_name_carries_the_security_headers(client, t
     assert_security_headers(answer)
 
 
-@pytest.mark.parametrize("path", ["/", "/t/test/standings/", "/staff/test/", "/no-such-page/", "/staff/test/players/check-in-everyone/"])
+@pytest.mark.parametrize(
+    "path", ["/", "/t/test/standings/", "/staff/test/", "/no-such-page/", "/staff/test/players/check-in-everyone/"]
+)
 def test_ordinary_answers_and_errors_carry_the_security_headers(organiser_client, tournament, path):
     assert_security_headers(organiser_client.get(path))
 
 
-@pytest.mark.parametrize("path", ["/staff/test/", "/referee/test/round/1/table/1/", "/staff/test/backups/download/",
-                                  "/print/test/standings.pdf", "/t/test/results-control/", "/accounts/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/staff/test/",
+        "/referee/test/round/1/table/1/",
+        "/staff/test/backups/download/",
+        "/print/test/standings.pdf",
+        "/t/test/results-control/",
+        "/accounts/",
+    ],
+)
 def test_staff_and_referee_responses_are_never_stored(organiser_client, tournament, path):
     answer = organiser_client.get(path)
     assert answer.status_code == 200

@@ -14,13 +14,15 @@ DROPPED = {"DEBUG", "TESTING", "SECRET_KEY", "PUBLIC_URL", "PROXY", "DJANGO_ALLO
 def manage(tmp_path, *args, **env):
     environment = {k: v for k, v in os.environ.items() if k not in DROPPED}
     environment.update(VAR_DIR=str(tmp_path), **env)
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=environment,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_check_deploy_is_clean_behind_an_https_proxy(tmp_path):
-    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING",
-                    PUBLIC_URL="https://rummikub.example.org", PROXY="1")
+    result = manage(
+        tmp_path, "check", "--deploy", "--fail-level", "WARNING", PUBLIC_URL="https://rummikub.example.org", PROXY="1"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -54,7 +56,13 @@ def test_an_https_address_without_a_proxy_stops_with_what_to_do(tmp_path):
 
 
 def test_the_public_url_name_is_served_and_trusted_for_forms(tmp_path):
-    show = ("shell", "-v", "0", "-c", "from django.conf import settings; "
-            "print(settings.SERVED_HOSTS, settings.CSRF_TRUSTED_ORIGINS, settings.SESSION_COOKIE_SECURE)")
+    show = (
+        "shell",
+        "-v",
+        "0",
+        "-c",
+        "from django.conf import settings; "
+        "print(settings.SERVED_HOSTS, settings.CSRF_TRUSTED_ORIGINS, settings.SESSION_COOKIE_SECURE)",
+    )
     result = manage(tmp_path, *show, PUBLIC_URL="http://rummikub.local:8000")
     assert result.stdout.split("\n")[0] == "['rummikub.local'] ['http://rummikub.local:8000'] False"

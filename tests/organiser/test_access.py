@@ -8,21 +8,32 @@ from tests.factories import build
 
 pytestmark = pytest.mark.django_db
 
-ORGANISER_PAGES = [
-    "/staff/test/settings/", "/staff/test/players/", "/staff/test/players/import/", "/staff/test/draw/",
-]
+ORGANISER_PAGES = ["/staff/test/settings/", "/staff/test/players/", "/staff/test/players/import/", "/staff/test/draw/"]
 ORGANISER_POSTS = [
-    "/staff/test/players/check-in-everyone/", "/staff/test/final/", "/staff/test/rounds/1/publish/",
-    "/staff/test/rounds/1/start/", "/staff/test/rounds/1/complete/", "/staff/test/rounds/1/discard/",
+    "/staff/test/players/check-in-everyone/",
+    "/staff/test/final/",
+    "/staff/test/rounds/1/publish/",
+    "/staff/test/rounds/1/start/",
+    "/staff/test/rounds/1/complete/",
+    "/staff/test/rounds/1/discard/",
 ]
 
 
 @pytest.fixture
 def tournament():
-    return build(8, rounds=[{"number": 1, "state": "draft", "tables": [
-        {"number": 1, "seats": {"A": "p1", "B": "p2", "C": "p3", "D": "p4"}},
-        {"number": 2, "seats": {"A": "p5", "B": "p6", "C": "p7", "D": "p8"}},
-    ]}])
+    return build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "state": "draft",
+                "tables": [
+                    {"number": 1, "seats": {"A": "p1", "B": "p2", "C": "p3", "D": "p4"}},
+                    {"number": 2, "seats": {"A": "p5", "B": "p6", "C": "p7", "D": "p8"}},
+                ],
+            }
+        ],
+    )
 
 
 @pytest.mark.parametrize("url", ["/staff/", "/staff/new/", "/staff/test/", "/staff/test/rounds/1/", *ORGANISER_PAGES])
@@ -72,7 +83,9 @@ def test_a_tournament_role_grant_makes_an_organiser_for_that_tournament_only(cli
     assert client.get("/staff/new/").status_code == 403
 
 
-def test_staff_home_lists_tournaments_for_organisers_and_sends_others_to_their_page(client, tournament, organiser, head_referee):
+def test_staff_home_lists_tournaments_for_organisers_and_sends_others_to_their_page(
+    client, tournament, organiser, head_referee
+):
     client.force_login(organiser)
     response = client.get("/staff/")
     assert response.status_code == 200 and b"/staff/test/" in response.content
@@ -81,7 +94,9 @@ def test_staff_home_lists_tournaments_for_organisers_and_sends_others_to_their_p
 
 
 def test_an_expired_session_on_the_polling_fragment_reloads_the_page_to_log_in(client, tournament):
-    response = client.get("/staff/test/status/", headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/staff/test/"})
+    response = client.get(
+        "/staff/test/status/", headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/staff/test/"}
+    )
     assert response.status_code == 200
     assert response["HX-Redirect"] == "/accounts/login/?next=/staff/test/"
 

@@ -16,14 +16,23 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 
 
 def played_data(slug="test", name="Senioriada Test"):
-    data = tournament_data(8, [{"number": 1, "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], [out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible"))]),
-        table(2, ["p5", "p6", "p7", "p8"]),
-    ]}])
+    data = tournament_data(
+        8,
+        [
+            {
+                "number": 1,
+                "tables": [
+                    table(
+                        1, ["p1", "p2", "p3", "p4"], [out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible"))]
+                    ),
+                    table(2, ["p5", "p6", "p7", "p8"]),
+                ],
+            }
+        ],
+    )
     data["tournament"].update(slug=slug, name=name)
     data["cards"] = [{"player": "p2", "round": 1, "colour": "yellow", "reason": "untidy table"}]
     return data
-
 
 
 def test_only_the_organiser_sees_the_backups_page(client, head_referee, organiser):
@@ -51,7 +60,14 @@ def test_a_new_tournament_is_previewed_then_restored_on_confirmation(organiser_c
     text = json.dumps(played_data())
     response = organiser_client.post("/staff/new/restore/", {"file": named(text, "backup.json")})
     html = response.content.decode()
-    for shown in ("Senioriada Test", "<code>test</code>", "10 February 2026", "<dd>8</dd>", "1 with results, 1 verified", "will be created"):
+    for shown in (
+        "Senioriada Test",
+        "<code>test</code>",
+        "10 February 2026",
+        "<dd>8</dd>",
+        "1 with results, 1 verified",
+        "will be created",
+    ):
         assert shown in html, shown
     assert not Tournament.objects.exists()
     response = organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html)}, follow=True)
@@ -65,7 +81,7 @@ def test_a_new_tournament_is_previewed_then_restored_on_confirmation(organiser_c
 
 
 def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_box_is_ticked(
-    organiser_client, referee, backup_dir, django_capture_on_commit_callbacks,
+    organiser_client, referee, backup_dir, django_capture_on_commit_callbacks
 ):
     old = build(4)
     TournamentRole.objects.create(user=referee, tournament=old, role=Role.REFEREE)
@@ -93,7 +109,9 @@ def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_bo
 
 def test_a_backup_of_another_tournament_is_refused_on_this_tournaments_page(organiser_client):
     build(4)
-    html = organiser_client.post("/staff/test/backups/", {"file": named(json.dumps(played_data(slug="other")), "b.json")}).content.decode()
+    html = organiser_client.post(
+        "/staff/test/backups/", {"file": named(json.dumps(played_data(slug="other")), "b.json")}
+    ).content.decode()
     assert "This is a backup of another tournament" in html
     assert not Tournament.objects.filter(slug="other").exists()
 
@@ -101,17 +119,20 @@ def test_a_backup_of_another_tournament_is_refused_on_this_tournaments_page(orga
 ZIP_BOMB = gzip.compress(b" " * (60 * 1024 * 1024), mtime=0)
 
 
-@pytest.mark.parametrize("content, message", [
-    ("{\"format\": ", "invalid JSON at line 1, column 12"),
-    ('{"name": "a recipe", "format": "recipe/1"}', "format: must be &#x27;rummikub-tournament/1&#x27;"),
-    ("[1, 2]", "must be an object, got list"),
-    (json.dumps(played_data()).replace('"tiles": 23', '"tiles": -3'), "rounds[0].tables[0].games[0].racks.B.tiles"),
-    (b"\xff\xfe\x00garbage", "it is not text"),
-    (b"\x1f\x8b\x08\x00broken", "damaged or cut short"),
-    (gzip.compress(b"x" * 1000, mtime=0)[:12] + b"garbage" * 10, "damaged or cut short"),
-    (gzip.compress(json.dumps(played_data()).encode(), mtime=0)[:-20], "damaged or cut short"),
-    (ZIP_BOMB, "unpacks to more than 50 MB"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"format": ', "invalid JSON at line 1, column 12"),
+        ('{"name": "a recipe", "format": "recipe/1"}', "format: must be &#x27;rummikub-tournament/1&#x27;"),
+        ("[1, 2]", "must be an object, got list"),
+        (json.dumps(played_data()).replace('"tiles": 23', '"tiles": -3'), "rounds[0].tables[0].games[0].racks.B.tiles"),
+        (b"\xff\xfe\x00garbage", "it is not text"),
+        (b"\x1f\x8b\x08\x00broken", "damaged or cut short"),
+        (gzip.compress(b"x" * 1000, mtime=0)[:12] + b"garbage" * 10, "damaged or cut short"),
+        (gzip.compress(json.dumps(played_data()).encode(), mtime=0)[:-20], "damaged or cut short"),
+        (ZIP_BOMB, "unpacks to more than 50 MB"),
+    ],
+)
 def test_a_bad_file_is_refused_next_to_the_field_and_nothing_is_written(organiser_client, content, message, backup_dir):
     response = organiser_client.post("/staff/new/restore/", {"file": named(content, "backup.json")})
     assert response.status_code == 200
@@ -124,7 +145,10 @@ def test_a_huge_upload_is_refused_by_its_size_before_the_body_is_read(organiser_
     build(4)
     body = b"x" * 100
     response = organiser_client.generic(
-        "POST", "/staff/test/backups/", body, content_type="multipart/form-data; boundary=xyz",
+        "POST",
+        "/staff/test/backups/",
+        body,
+        content_type="multipart/form-data; boundary=xyz",
         CONTENT_LENGTH=str(25 * 1024 * 1024),
     )
     assert response.status_code == 200
@@ -146,10 +170,15 @@ def test_a_tournament_organiser_may_not_create_other_tournaments_from_a_file(cli
     TournamentRole.objects.create(user=user, tournament=tournament, role=Role.ORGANISER)
     client.force_login(user)
     assert client.get("/staff/test/backups/").status_code == 200
-    assert client.post("/staff/new/restore/", {"file": named(json.dumps(played_data(slug="x")), "b.json")}).status_code == 403
+    assert (
+        client.post("/staff/new/restore/", {"file": named(json.dumps(played_data(slug="x")), "b.json")}).status_code
+        == 403
+    )
 
 
-def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client, organiser, django_capture_on_commit_callbacks):
+def test_a_snapshot_is_downloaded_and_restored_through_the_page(
+    organiser_client, organiser, django_capture_on_commit_callbacks
+):
     from organiser.backups import files, snapshots
 
     tournament = build(4)
@@ -164,10 +193,16 @@ def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client
     with django_capture_on_commit_callbacks(execute=True):
         organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
     assert Tournament.objects.get(slug="test").players.count() == 4
-    assert [s.trigger for s in files.snapshots(Tournament.objects.get(slug="test"))] == ["restore", "before-restore", "round-1"]
+    assert [s.trigger for s in files.snapshots(Tournament.objects.get(slug="test"))] == [
+        "restore",
+        "before-restore",
+        "round-1",
+    ]
 
 
-@pytest.mark.parametrize("name", ["../../etc/passwd", "20260210-093000-000000_verify-r1-t1.json.gz", ".staged", "x.json.gz"])
+@pytest.mark.parametrize(
+    "name", ["../../etc/passwd", "20260210-093000-000000_verify-r1-t1.json.gz", ".staged", "x.json.gz"]
+)
 def test_only_an_existing_snapshot_of_this_tournament_can_be_fetched(organiser_client, name):
     build(4)
     assert organiser_client.get(f"/staff/test/backups/{name}/").status_code == 404

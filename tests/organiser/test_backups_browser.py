@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
 def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
-    new_page, live_server, client, organiser, settings, tmp_path, viewport,
+    new_page, live_server, client, organiser, settings, tmp_path, viewport
 ):
     settings.BACKUP_DIR = tmp_path / "backups"
     settings.BACKUP_SNAPSHOTS = "inline"
@@ -35,8 +35,30 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     page.get_by_role("button", name="Check the file").click()
     page.get_by_text("The tournament “Senioriada Test” will be replaced").wait_for()
     assert page.locator(".backup-preview").inner_text().split() == [
-        "Tournament", "Senioriada", "Test", "Address", "test", "Date", "10", "February", "2026", "Players", "8",
-        "Rounds", "0", "Score", "sheets", "0", "with", "results,", "0", "verified", "Cards", "0", "Log", "entries",
+        "Tournament",
+        "Senioriada",
+        "Test",
+        "Address",
+        "test",
+        "Date",
+        "10",
+        "February",
+        "2026",
+        "Players",
+        "8",
+        "Rounds",
+        "0",
+        "Score",
+        "sheets",
+        "0",
+        "with",
+        "results,",
+        "0",
+        "verified",
+        "Cards",
+        "0",
+        "Log",
+        "entries",
         str(len(json.loads(saved.read_text())["audit"])),
     ]
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
@@ -47,7 +69,9 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     assert page.url == f"{live_server.url}/staff/test/"
     restored = Tournament.objects.get(slug="test")
     assert restored.pk != tournament.pk
-    assert sorted(Player.objects.filter(tournament=restored).values_list("name", flat=True)) == [f"Gracz {i}" for i in range(1, 9)]
+    assert sorted(Player.objects.filter(tournament=restored).values_list("name", flat=True)) == [
+        f"Gracz {i}" for i in range(1, 9)
+    ]
 
     page.get_by_role("link", name="Backups").click()
     assert page.locator(".snapshot-list li").count() == 2  # before the restore, and after it

@@ -41,7 +41,7 @@ def staged(backup_dir):
 
 
 def test_a_new_tournament_at_a_deleted_ones_address_does_not_see_its_snapshots(
-    organiser_client, backup_dir, django_capture_on_commit_callbacks,
+    organiser_client, backup_dir, django_capture_on_commit_callbacks
 ):
     old = build(4)
     old_snapshot = snapshots.take_snapshot(old, "round-1")
@@ -90,7 +90,7 @@ def test_snapshots_of_the_earlier_layout_go_to_the_tournament_created_before_the
 
 
 def test_a_restore_hands_the_tournaments_identity_and_snapshots_to_the_restored_one(
-    organiser_client, backup_dir, django_capture_on_commit_callbacks,
+    organiser_client, backup_dir, django_capture_on_commit_callbacks
 ):
     tournament = build(4)
     first = snapshots.take_snapshot(tournament, "round-1")
@@ -124,7 +124,9 @@ def test_a_new_upload_replaces_the_users_previous_one_for_that_tournament(organi
     other = json.loads(text)
     other["tournament"]["slug"] = "other"
     third = upload(organiser_client, json.dumps(other), url="/staff/new/restore/")
-    assert staged(backup_dir) == sorted([f"{organiser.pk}_{tournament.uid}_{second}.json", f"{organiser.pk}_new_{third}.json"])
+    assert staged(backup_dir) == sorted(
+        [f"{organiser.pk}_{tournament.uid}_{second}.json", f"{organiser.pk}_new_{third}.json"]
+    )
 
 
 def test_another_users_upload_cannot_be_confirmed(organiser_client, client, backup_dir):
@@ -139,8 +141,10 @@ def test_another_users_upload_cannot_be_confirmed(organiser_client, client, back
 
 
 def test_staging_is_capped_the_oldest_going_first_and_expires(organiser_client, backup_dir, monkeypatch):
-    tournaments = [build(4, tournament={"name": f"Cup {n}", "slug": f"cup-{n}", "date": "2026-02-10", "settings": {}})
-                   for n in range(3)]
+    tournaments = [
+        build(4, tournament={"name": f"Cup {n}", "slug": f"cup-{n}", "date": "2026-02-10", "settings": {}})
+        for n in range(3)
+    ]
     texts = [dumps(export_tournament(t)) for t in tournaments]
     monkeypatch.setattr(restore, "MAX_STAGED", len(texts[0].encode()) * 2 + 10)
     tokens = [upload(organiser_client, text, url=f"/staff/{t.slug}/backups/") for t, text in zip(tournaments, texts)]
@@ -162,7 +166,9 @@ def test_the_staged_upload_goes_once_restored(organiser_client, backup_dir):
     assert staged(backup_dir) == []
 
 
-@pytest.mark.parametrize("code, kept", [("backup_changed", False), ("backup_invalid", False), ("backup_not_saved_first", True)])
+@pytest.mark.parametrize(
+    "code, kept", [("backup_changed", False), ("backup_invalid", False), ("backup_not_saved_first", True)]
+)
 def test_a_refused_restore_drops_the_staged_upload_unless_trying_again_may_help(organiser, backup_dir, code, kept):
     token = restore.stage("{}", user=organiser, scope=restore.NEW)
     with pytest.raises(restore.Refused):
@@ -184,7 +190,9 @@ def confirm_at_once(clients, tokens):
     def post(index):
         try:
             barrier.wait(timeout=30)
-            answers[index] = clients[index].post("/staff/new/restore/confirm/", {"token": tokens[index], "replace": "on"})
+            answers[index] = clients[index].post(
+                "/staff/new/restore/confirm/", {"token": tokens[index], "replace": "on"}
+            )
         finally:
             connection.close()
 

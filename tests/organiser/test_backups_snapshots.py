@@ -37,7 +37,9 @@ def snapshot_data(path):
     return json.loads(gzip.decompress(path.read_bytes()))
 
 
-def test_a_verified_sheet_writes_a_snapshot_after_the_commit(head_referee_client, tournament, backup_dir, django_capture_on_commit_callbacks):
+def test_a_verified_sheet_writes_a_snapshot_after_the_commit(
+    head_referee_client, tournament, backup_dir, django_capture_on_commit_callbacks
+):
     sheet = ScoreSheet.objects.get(table__round__tournament=tournament, table__number=1)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         head_referee_client.post(sheet_url("sheet_verify"), {"version": sheet.version})
@@ -52,7 +54,9 @@ def test_a_verified_sheet_writes_a_snapshot_after_the_commit(head_referee_client
     assert html.status_code == 403  # the page is the organiser's
 
 
-def test_a_completed_round_writes_a_snapshot_listed_on_the_page(organiser, organiser_client, tournament, django_capture_on_commit_callbacks):
+def test_a_completed_round_writes_a_snapshot_listed_on_the_page(
+    organiser, organiser_client, tournament, django_capture_on_commit_callbacks
+):
     ScoreSheet.objects.filter(table__round__tournament=tournament).update(state="verified")
     with django_capture_on_commit_callbacks(execute=True):
         services.complete_round(tournament.rounds.get(number=1), user=organiser)
@@ -79,6 +83,7 @@ def test_a_failure_while_writing_leaves_only_complete_files(tournament, backup_d
         def write(data):
             handle_write(data[: len(data) // 2])
             raise OSError(28, "No space left on device")
+
         return write
 
     real_open = open
@@ -110,7 +115,7 @@ def test_a_temporary_file_left_by_a_crash_is_not_listed_and_is_cleaned_up_later(
 
 
 def test_a_full_disk_never_breaks_the_verification_and_the_page_warns(
-    head_referee, organiser_client, tournament, monkeypatch, django_capture_on_commit_callbacks, caplog,
+    head_referee, organiser_client, tournament, monkeypatch, django_capture_on_commit_callbacks, caplog
 ):
     def disk_full(path, data):
         raise OSError(28, "No space left on device")
@@ -130,7 +135,9 @@ def test_a_full_disk_never_breaks_the_verification_and_the_page_warns(
 
 
 def test_a_recorded_failure_is_shown_until_a_snapshot_succeeds(organiser_client, tournament, monkeypatch):
-    monkeypatch.setattr(files, "save_snapshot", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    monkeypatch.setattr(
+        files, "save_snapshot", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left on device"))
+    )
     assert snapshots.take_snapshot(tournament, "verify-r1-t1") is None
     html = organiser_client.get("/staff/test/backups/").content.decode()
     assert "failed: [Errno 28] No space left on device" in html

@@ -10,6 +10,7 @@ from tournament.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
 def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(new_page, live_server, client, organiser):
     tournament = checked_in(8)
     Player.objects.filter(ext_id="p3").update(present=False)
@@ -36,7 +37,12 @@ def test_check_in_swaps_the_row_and_the_dashboard_polls_the_sheet_states(new_pag
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024)])
 def test_no_organiser_page_scrolls_sideways(new_page, live_server, client, organiser, width, height):
     tournament = checked_in(14, players_per_organisation=2)
-    services.add_player(tournament, name="Krystyna Wiśniewska-Szczepańska", organisation="Stowarzyszenie Seniorów „Aktywni” – Gorzów Wielkopolski", user=organiser)
+    services.add_player(
+        tournament,
+        name="Krystyna Wiśniewska-Szczepańska",
+        organisation="Stowarzyszenie Seniorów „Aktywni” – Gorzów Wielkopolski",
+        user=organiser,
+    )
     round_ = services.draw_round(tournament, user=organiser)
     page = signed_in_page(new_page, live_server, client, organiser, {"width": width, "height": height})
     player = Player.objects.first()

@@ -17,14 +17,21 @@ from tournament.models import Player, Round, Table, Tournament
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = [
-    ("Anna Nowak", "UTW Kraków"), ("Jan Kowalski", "Klub Seniora Łódź"), ("Zofia Wiśniewska", "UTW Gdańsk"),
-    ("Stanisław Żak", "UTW Poznań"), ("Halina Dąbrowska", "Klub Seniora Lublin"), ("Józef Lewandowski", "UTW Opole"),
-    ("Krystyna Wójcik", "UTW Toruń"), ("Tadeusz Kamiński", "UTW Rzeszów"),
+    ("Anna Nowak", "UTW Kraków"),
+    ("Jan Kowalski", "Klub Seniora Łódź"),
+    ("Zofia Wiśniewska", "UTW Gdańsk"),
+    ("Stanisław Żak", "UTW Poznań"),
+    ("Halina Dąbrowska", "Klub Seniora Lublin"),
+    ("Józef Lewandowski", "UTW Opole"),
+    ("Krystyna Wójcik", "UTW Toruń"),
+    ("Tadeusz Kamiński", "UTW Rzeszów"),
 ]
 PAPER_ONLY = "Paper only: printed without QR codes or links"
 
 
-def test_a_new_organisers_day_with_paper_only_printing(new_page, live_server, organiser, head_referee, referee, tmp_path, settings):
+def test_a_new_organisers_day_with_paper_only_printing(
+    new_page, live_server, organiser, head_referee, referee, tmp_path, settings
+):
     settings.LISTEN_HOST = "127.0.0.1"  # `make run`: this computer only
     base = live_server.url
     staff = signed_in_page(new_page, live_server, Client(), organiser, TABLET)
@@ -69,15 +76,22 @@ def test_a_new_organisers_day_with_paper_only_printing(new_page, live_server, or
     # Print on paper only: the menu says so, and the PDFs come without QR codes or links.
     staff.goto(f"{base}/print/{SLUG}/")
     notice = staff.locator(".paper-only")
-    assert "printed without QR codes and links" in notice.inner_text() and "make run HOST=0.0.0.0" in notice.inner_text()
+    assert (
+        "printed without QR codes and links" in notice.inner_text() and "make run HOST=0.0.0.0" in notice.inner_text()
+    )
     screenshot(staff, "day-02-print-menu-paper-only")
-    for link, name in (("/round/1/score-sheets.pdf", "day-03-score-sheets"), ("/round/1/table-cards.pdf", "day-04-table-cards")):
+    for link, name in (
+        ("/round/1/score-sheets.pdf", "day-03-score-sheets"),
+        ("/round/1/table-cards.pdf", "day-04-table-cards"),
+    ):
         href = staff.locator(f"a[href$='{link}']").first.get_attribute("href")
         reader = download_pdf(staff, base + href, name)
         assert len(reader.pages) == 2
         assert all(PAPER_ONLY in " ".join(page.extract_text().split()) for page in reader.pages)
         assert "http" not in pdf_text(reader) and not any(page.images for page in reader.pages)
-    assert "Anna Nowak" in pdf_text(download_pdf(staff, f"{base}/print/{SLUG}/round/1/score-sheets.pdf", "day-03-score-sheets"))
+    assert "Anna Nowak" in pdf_text(
+        download_pdf(staff, f"{base}/print/{SLUG}/round/1/score-sheets.pdf", "day-03-score-sheets")
+    )
 
     # The referee enters and submits both sheets on a tablet; the head referee verifies them.
     tables = list(Table.objects.filter(round__tournament=tournament, round__number=1).order_by("number"))

@@ -13,8 +13,17 @@ from tests.support.files import formula_cells, read_csv, read_workbook
 
 pytestmark = pytest.mark.django_db
 
-STANDINGS_HEADERS = ["Place", "Player", "Organisation", "Big points", "Small points", "Games won", "Status", "Points of",
-                     "Tie"]
+STANDINGS_HEADERS = [
+    "Place",
+    "Player",
+    "Organisation",
+    "Big points",
+    "Small points",
+    "Games won",
+    "Status",
+    "Points of",
+    "Tie",
+]
 QUALIFYING = "the qualifying rounds"  # whose points each row shows: no final here
 
 
@@ -31,8 +40,17 @@ def export(tournament, tmp_path, fmt, *extra):
 
 def expected_standings(tournament):
     return [
-        [row.rank, row.player.name, row.player.organisation.name, row.points.big_points, row.points.small_points,
-         row.points.games_won, row.status, QUALIFYING, tie_note(row) or None]
+        [
+            row.rank,
+            row.player.name,
+            row.player.organisation.name,
+            row.points.big_points,
+            row.points.small_points,
+            row.points.games_won,
+            row.status,
+            QUALIFYING,
+            tie_note(row) or None,
+        ]
         for row in compute_standings(tournament)
     ]
 
@@ -59,14 +77,28 @@ def test_the_spreadsheet_holds_the_staff_standings_with_numbers_as_numbers(tourn
 def test_the_round_sheets_show_verified_sheets_only_and_the_cards_sheet_every_card(tournament, tmp_path):
     sheets = read_workbook(export(tournament, tmp_path, "xlsx"))
     header, *seats = sheets["Round 1"][1]
-    assert header == ["Table", "Seat at the table", "Player", "Game 1", "Game 2", "Game 3", "Game 4",
-                      "Small points", "Big points"]
+    assert header == [
+        "Table",
+        "Seat at the table",
+        "Player",
+        "Game 1",
+        "Game 2",
+        "Game 3",
+        "Game 4",
+        "Small points",
+        "Big points",
+    ]
     assert seats[0] == [1, "A", HOSTILE_NAMES[0], 183, -12, -5, -8, 158, 1]
     assert seats[3] == [1, "D", HOSTILE_NAMES[3], -100, -30, -9, 35, -104, 1]
     _, round2 = sheets["Round 2"]
     assert [row[:3] for row in round2[1:]] == [
-        [1, "A", HOSTILE_NAMES[1]], [1, "B", HOSTILE_NAMES[2]], [1, "C", HOSTILE_NAMES[3]], [1, "D", HOSTILE_NAMES[0]],
-        [2, "A", HOSTILE_NAMES[5]], [2, "B", HOSTILE_NAMES[6]], [2, "C", HOSTILE_NAMES[4]],
+        [1, "A", HOSTILE_NAMES[1]],
+        [1, "B", HOSTILE_NAMES[2]],
+        [1, "C", HOSTILE_NAMES[3]],
+        [1, "D", HOSTILE_NAMES[0]],
+        [2, "A", HOSTILE_NAMES[5]],
+        [2, "B", HOSTILE_NAMES[6]],
+        [2, "C", HOSTILE_NAMES[4]],
     ]
     assert all(value is None for row in round2[1:] for value in row[3:]), "a sheet not verified counts nowhere"
     _, cards = sheets["Cards"]
@@ -78,8 +110,19 @@ def test_the_round_sheets_show_verified_sheets_only_and_the_cards_sheet_every_ca
 
 def test_a_withdrawn_card_is_in_the_cards_sheet_with_when_and_why(tmp_path):
     withdrawn = {"at": "2026-02-10T10:05:00+00:00", "by": "head", "reason": "given to the wrong player"}
-    tournament = build(4, cards=[{"player": "p2", "round": None, "colour": "yellow", "reason": "untidy table",
-                                  "given_at": "2026-02-10T09:30:00+00:00", "withdrawn": withdrawn}])
+    tournament = build(
+        4,
+        cards=[
+            {
+                "player": "p2",
+                "round": None,
+                "colour": "yellow",
+                "reason": "untidy table",
+                "given_at": "2026-02-10T09:30:00+00:00",
+                "withdrawn": withdrawn,
+            }
+        ],
+    )
     _, cards = read_workbook(export(tournament, tmp_path, "xlsx"))["Cards"]
     assert cards[1][:4] == ["Gracz 2", "yellow card", None, "untidy table"]
     assert cards[1][5] > cards[1][4] and cards[1][6] == "given to the wrong player"
@@ -93,8 +136,11 @@ def test_no_cell_of_the_spreadsheet_is_a_formula(tournament, tmp_path):
 
 
 def test_the_unverified_score_is_in_no_export(tournament, tmp_path):
-    files = [export(tournament, tmp_path, "xlsx"), export(tournament, tmp_path, "csv"),
-             export(tournament, tmp_path, "csv", "--table", "rounds")]
+    files = [
+        export(tournament, tmp_path, "xlsx"),
+        export(tournament, tmp_path, "csv"),
+        export(tournament, tmp_path, "csv", "--table", "rounds"),
+    ]
     for data in files[1:]:
         assert str(UNVERIFIED_SCORE) not in data.decode("utf-8-sig")
     values = [v for _sheet, rows in read_workbook(files[0]).values() for row in rows for v in row]
@@ -104,8 +150,10 @@ def test_the_unverified_score_is_in_no_export(tournament, tmp_path):
 def test_the_csv_standings_match_the_staff_standings_and_run_no_formula(tournament, tmp_path):
     rows = read_csv(export(tournament, tmp_path, "csv"))
     assert rows[0] == STANDINGS_HEADERS
-    expected = [["" if v is None else f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else str(v) for v in row]
-                for row in expected_standings(tournament)]
+    expected = [
+        ["" if v is None else f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else str(v) for v in row]
+        for row in expected_standings(tournament)
+    ]
     assert rows[1:] == expected
     assert rows[1][1:3] == ["'" + HOSTILE_NAMES[0], "'" + HOSTILE_CLUB]
     assert rows[-1][0] == "" and rows[-1][6] == "disqualified"
@@ -125,8 +173,12 @@ def test_the_csv_for_excel_is_split_by_semicolons_and_the_comma_file_holds_the_s
     excel = export(tournament, tmp_path, "csv")
     comma = export(tournament, tmp_path, "csv", "--separator", "comma")
     # Excel in Polish splits a line at semicolons; names with commas or semicolons are quoted
-    assert excel.startswith(b"\xef\xbb\xbf") and excel.split(b"\r\n")[0].decode("utf-8-sig") == ";".join(STANDINGS_HEADERS)
-    assert comma.startswith(b"\xef\xbb\xbf") and comma.split(b"\r\n")[0].decode("utf-8-sig") == ",".join(STANDINGS_HEADERS)
+    assert excel.startswith(b"\xef\xbb\xbf") and excel.split(b"\r\n")[0].decode("utf-8-sig") == ";".join(
+        STANDINGS_HEADERS
+    )
+    assert comma.startswith(b"\xef\xbb\xbf") and comma.split(b"\r\n")[0].decode("utf-8-sig") == ",".join(
+        STANDINGS_HEADERS
+    )
     assert read_csv(comma, ",") == read_csv(excel)
     assert read_csv(comma, ",")[1][1] == "'" + HOSTILE_NAMES[0]  # the comma file is kept safe from formulas too
     rounds = export(tournament, tmp_path, "csv", "--table", "rounds", "--separator", "comma")
@@ -138,7 +190,14 @@ def test_headers_follow_the_active_language_polish_by_default(tournament, settin
 
     with translation.override("pl"):
         assert standings_table(tournament).headers == [
-            "Miejsce", "Gracz", "Organizacja", "Duże punkty", "Małe punkty", "Wygrane partie", "Status", "Punkty z",
+            "Miejsce",
+            "Gracz",
+            "Organizacja",
+            "Duże punkty",
+            "Małe punkty",
+            "Wygrane partie",
+            "Status",
+            "Punkty z",
             "Remis",
         ]
 
@@ -148,7 +207,9 @@ def test_a_tournament_without_rounds_gives_valid_files_with_the_players_only(tmp
     sheets = read_workbook(export(tournament, tmp_path, "xlsx"))
     assert list(sheets) == ["Standings", "Cards"]
     assert sorted(row[1] for row in sheets["Standings"][1][1:]) == [f"Gracz {i}" for i in range(1, 6)]
-    assert sheets["Cards"][1] == [["Player", "Card", "Round", "Reason", "Time", "Withdrawn", "Reason for the withdrawal"]]
+    assert sheets["Cards"][1] == [
+        ["Player", "Card", "Round", "Reason", "Time", "Withdrawn", "Reason for the withdrawal"]
+    ]
     assert len(read_csv(export(tournament, tmp_path, "csv"))) == 6
     assert read_csv(export(tournament, tmp_path, "csv", "--table", "rounds"))[1:] == []
 
@@ -164,9 +225,14 @@ def test_an_unknown_slug_is_a_clear_error(tmp_path):
 
 def test_the_organiser_downloads_each_file(organiser_client, tournament):
     answers = {}
-    for name, content_type in (("results.xlsx", "application/vnd.openxmlformats"), ("standings.csv", "text/csv"),
-                               ("rounds.csv", "text/csv"), ("standings-comma.csv", "text/csv"),
-                               ("rounds-comma.csv", "text/csv"), ("results-site.zip", "application/zip")):
+    for name, content_type in (
+        ("results.xlsx", "application/vnd.openxmlformats"),
+        ("standings.csv", "text/csv"),
+        ("rounds.csv", "text/csv"),
+        ("standings-comma.csv", "text/csv"),
+        ("rounds-comma.csv", "text/csv"),
+        ("results-site.zip", "application/zip"),
+    ):
         response = organiser_client.get(reverse("organiser:export_file", args=[tournament.slug, name]))
         assert response.status_code == 200 and response["Content-Type"].startswith(content_type)
         assert response["Content-Disposition"] == f'attachment; filename="{tournament.slug}-{name}"'

@@ -37,10 +37,19 @@ def test_the_export_buttons_download_the_files(new_page, live_server, client, or
 
     workbook = saved["test-results.xlsx"].read_bytes()
     assert formula_cells(workbook) == []
-    assert read_workbook(workbook)["Standings"][1][1][:6] == [1, HOSTILE_NAMES[0], "=1+1 Klub <b>Seniora</b>", 1, 158, 1]
+    assert read_workbook(workbook)["Standings"][1][1][:6] == [
+        1,
+        HOSTILE_NAMES[0],
+        "=1+1 Klub <b>Seniora</b>",
+        1,
+        158,
+        1,
+    ]
     assert read_csv(saved["test-standings.csv"].read_bytes())[1][1] == "'" + HOSTILE_NAMES[0]
     assert read_csv(saved["test-rounds.csv"].read_bytes())[1][:2] == ["Round 1", "1"]
-    assert read_csv(saved["test-standings-comma.csv"].read_bytes(), ",") == read_csv(saved["test-standings.csv"].read_bytes())
+    assert read_csv(saved["test-standings-comma.csv"].read_bytes(), ",") == read_csv(
+        saved["test-standings.csv"].read_bytes()
+    )
 
     site = tmp_path / "site"
     with zipfile.ZipFile(saved["test-results-site.zip"]) as archive:
@@ -49,7 +58,9 @@ def test_the_export_buttons_download_the_files(new_page, live_server, client, or
     offline.goto((site / "index.html").as_uri())
     offline.get_by_role("link", name="Standings").first.click()
     assert offline.url.endswith("/standings.html")
-    assert float(offline.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")) >= 18  # the style sheet applies
+    assert (
+        float(offline.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")) >= 18
+    )  # the style sheet applies
     assert_no_horizontal_scroll(offline)
     offline.get_by_role("link", name=HOSTILE_NAMES[5]).click()  # the <script> player, as text
     assert offline.url.endswith("/players/6.html")

@@ -42,7 +42,9 @@ class Links(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
-        self.links += [value for name, value in attrs if name in ("href", "src", "action", "srcset") and value is not None]
+        self.links += [
+            value for name, value in attrs if name in ("href", "src", "action", "srcset") and value is not None
+        ]
 
 
 def export_zip(tournament, tmp_path):
@@ -86,10 +88,14 @@ def test_every_link_of_the_site_resolves_to_a_file_in_the_zip(tmp_path):
 
 
 def test_the_link_check_finds_a_broken_link():
-    files = {"index.html": '<a href="standings.html">x</a><a href="rounds/9.html">y</a><img src="/logo.png">'
-                           '<a href="https://example.com/">z</a><a href="#top">t</a>', "standings.html": ""}
+    files = {
+        "index.html": '<a href="standings.html">x</a><a href="rounds/9.html">y</a><img src="/logo.png">'
+        '<a href="https://example.com/">z</a><a href="#top">t</a>',
+        "standings.html": "",
+    }
     assert broken_links(files) == [
-        "index.html: rounds/9.html -> rounds/9.html is not in the zip", "index.html: /logo.png is not relative",
+        "index.html: rounds/9.html -> rounds/9.html is not in the zip",
+        "index.html: /logo.png is not relative",
         "index.html: https://example.com/ is not relative",
     ]
 
@@ -112,13 +118,19 @@ def test_the_site_shows_the_staff_nothing_more_the_unverified_sheet_stays_out():
 
 def test_a_tournament_without_rounds_gives_a_site_with_the_players_only(tmp_path):
     files = zip_texts(export_zip(build(5), tmp_path))
-    assert sorted(files) == ["index.html", "players.html", *(f"players/{n}.html" for n in range(1, 6)),
-                             "standings.html", "style.css"]
+    assert sorted(files) == [
+        "index.html",
+        "players.html",
+        *(f"players/{n}.html" for n in range(1, 6)),
+        "standings.html",
+        "style.css",
+    ]
     assert broken_links(files) == []
     assert "3 Gracz" in files["players.html"]  # "Gracz 3": the surname (3) first in the list A–Ż
 
 
 # ---------------------------------------------------------------- visibility (SPEC §8)
+
 
 def found(files, value):
     pattern = number_pattern(value)
@@ -159,8 +171,10 @@ def test_hidden_mode_shows_no_score_at_all(hall):
 
 def test_the_final_has_its_page_and_its_sheet(tmp_path):
     ids = ["p1", "p2", "p3", "p4"]
-    rounds = [{"number": 1, "state": "completed", "tables": [table(1, ids, games())]},
-              {"number": 2, "kind": "final", "state": "completed", "tables": [table(1, ids[::-1], games())]}]
+    rounds = [
+        {"number": 1, "state": "completed", "tables": [table(1, ids, games())]},
+        {"number": 2, "kind": "final", "state": "completed", "tables": [table(1, ids[::-1], games())]},
+    ]
     tournament = build(4, rounds=rounds, settings={"final": True, "rounds_planned": 1})
     files = zip_texts(export_zip(tournament, tmp_path))
     assert 'href="rounds/2.html"' in files["index.html"] and "The final table" in files["index.html"]

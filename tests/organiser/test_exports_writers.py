@@ -26,12 +26,20 @@ def test_csv_leaves_numbers_and_plain_text_alone():
 
 def test_the_writers_turn_formula_like_text_into_text():
     table = Table("Sheet", ["Name", "Score"], [["=SUM(B1:B9)", -12], ["\tTab", 7], ['"quoted", text', None]])
-    assert read_csv(csv_bytes(table)) == [["Name", "Score"], ["'=SUM(B1:B9)", "-12"], ["'\tTab", "7"],
-                                          ['"quoted", text', ""]]
+    assert read_csv(csv_bytes(table)) == [
+        ["Name", "Score"],
+        ["'=SUM(B1:B9)", "-12"],
+        ["'\tTab", "7"],
+        ['"quoted", text', ""],
+    ]
     workbook = workbook_bytes([table])
     assert formula_cells(workbook) == []
-    assert read_workbook(workbook)["Sheet"][1] == [["Name", "Score"], ["=SUM(B1:B9)", -12], ["\tTab", 7],
-                                                   ['"quoted", text', None]]
+    assert read_workbook(workbook)["Sheet"][1] == [
+        ["Name", "Score"],
+        ["=SUM(B1:B9)", -12],
+        ["\tTab", 7],
+        ['"quoted", text', None],
+    ]
 
 
 def test_sheet_names_are_valid_and_unique():

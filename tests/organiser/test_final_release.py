@@ -30,7 +30,8 @@ def test_a_new_tournament_with_a_final_hides_its_results_until_the_ceremony_unle
     organiser_client.post("/staff/new/", settings_data())
     organiser_client.post("/staff/new/", settings_data(name="Złota Jesień", final_release="live"))
     assert dict(Tournament.objects.values_list("name", "final_release")) == {
-        "Senioriada Łódź": "ceremony", "Złota Jesień": "live",
+        "Senioriada Łódź": "ceremony",
+        "Złota Jesień": "live",
     }
     html = organiser_client.get("/staff/new/").content.decode()
     assert 'value="ceremony" required id="id_final_release_0" checked' in html
@@ -56,7 +57,9 @@ def test_once_the_final_has_started_the_plan_no_longer_changes(organiser_client,
     tournament = qualified()
     services.start_round(services.seat_final(tournament, user=organiser), user=organiser)
     html = organiser_client.get("/staff/test/").content.decode()
-    assert "Hidden from the public until the medal ceremony" in html and 'action="/staff/test/final/release/"' not in html
+    assert (
+        "Hidden from the public until the medal ceremony" in html and 'action="/staff/test/final/release/"' not in html
+    )
     response = organiser_client.post(CHANGE, {"final_release": "live"}, follow=True)
     assert "The final has started, so the plan for its results no longer changes." in response.content.decode()
     form = organiser_client.get("/staff/test/settings/").context["form"]

@@ -42,6 +42,7 @@ def game_numbered(number):
 
 # ---------------------------------------------------------------- item 3: one validation for both doors
 
+
 def test_a_qualifying_table_of_four_plays_four_games_not_fifty():
     games = [game_numbered(n) for n in range(1, 51)]
     data = tournament_data(4, [{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games)]}])
@@ -55,7 +56,11 @@ def test_a_table_of_three_plays_three_games():
 
 
 def test_the_final_table_plays_the_final_games_setting():
-    final = {"number": 2, "kind": "final", "tables": [table(1, ["p1", "p2", "p3", "p4"], [game_numbered(n) for n in (1, 2, 3)])]}
+    final = {
+        "number": 2,
+        "kind": "final",
+        "tables": [table(1, ["p1", "p2", "p3", "p4"], [game_numbered(n) for n in (1, 2, 3)])],
+    }
     data = tournament_data(4, [{"number": 1}, final], settings={"final_games": 2, "rounds_planned": 1})
     assert refusal(data) == "rounds[1].tables[0].games[2].number: must be 1–2, got 3"
     data["rounds"][1]["tables"][0]["games"].pop()
@@ -70,17 +75,32 @@ def test_the_reserved_address_new_is_refused_by_the_import_as_by_the_form():
     assert form.errors["slug"] == ["This address is reserved: choose another one."]
 
 
-@pytest.mark.parametrize("setting, value, form_value, message", [
-    ("big_point_places", [0, 0, 0, 1000], "0, 0, 0, 1000", "A lower place cannot get more points than a higher one."),
-    ("big_point_places", [5, 4, 3, 2, 1], "5, 4, 3, 2, 1", "A table has at most 4 places: enter at most 4 numbers."),
-    ("big_point_places", [], "", "Enter the points for 1st place, then 2nd, 3rd and 4th, e.g. 1, 0, 0, 0."),
-])
+@pytest.mark.parametrize(
+    "setting, value, form_value, message",
+    [
+        (
+            "big_point_places",
+            [0, 0, 0, 1000],
+            "0, 0, 0, 1000",
+            "A lower place cannot get more points than a higher one.",
+        ),
+        (
+            "big_point_places",
+            [5, 4, 3, 2, 1],
+            "5, 4, 3, 2, 1",
+            "A table has at most 4 places: enter at most 4 numbers.",
+        ),
+        ("big_point_places", [], "", "Enter the points for 1st place, then 2nd, 3rd and 4th, e.g. 1, 0, 0, 0."),
+    ],
+)
 def test_big_points_by_place_are_checked_alike_in_both_doors(setting, value, form_value, message):
     assert refusal(tournament_data(4, settings={setting: value})) == f"tournament.settings.{setting}: {message}"
     assert TournamentForm(settings_data(**{setting: form_value})).errors[setting] == [message]
 
 
-@pytest.mark.parametrize("setting, too_much", [("joker_penalty", 10_001), ("penalty_possible_not_done", 10_001), ("initial_meld", 1001)])
+@pytest.mark.parametrize(
+    "setting, too_much", [("joker_penalty", 10_001), ("penalty_possible_not_done", 10_001), ("initial_meld", 1001)]
+)
 def test_whole_number_settings_have_the_same_bounds_in_both_doors(setting, too_much):
     limit = too_much - 1
     message = refusal(tournament_data(4, settings={setting: too_much}))
@@ -114,6 +134,7 @@ def test_a_name_is_the_same_name_in_any_case_or_spacing_in_the_import_as_in_the_
 
 
 # ---------------------------------------------------------------- item 4: hostile files, one line each
+
 
 def run_command(tmp_path, text):
     path = tmp_path / "hostile.json"
@@ -153,14 +174,26 @@ def test_a_five_thousand_digit_number_is_refused_where_it_stands(tmp_path):
     )
 
 
-@pytest.mark.parametrize("where, expected", [
-    (lambda d: d["players"][0].update(name="Anna \ud800"), "players[0].name: Invisible or control character U+D800"),
-    (lambda d: d["players"][0].update(organisation="\ud800"), "players[0].organisation: Invisible or control character U+D800"),
-    (lambda d: d["players"][0].update(id="\ud800"), "players[0].id: Invisible or control character U+D800"),
-    (lambda d: d.update(cards=[{"player": "p1", "colour": "warning", "reason": "x\ud800"}]), "cards[0].reason: Invisible"),
-    (lambda d: d["players"][0].update({"\ud800\n": 1}), "players[0].\\ud800\\n: unknown field"),
-    (lambda d: d["tournament"].update(name="Cup\u202e"), "tournament.name: Invisible or control character U+202E"),
-])
+@pytest.mark.parametrize(
+    "where, expected",
+    [
+        (
+            lambda d: d["players"][0].update(name="Anna \ud800"),
+            "players[0].name: Invisible or control character U+D800",
+        ),
+        (
+            lambda d: d["players"][0].update(organisation="\ud800"),
+            "players[0].organisation: Invisible or control character U+D800",
+        ),
+        (lambda d: d["players"][0].update(id="\ud800"), "players[0].id: Invisible or control character U+D800"),
+        (
+            lambda d: d.update(cards=[{"player": "p1", "colour": "warning", "reason": "x\ud800"}]),
+            "cards[0].reason: Invisible",
+        ),
+        (lambda d: d["players"][0].update({"\ud800\n": 1}), "players[0].\\ud800\\n: unknown field"),
+        (lambda d: d["tournament"].update(name="Cup\u202e"), "tournament.name: Invisible or control character U+202E"),
+    ],
+)
 def test_a_lone_surrogate_or_control_character_anywhere_is_one_line_naming_the_path(tmp_path, where, expected):
     data = tournament_data(4)
     where(data)
@@ -174,6 +207,7 @@ def test_reasons_may_span_lines():
 
 
 # ---------------------------------------------------------------- item 7: names, in every door
+
 
 @pytest.mark.parametrize("label", HIDDEN_CHARACTERS)
 def test_a_name_with_an_invisible_character_is_refused_by_the_json_import(label):
@@ -203,19 +237,31 @@ def test_a_tournament_name_with_an_invisible_character_is_refused_by_the_setting
     assert form.errors["name"] == ["Invisible or control character U+200B: type the text again without it."]
 
 
-@pytest.mark.parametrize("label, kind", [
-    (label, kind) for label in ("right-to-left override", "zero-width space", "bell", "left-to-right isolate")
-    for kind in ("csv", "xlsx") if (label, kind) != ("bell", "xlsx")  # XML cannot hold a bell
-])
+@pytest.mark.parametrize(
+    "label, kind",
+    [
+        (label, kind)
+        for label in ("right-to-left override", "zero-width space", "bell", "left-to-right isolate")
+        for kind in ("csv", "xlsx")
+        if (label, kind) != ("bell", "xlsx")  # XML cannot hold a bell
+    ],
+)
 def test_a_name_with_an_invisible_character_is_refused_by_the_file_import(organiser_client, label, kind):
     character, code = HIDDEN_CHARACTERS[label]
     build(0)
-    rows = [["name", "organisation"], ["Ewa Bąk", "UTW"], [f"Anna{character} Nowak", "Klub"], ["Jan Lis", f"Klub{character}"]]
+    rows = [
+        ["name", "organisation"],
+        ["Ewa Bąk", "UTW"],
+        [f"Anna{character} Nowak", "Klub"],
+        ["Jan Lis", f"Klub{character}"],
+    ]
     if kind == "csv":
         content = "".join(",".join(row) + "\n" for row in rows).encode()
     else:
         content = xlsx(rows)
-    response = organiser_client.post("/staff/test/players/import/", {"file": SimpleUploadedFile(f"list.{kind}", content)})
+    response = organiser_client.post(
+        "/staff/test/players/import/", {"file": SimpleUploadedFile(f"list.{kind}", content)}
+    )
     message = f"Invisible or control character {code}: type the text again without it."
     assert [p.message for p in response.context["problems"]] == [f"Line 3: {message}", f"Line 4: {message}"]
     assert not Player.objects.exists()

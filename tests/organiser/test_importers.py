@@ -31,7 +31,10 @@ def test_the_sample_file_of_42_players_is_imported_in_file_order(organiser_clien
     players = list(Player.objects.order_by("start_number"))
     assert len(players) == 42
     assert (players[0].start_number, players[0].name, players[0].organisation.name, players[0].ext_id) == (
-        1, "Genowefa Gąsior", "Uniwersytet Trzeciego Wieku – Rabka-Zdrój", "p1",
+        1,
+        "Genowefa Gąsior",
+        "Uniwersytet Trzeciego Wieku – Rabka-Zdrój",
+        "p1",
     )
     assert (players[-1].name, players[-1].ext_id) == ("Anna Wiśniewska", "p42")
     assert {p.org_slot for p in players} == {1}
@@ -39,10 +42,11 @@ def test_the_sample_file_of_42_players_is_imported_in_file_order(organiser_clien
 
 @pytest.mark.parametrize("encoding, separator", [("utf-8", ","), ("utf-8-sig", ";"), ("cp1250", ";"), ("cp1250", ",")])
 def test_utf8_with_or_without_bom_and_windows_1250_with_either_separator(encoding, separator):
-    text = f"Name{separator}Organisation\r\nŁucja Żak{separator}UTW Łódź\r\n\r\n\"Nowak, Anna\"{separator}Klub Seniora Kraków\r\n"
+    text = f'Name{separator}Organisation\r\nŁucja Żak{separator}UTW Łódź\r\n\r\n"Nowak, Anna"{separator}Klub Seniora Kraków\r\n'
     rows = read_player_file("list.csv", text.encode(encoding))
     assert [(r.line, r.given_names, r.surname, r.name, r.organisation) for r in rows] == [
-        (2, "Łucja", "Żak", "Łucja Żak", "UTW Łódź"), (4, "Anna", "Nowak", "Anna Nowak", "Klub Seniora Kraków"),
+        (2, "Łucja", "Żak", "Łucja Żak", "UTW Łódź"),
+        (4, "Anna", "Nowak", "Anna Nowak", "Klub Seniora Kraków"),
     ]
 
 
@@ -51,14 +55,25 @@ def test_polish_column_titles_in_any_order():
     assert [(r.given_names, r.surname, r.organisation) for r in rows] == [("Anna Maria", "Nowak", "UTW Kraków")]
 
 
-NAMES_APART = [("Anna Maria", "Nowak-Lis", "UTW Kraków"), ("Jan", "van Dijk", "Klub Łódź"), ("Łucja", "Żak", "UTW Łódź")]
+NAMES_APART = [
+    ("Anna Maria", "Nowak-Lis", "UTW Kraków"),
+    ("Jan", "van Dijk", "Klub Łódź"),
+    ("Łucja", "Żak", "UTW Łódź"),
+]
 
 
-@pytest.mark.parametrize("header", [
-    "Imię;Nazwisko;Organizacja", "Nazwisko;Imię;Organizacja", "imie;nazwisko;klub", "Imiona;Nazwisko;Organizacja",
-    "First name;Last name;Organisation", "Surname;Given names;Organization",
-    "Imię i nazwisko;Imię;Nazwisko;Organizacja",  # two name columns win over one
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Imię;Nazwisko;Organizacja",
+        "Nazwisko;Imię;Organizacja",
+        "imie;nazwisko;klub",
+        "Imiona;Nazwisko;Organizacja",
+        "First name;Last name;Organisation",
+        "Surname;Given names;Organization",
+        "Imię i nazwisko;Imię;Nazwisko;Organizacja",  # two name columns win over one
+    ],
+)
 def test_the_name_in_two_columns_polish_or_english(header):
     def cell(title, given_names, surname, organisation):
         title = title.lower()
@@ -75,16 +90,21 @@ def test_the_name_in_two_columns_polish_or_english(header):
 
 
 def test_a_surname_first_column_and_names_with_a_comma():
-    text = "Nazwisko i imię,Organizacja\nNowak Anna Maria,UTW Kraków\n\"Lis, Jan\",UTW Kraków\nŻak,Klub\n"
+    text = 'Nazwisko i imię,Organizacja\nNowak Anna Maria,UTW Kraków\n"Lis, Jan",UTW Kraków\nŻak,Klub\n'
     rows = read_player_file("lista.csv", text.encode())
     assert [(r.given_names, r.surname) for r in rows] == [("Anna Maria", "Nowak"), ("Jan", "Lis"), ("", "Żak")]
     rows = read_player_file("list.csv", b"Name,Organisation\nLis Jan,Klub\nJan Lis,Klub\n")
-    assert [(r.given_names, r.surname) for r in rows] == [("Lis", "Jan"), ("Jan", "Lis")]  # one name column: surname last
+    assert [(r.given_names, r.surname) for r in rows] == [
+        ("Lis", "Jan"),
+        ("Jan", "Lis"),
+    ]  # one name column: surname last
 
 
 def test_two_name_columns_import_with_the_parts_kept(organiser_client):
     build(0)
-    content = xlsx([["Nazwisko", "Imię", "Organizacja"], ["Nowak Kowalska", "Anna", "UTW Kraków"], ["Ćwik", "Jan", "Klub"]])
+    content = xlsx(
+        [["Nazwisko", "Imię", "Organizacja"], ["Nowak Kowalska", "Anna", "UTW Kraków"], ["Ćwik", "Jan", "Klub"]]
+    )
     assert upload(organiser_client, "lista.xlsx", content).status_code == 302
     players = list(Player.objects.order_by("start_number").values_list("given_names", "surname", "name"))
     assert players == [("Anna", "Nowak Kowalska", "Anna Nowak Kowalska"), ("Jan", "Ćwik", "Jan Ćwik")]
@@ -111,21 +131,28 @@ def test_a_file_that_is_neither_utf8_nor_polish_windows_1250_is_refused():
     assert "is not in UTF-8" in refused.value.message
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("players.csv", b"", "The file \u201cplayers.csv\u201d is empty."),
-    ("players.csv", b"  \r\n\n", "The file \u201cplayers.csv\u201d is empty."),
-    ("players.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "it looks like a PNG file"),
-    ("players.csv", b"%PDF-1.7\n", "it looks like a PDF file"),
-    ("players.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "old Excel file (.xls)"),
-    ("players.xlsx", b"name,organisation\nA,B\n", "is not a valid Excel (.xlsx) file"),
-    ("players.xlsx", b"PK\x03\x04 broken zip", "is not a valid Excel (.xlsx) file"),
-    ("players.csv", b"Anna Nowak,UTW\n", "Line 1: the first line must name the columns"),
-    ("players.csv", b"name,organisation\n", "has no players below its header"),
-    ("players.csv", b"name,organisation\nAnna\x00,B\n", "is not a CSV or Excel (.xlsx) file"),
-    ("players.csv", b"name,organisation\n" + b"x" * 200_000 + b",B\n", "cannot be read as a CSV file"),
-    ("players.csv", b"name,organisation\n" + b"Anna,B\n" * 400_000, "is too large (at most 2 MB)"),
-    ("players.csv", b"name,organisation\n" + b"".join(b"P%d,O%d\n" % (i, i) for i in range(2001)), "more than 2000 players"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("players.csv", b"", "The file \u201cplayers.csv\u201d is empty."),
+        ("players.csv", b"  \r\n\n", "The file \u201cplayers.csv\u201d is empty."),
+        ("players.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "it looks like a PNG file"),
+        ("players.csv", b"%PDF-1.7\n", "it looks like a PDF file"),
+        ("players.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "old Excel file (.xls)"),
+        ("players.xlsx", b"name,organisation\nA,B\n", "is not a valid Excel (.xlsx) file"),
+        ("players.xlsx", b"PK\x03\x04 broken zip", "is not a valid Excel (.xlsx) file"),
+        ("players.csv", b"Anna Nowak,UTW\n", "Line 1: the first line must name the columns"),
+        ("players.csv", b"name,organisation\n", "has no players below its header"),
+        ("players.csv", b"name,organisation\nAnna\x00,B\n", "is not a CSV or Excel (.xlsx) file"),
+        ("players.csv", b"name,organisation\n" + b"x" * 200_000 + b",B\n", "cannot be read as a CSV file"),
+        ("players.csv", b"name,organisation\n" + b"Anna,B\n" * 400_000, "is too large (at most 2 MB)"),
+        (
+            "players.csv",
+            b"name,organisation\n" + b"".join(b"P%d,O%d\n" % (i, i) for i in range(2001)),
+            "more than 2000 players",
+        ),
+    ],
+)
 def test_a_file_of_the_wrong_kind_is_named_and_nothing_is_imported(organiser_client, name, content, message):
     build(2)
     response = upload(organiser_client, name, content)
@@ -139,10 +166,10 @@ def test_every_bad_line_is_named_and_nothing_is_imported(organiser_client):
     build(0)
     content = (
         "name;organisation\n"
-        "Anna Nowak;UTW Kraków\n"          # 2
-        ";UTW Kraków\n"                    # 3: empty name
-        "Jan Lis;\n"                       # 4: empty organisation
-        "Ewa Bąk;Klub Łódź\n"              # 5
+        "Anna Nowak;UTW Kraków\n"  # 2
+        ";UTW Kraków\n"  # 3: empty name
+        "Jan Lis;\n"  # 4: empty organisation
+        "Ewa Bąk;Klub Łódź\n"  # 5
     ).encode()
     response = upload(organiser_client, "list.csv", content)
     assert problems(response) == ["Line 3: the name is empty.", "Line 4: the organisation is empty."]
@@ -153,12 +180,12 @@ def test_duplicates_and_every_over_quota_line_are_named(organiser_client):
     build(2, settings={"players_per_organisation": 2})  # Gracz 1 of Klub 1 and Gracz 2 of Klub 2
     content = (
         "name,organisation\n"
-        "Anna Nowak,UTW Kraków\n"    # 2
-        "Jan Lis,UTW Kraków\n"       # 3
-        "anna  nowak,utw kraków\n"   # 4: the same player again, and a third player of UTW Kraków
-        "Gracz 1,Klub 1\n"           # 5: already registered
-        "Ewa Bąk,Klub 2\n"           # 6: Klub 2 already has one
-        "Ola Kot,Klub 2\n"           # 7: … and this is its third
+        "Anna Nowak,UTW Kraków\n"  # 2
+        "Jan Lis,UTW Kraków\n"  # 3
+        "anna  nowak,utw kraków\n"  # 4: the same player again, and a third player of UTW Kraków
+        "Gracz 1,Klub 1\n"  # 5: already registered
+        "Ewa Bąk,Klub 2\n"  # 6: Klub 2 already has one
+        "Ola Kot,Klub 2\n"  # 7: … and this is its third
     ).encode()
     response = upload(organiser_client, "list.csv", content)
     assert problems(response) == [
@@ -175,13 +202,17 @@ def test_an_xlsx_file_is_imported(organiser_client):
     content = xlsx([["Name", "Organisation"], ["Zofia Żak", "Klub 1"], [None, None], ["Jan Łoś", 2026]])
     response = upload(organiser_client, "lista.xlsx", content)
     assert response.status_code == 302
-    added = list(Player.objects.order_by("start_number").values_list("start_number", "name", "organisation__name", "org_slot"))
+    added = list(
+        Player.objects.order_by("start_number").values_list("start_number", "name", "organisation__name", "org_slot")
+    )
     assert added == [(1, "Gracz 1", "Klub 1", 1), (2, "Zofia Żak", "Klub 1", 2), (3, "Jan Łoś", "2026", 1)]
 
 
 def test_an_xlsx_file_with_problems_names_its_rows(organiser_client):
     build(0)
-    response = upload(organiser_client, "lista.xlsx", xlsx([["name", "organisation"], ["Anna", "A"], ["", "B"], ["Ewa", "A"]]))
+    response = upload(
+        organiser_client, "lista.xlsx", xlsx([["name", "organisation"], ["Anna", "A"], ["", "B"], ["Ewa", "A"]])
+    )
     assert problems(response) == [
         "Line 2: A: 2 players on lines 2, 4; the limit is 1 per organisation.",
         "Line 3: the name is empty.",

@@ -17,17 +17,22 @@ pytestmark = pytest.mark.django_db
 def one_round(**table_kwargs):
     games = [
         out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible")),
-        {"number": 2, "ending": "pool_exhausted", "racks": {
-            "A": {"tiles": 12, "jokers": 0, "opening": "opened"},
-            "B": {"tiles": 7, "jokers": 0, "opening": "opened"},
-            "C": {"tiles": 7, "jokers": 0, "opening": "opened"},
-            "D": {"tiles": 0, "jokers": 0, "opening": "possible_not_done"},
-        }},
+        {
+            "number": 2,
+            "ending": "pool_exhausted",
+            "racks": {
+                "A": {"tiles": 12, "jokers": 0, "opening": "opened"},
+                "B": {"tiles": 7, "jokers": 0, "opening": "opened"},
+                "C": {"tiles": 7, "jokers": 0, "opening": "opened"},
+                "D": {"tiles": 0, "jokers": 0, "opening": "possible_not_done"},
+            },
+        },
     ]
-    return {"number": 1, "kind": "qualifying", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], games, **table_kwargs),
-        table(2, ["p5", "p6", "p7", "p8"]),
-    ]}
+    return {
+        "number": 1,
+        "kind": "qualifying",
+        "tables": [table(1, ["p1", "p2", "p3", "p4"], games, **table_kwargs), table(2, ["p5", "p6", "p7", "p8"])],
+    }
 
 
 def full_data():
@@ -58,8 +63,14 @@ def test_export_import_export_is_byte_identical():
     assert first == second
     assert data["format"] == "rummikub-tournament/1"
     assert data["players"][0] == {
-        "id": "p1", "name": "Gracz 1", "surname": "1", "given_names": "Gracz", "organisation": "Klub 1", "status": "active",
-        "present": False, "joins_from_round": None,
+        "id": "p1",
+        "name": "Gracz 1",
+        "surname": "1",
+        "given_names": "Gracz",
+        "organisation": "Klub 1",
+        "status": "active",
+        "present": False,
+        "joins_from_round": None,
     }
 
 
@@ -70,8 +81,11 @@ def test_a_file_without_the_name_parts_has_its_names_split_and_one_with_them_kee
     data["players"][2].update(name="Kowalski", surname="Kowalski", given_names="")
     tournament = import_tournament(data)
     parts = list(Player.objects.filter(tournament=tournament).values_list("given_names", "surname", "name"))
-    assert parts == [("Anna Maria", "Nowak", "Anna Maria Nowak"), ("Anna", "Nowak Kowalska", "Anna Nowak Kowalska"),
-                     ("", "Kowalski", "Kowalski")]
+    assert parts == [
+        ("Anna Maria", "Nowak", "Anna Maria Nowak"),
+        ("Anna", "Nowak Kowalska", "Anna Nowak Kowalska"),
+        ("", "Kowalski", "Kowalski"),
+    ]
     exported = export_tournament(tournament)["players"]
     assert [(p["name"], p["given_names"], p["surname"]) for p in exported] == [(n, g, s) for g, s, n in parts]
 
@@ -100,42 +114,92 @@ def game(data, index=0):
 
 
 BAD_FILES = [
-    ("winner has a rack", lambda d: game(d)["racks"].update(A={"tiles": 3, "jokers": 0, "opening": "opened"}),
-     "rounds[0].tables[0].games[0].racks.A: seat A went out and cannot have a rack"),
-    ("negative tiles", lambda d: game(d)["racks"]["B"].update(tiles=-3),
-     "rounds[0].tables[0].games[0].racks.B.tiles: must be 0–728, got -3"),
-    ("absurd tiles", lambda d: game(d)["racks"]["B"].update(tiles=100000),
-     "rounds[0].tables[0].games[0].racks.B.tiles: must be 0–728, got 100000"),
-    ("three jokers on a rack", lambda d: game(d)["racks"]["B"].update(jokers=3),
-     "rounds[0].tables[0].games[0].racks.B.jokers: must be 0–2, got 3"),
-    ("three jokers at a table", lambda d: game(d)["racks"]["B"].update(jokers=2),
-     "rounds[0].tables[0].games[0].racks: at most 2 jokers in one game at a table, got 3"),
-    ("seat letter E", lambda d: d["rounds"][0]["tables"][1]["seats"].update(E="p1"),
-     "rounds[0].tables[1].seats.E: seat letters are A–D, got 'E'"),
-    ("player sits twice", lambda d: d["rounds"][0]["tables"][1]["seats"].update(D="p1"),
-     "rounds[0].tables[1].seats.D: player 'p1' sits twice in this round"),
-    ("unknown player", lambda d: d["rounds"][0]["tables"][1]["seats"].update(D="p99"),
-     "rounds[0].tables[1].seats.D: unknown player 'p99'"),
-    ("rack for a seat not at the table", lambda d: (d["rounds"][0]["tables"][0]["seats"].pop("D"), game(d)["racks"].pop("A", None)),
-     "rounds[0].tables[0].games[0].racks.D: seat D is not at this table"),
-    ("missing rack", lambda d: game(d)["racks"].pop("B"),
-     "rounds[0].tables[0].games[0].racks.B: a rack is needed for seat B"),
-    ("over quota", lambda d: d["players"][1].update(organisation="Klub 1"),
-     "players[1].organisation: organisation 'Klub 1' exceeds its quota of 1"),
-    ("wrong format", lambda d: d.update(format="something/2"),
-     "format: must be 'rummikub-tournament/1', got 'something/2'"),
-    ("tiles as text", lambda d: game(d)["racks"]["B"].update(tiles="23"),
-     "rounds[0].tables[0].games[0].racks.B.tiles: must be a whole number, got '23'"),
-    ("pool exhausted with a winner", lambda d: game(d, 1).update(winner="A"),
-     "rounds[0].tables[0].games[1].winner: a pool-exhausted game has no winner"),
-    ("players not a list", lambda d: d.update(players={}),
-     "players: must be a list, got dict"),
-    ("parts that do not make the name", lambda d: d["players"][0].update(surname="Nowak", given_names="Anna"),
-     "players[0].surname: given_names and surname make 'Anna Nowak', not the name 'Gracz 1'"),
-    ("a surname without given names", lambda d: d["players"][0].update(surname="1"),
-     "players[0].given_names: surname and given_names come together"),
-    ("an empty surname", lambda d: d["players"][0].update(name="Gracz", surname=" ", given_names="Gracz"),
-     "players[0].surname: This field is required."),
+    (
+        "winner has a rack",
+        lambda d: game(d)["racks"].update(A={"tiles": 3, "jokers": 0, "opening": "opened"}),
+        "rounds[0].tables[0].games[0].racks.A: seat A went out and cannot have a rack",
+    ),
+    (
+        "negative tiles",
+        lambda d: game(d)["racks"]["B"].update(tiles=-3),
+        "rounds[0].tables[0].games[0].racks.B.tiles: must be 0–728, got -3",
+    ),
+    (
+        "absurd tiles",
+        lambda d: game(d)["racks"]["B"].update(tiles=100000),
+        "rounds[0].tables[0].games[0].racks.B.tiles: must be 0–728, got 100000",
+    ),
+    (
+        "three jokers on a rack",
+        lambda d: game(d)["racks"]["B"].update(jokers=3),
+        "rounds[0].tables[0].games[0].racks.B.jokers: must be 0–2, got 3",
+    ),
+    (
+        "three jokers at a table",
+        lambda d: game(d)["racks"]["B"].update(jokers=2),
+        "rounds[0].tables[0].games[0].racks: at most 2 jokers in one game at a table, got 3",
+    ),
+    (
+        "seat letter E",
+        lambda d: d["rounds"][0]["tables"][1]["seats"].update(E="p1"),
+        "rounds[0].tables[1].seats.E: seat letters are A–D, got 'E'",
+    ),
+    (
+        "player sits twice",
+        lambda d: d["rounds"][0]["tables"][1]["seats"].update(D="p1"),
+        "rounds[0].tables[1].seats.D: player 'p1' sits twice in this round",
+    ),
+    (
+        "unknown player",
+        lambda d: d["rounds"][0]["tables"][1]["seats"].update(D="p99"),
+        "rounds[0].tables[1].seats.D: unknown player 'p99'",
+    ),
+    (
+        "rack for a seat not at the table",
+        lambda d: (d["rounds"][0]["tables"][0]["seats"].pop("D"), game(d)["racks"].pop("A", None)),
+        "rounds[0].tables[0].games[0].racks.D: seat D is not at this table",
+    ),
+    (
+        "missing rack",
+        lambda d: game(d)["racks"].pop("B"),
+        "rounds[0].tables[0].games[0].racks.B: a rack is needed for seat B",
+    ),
+    (
+        "over quota",
+        lambda d: d["players"][1].update(organisation="Klub 1"),
+        "players[1].organisation: organisation 'Klub 1' exceeds its quota of 1",
+    ),
+    (
+        "wrong format",
+        lambda d: d.update(format="something/2"),
+        "format: must be 'rummikub-tournament/1', got 'something/2'",
+    ),
+    (
+        "tiles as text",
+        lambda d: game(d)["racks"]["B"].update(tiles="23"),
+        "rounds[0].tables[0].games[0].racks.B.tiles: must be a whole number, got '23'",
+    ),
+    (
+        "pool exhausted with a winner",
+        lambda d: game(d, 1).update(winner="A"),
+        "rounds[0].tables[0].games[1].winner: a pool-exhausted game has no winner",
+    ),
+    ("players not a list", lambda d: d.update(players={}), "players: must be a list, got dict"),
+    (
+        "parts that do not make the name",
+        lambda d: d["players"][0].update(surname="Nowak", given_names="Anna"),
+        "players[0].surname: given_names and surname make 'Anna Nowak', not the name 'Gracz 1'",
+    ),
+    (
+        "a surname without given names",
+        lambda d: d["players"][0].update(surname="1"),
+        "players[0].given_names: surname and given_names come together",
+    ),
+    (
+        "an empty surname",
+        lambda d: d["players"][0].update(name="Gracz", surname=" ", given_names="Gracz"),
+        "players[0].surname: This field is required.",
+    ),
 ]
 
 
@@ -178,7 +242,16 @@ def test_commands_round_trip_through_files(tmp_path):
     call_command("standings", "test", "--json", stdout=standings)
     rows = json.loads(standings.getvalue())
     assert [row["player_id"] for row in rows][:3] == ["p1", "p2", "p3"]  # big 1 each; small 171, 76, 46
-    assert set(rows[0]) == {"rank", "player_id", "player", "organisation", "big_points", "small_points", "games_won", "status"}
+    assert set(rows[0]) == {
+        "rank",
+        "player_id",
+        "player",
+        "organisation",
+        "big_points",
+        "small_points",
+        "games_won",
+        "status",
+    }
     with pytest.raises(CommandError, match="no tournament 'nope'"):
         call_command("export_tournament", "nope")
 
@@ -188,8 +261,14 @@ def test_public_json_obeys_visibility(client):
     response = client.get("/t/test/standings.json")
     assert response.status_code == 200
     assert response.json()[0] == {
-        "rank": 1, "player_id": "p1", "player": "Gracz 1", "organisation": "Klub 1",
-        "big_points": 1, "small_points": 171, "games_won": 1, "status": "active",
+        "rank": 1,
+        "player_id": "p1",
+        "player": "Gracz 1",
+        "organisation": "Klub 1",
+        "big_points": 1,
+        "small_points": 171,
+        "games_won": 1,
+        "status": "active",
     }
     tournament.visibility = Tournament.Visibility.HIDDEN
     tournament.save()

@@ -18,14 +18,22 @@ pytestmark = pytest.mark.django_db
 
 def played(head_referee):
     """Table 1 of round 1: game 1 saved, corrected after verification with a reason, and a card."""
-    tournament = build(8, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]))])
+    tournament = build(
+        8, rounds=[started_round(table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]))]
+    )
     sheet = ScoreSheet.objects.get(table__round__tournament=tournament, table__number=1)
     first = rules.Game(seats=("A", "B", "C", "D"), winner="A", racks={x: rules.Rack(tiles=5) for x in "BCD"})
     services.save_game(sheet, 1, first, version=0, user=head_referee)
     ScoreSheet.objects.filter(pk=sheet.pk).update(state="verified")
     sheet.refresh_from_db()
-    services.save_game(sheet, 1, rules.Game(seats=("A", "B", "C", "D"), winner="B", racks={x: rules.Rack(tiles=7) for x in "ACD"}),
-                       version=1, user=head_referee, reason="recounted with the players")
+    services.save_game(
+        sheet,
+        1,
+        rules.Game(seats=("A", "B", "C", "D"), winner="B", racks={x: rules.Rack(tiles=7) for x in "ACD"}),
+        version=1,
+        user=head_referee,
+        reason="recounted with the players",
+    )
     cards.give_card(tournament.players.get(ext_id="p3"), "warning", "untidy table", user=head_referee)
     return tournament
 
@@ -61,15 +69,21 @@ def test_a_file_without_audit_imports_as_before():
     assert export_tournament(tournament)["audit"] == []
 
 
-@pytest.mark.parametrize("entry, path", [
-    ({"when": "yesterday", "what": "verify"}, "audit[0].when"),
-    ({"when": "2026-02-10T09:30:00", "what": "verify"}, "audit[0].when"),
-    ({"when": "2026-02-10T09:30:00+00:00", "what": ""}, "audit[0].what"),
-    ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "sheet": {"round": 2, "table": 1}}, "audit[0].sheet"),
-    ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "before": [1]}, "audit[0].before"),
-    ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "after": {"version": 10**30}}, "audit[0].after.version"),
-    ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "colour": "red"}, "audit[0].colour"),
-])
+@pytest.mark.parametrize(
+    "entry, path",
+    [
+        ({"when": "yesterday", "what": "verify"}, "audit[0].when"),
+        ({"when": "2026-02-10T09:30:00", "what": "verify"}, "audit[0].when"),
+        ({"when": "2026-02-10T09:30:00+00:00", "what": ""}, "audit[0].what"),
+        ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "sheet": {"round": 2, "table": 1}}, "audit[0].sheet"),
+        ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "before": [1]}, "audit[0].before"),
+        (
+            {"when": "2026-02-10T09:30:00+00:00", "what": "verify", "after": {"version": 10**30}},
+            "audit[0].after.version",
+        ),
+        ({"when": "2026-02-10T09:30:00+00:00", "what": "verify", "colour": "red"}, "audit[0].colour"),
+    ],
+)
 def test_a_broken_audit_entry_is_refused_with_its_path_and_nothing_is_written(entry, path):
     text = json.dumps(tournament_data(4, audit=[entry])).replace(str(10**30), "1" * 40)
     with pytest.raises(InterchangeError) as refused:

@@ -42,7 +42,9 @@ def carded(head_referee, referee):
 def test_the_export_carries_when_and_by_whom_each_card_was_given_and_a_withdrawn_card_as_such(head_referee, referee):
     exported = export_tournament(carded(head_referee, referee))["cards"]
     first, second, warning = exported
-    assert first["player"] == "p2" and first["round"] == 1 and first["given_by"] == "referee" and "withdrawn" not in first
+    assert (
+        first["player"] == "p2" and first["round"] == 1 and first["given_by"] == "referee" and "withdrawn" not in first
+    )
     assert second["withdrawn"]["by"] == "head" and second["withdrawn"]["reason"] == "given to the wrong player"
     assert second["given_at"].endswith("+00:00") and second["withdrawn"]["at"] >= second["given_at"]
     assert set(warning) == {"player", "round", "colour", "reason", "given_at", "given_by"}
@@ -97,7 +99,11 @@ def test_a_withdrawn_card_in_a_file_does_not_disqualify():
     card = Card.objects.get(tournament=tournament, reason="b")
     assert card.created_at == datetime.datetime(2026, 2, 10, 9, 30, tzinfo=datetime.UTC)
     assert card.withdrawn_at == datetime.datetime(2026, 2, 10, 10, 5, tzinfo=datetime.UTC)
-    assert (card.withdrawn_by_name, card.withdrawal_reason, card.given_by_name) == ("head", "given to the wrong player", "")
+    assert (card.withdrawn_by_name, card.withdrawal_reason, card.given_by_name) == (
+        "head",
+        "given to the wrong player",
+        "",
+    )
 
 
 def test_a_file_of_the_earlier_format_imports_its_cards_as_before():
@@ -112,20 +118,23 @@ def test_a_file_of_the_earlier_format_imports_its_cards_as_before():
 CARD = {"player": "p1", "round": None, "colour": "yellow", "reason": "a"}
 
 
-@pytest.mark.parametrize("change, path", [
-    ({"given_at": "yesterday"}, "cards[0].given_at"),
-    ({"given_at": "2026-02-10T09:30:00"}, "cards[0].given_at"),
-    ({"given_at": "0001-01-01T00:00:00+01:00"}, "cards[0].given_at"),  # the year 0 in UTC
-    ({"given_by": "\u202eevil"}, "cards[0].given_by"),
-    ({"given_by": "x" * 151}, "cards[0].given_by"),
-    ({"withdrawn": True}, "cards[0].withdrawn"),
-    ({"withdrawn": {"at": WITHDRAWN, "by": "head"}}, "cards[0].withdrawn.reason"),
-    ({"withdrawn": {"at": WITHDRAWN, "reason": "   "}}, "cards[0].withdrawn.reason"),
-    ({"withdrawn": {"reason": "a mistake"}}, "cards[0].withdrawn.at"),
-    ({"withdrawn": {"at": WITHDRAWN, "reason": "a mistake", "from_file": False}}, "cards[0].withdrawn.from_file"),
-    ({"given_at": WITHDRAWN, "withdrawn": {"at": GIVEN, "reason": "a mistake"}}, "cards[0].withdrawn.at"),
-    ({"withdrawn_at": WITHDRAWN}, "cards[0].withdrawn_at"),
-])
+@pytest.mark.parametrize(
+    "change, path",
+    [
+        ({"given_at": "yesterday"}, "cards[0].given_at"),
+        ({"given_at": "2026-02-10T09:30:00"}, "cards[0].given_at"),
+        ({"given_at": "0001-01-01T00:00:00+01:00"}, "cards[0].given_at"),  # the year 0 in UTC
+        ({"given_by": "\u202eevil"}, "cards[0].given_by"),
+        ({"given_by": "x" * 151}, "cards[0].given_by"),
+        ({"withdrawn": True}, "cards[0].withdrawn"),
+        ({"withdrawn": {"at": WITHDRAWN, "by": "head"}}, "cards[0].withdrawn.reason"),
+        ({"withdrawn": {"at": WITHDRAWN, "reason": "   "}}, "cards[0].withdrawn.reason"),
+        ({"withdrawn": {"reason": "a mistake"}}, "cards[0].withdrawn.at"),
+        ({"withdrawn": {"at": WITHDRAWN, "reason": "a mistake", "from_file": False}}, "cards[0].withdrawn.from_file"),
+        ({"given_at": WITHDRAWN, "withdrawn": {"at": GIVEN, "reason": "a mistake"}}, "cards[0].withdrawn.at"),
+        ({"withdrawn_at": WITHDRAWN}, "cards[0].withdrawn_at"),
+    ],
+)
 def test_a_broken_card_is_refused_with_its_path_and_nothing_is_written(change, path):
     with pytest.raises(InterchangeError) as refused:
         import_json_text(json.dumps(tournament_data(4, cards=[{**CARD, **change}])))

@@ -22,20 +22,29 @@ from tournament.models import AuditEntry, Round, RoundTime, Tournament
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
 
 UTC = datetime.UTC
-ROUND_1 = (datetime.datetime(2026, 2, 10, 9, 32, 15, tzinfo=UTC), datetime.datetime(2026, 2, 10, 10, 21, 40, tzinfo=UTC))
+ROUND_1 = (
+    datetime.datetime(2026, 2, 10, 9, 32, 15, tzinfo=UTC),
+    datetime.datetime(2026, 2, 10, 10, 21, 40, tzinfo=UTC),
+)
 ROUND_2 = datetime.datetime(2026, 2, 10, 10, 48, 5, 250000, tzinfo=UTC)
 # Round 3 is planned but not drawn yet; round 4 has a length and no planned start.
 TIMETABLE = {
-    1: (datetime.time(9, 30), 50), 2: (datetime.time(10, 45), 45), 3: (datetime.time(11, 40, 30), 40), 4: (None, 75),
+    1: (datetime.time(9, 30), 50),
+    2: (datetime.time(10, 45), 45),
+    3: (datetime.time(11, 40, 30), 40),
+    4: (None, 75),
 }
 
 
 def played(organiser):
     """Round 1 completed, round 2 playing, the timetable set by the organiser (one audit entry)."""
-    tournament = build(8, rounds=[
-        started_round(table(1, ["p1", "p2", "p3", "p4"], four_games(), state="verified"), state="completed"),
-        started_round(table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]), number=2),
-    ])
+    tournament = build(
+        8,
+        rounds=[
+            started_round(table(1, ["p1", "p2", "p3", "p4"], four_games(), state="verified"), state="completed"),
+            started_round(table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]), number=2),
+        ],
+    )
     Round.objects.filter(tournament=tournament, number=1).update(started_at=ROUND_1[0], completed_at=ROUND_1[1])
     Round.objects.filter(tournament=tournament, number=2).update(started_at=ROUND_2)
     save_timetable(tournament, lines=TIMETABLE, user=organiser)
@@ -60,14 +69,20 @@ def test_export_import_export_keeps_the_timetable_and_the_round_clock(organiser)
     Tournament.objects.all().delete()
     restored = import_tournament(json.loads(first))
     assert dumps(export_tournament(restored)) == first
-    times = {line.number: (line.planned_start, line.length_minutes) for line in RoundTime.objects.filter(tournament=restored)}
+    times = {
+        line.number: (line.planned_start, line.length_minutes) for line in RoundTime.objects.filter(tournament=restored)
+    }
     assert times == TIMETABLE
     rounds = {r.number: (r.started_at, r.completed_at) for r in Round.objects.filter(tournament=restored)}
     assert rounds == {1: ROUND_1, 2: (ROUND_2, None)}
     # Round 2 started at 10:48:05.25 and lasts 45 minutes: at 11:30:00 UTC, 3 min 5.25 s are left,
     # shown as 3:06 (a started second counts).
-    running = clock.clock_of(Round.objects.get(tournament=restored, number=2), 45, datetime.datetime(2026, 2, 10, 11, 30, tzinfo=UTC))
-    assert running.ends_at == datetime.datetime(2026, 2, 10, 11, 33, 5, 250000, tzinfo=UTC) and running.time_left == "3:06"
+    running = clock.clock_of(
+        Round.objects.get(tournament=restored, number=2), 45, datetime.datetime(2026, 2, 10, 11, 30, tzinfo=UTC)
+    )
+    assert (
+        running.ends_at == datetime.datetime(2026, 2, 10, 11, 33, 5, 250000, tzinfo=UTC) and running.time_left == "3:06"
+    )
     # The organiser's change of the timetable is in the restored audit log, as the file's word.
     entry = AuditEntry.objects.get(tournament=restored, action="timetable_change")
     assert entry.from_file and entry.after["1"] == {"start": "09:30", "minutes": 50}
@@ -82,8 +97,13 @@ def test_a_file_without_them_imports_as_before():
 
 
 def test_a_line_without_its_length_gets_the_default_and_a_time_with_another_offset_is_kept_as_that_moment():
-    data = tournament_data(4, [{**started_round(table(1, ["p1", "p2", "p3", "p4"])), "started_at": "2026-02-10T10:15:00+01:00"}])
-    data["timetable"] = [{"round": 2, "planned_start": "13:05"}, {"round": 1, "planned_start": None, "length_minutes": 10}]
+    data = tournament_data(
+        4, [{**started_round(table(1, ["p1", "p2", "p3", "p4"])), "started_at": "2026-02-10T10:15:00+01:00"}]
+    )
+    data["timetable"] = [
+        {"round": 2, "planned_start": "13:05"},
+        {"round": 1, "planned_start": None, "length_minutes": 10},
+    ]
     tournament = import_tournament(data)
     assert Round.objects.get(tournament=tournament).started_at == datetime.datetime(2026, 2, 10, 9, 15, tzinfo=UTC)
     assert export_tournament(tournament)["timetable"] == [
@@ -96,27 +116,30 @@ START = "2026-02-10T09:30:00+00:00"
 END = "2026-02-10T10:30:00+00:00"
 
 
-@pytest.mark.parametrize("timetable, rounds, path", [
-    ([{"round": 1, "planned_start": "9:30"}], {}, "timetable[0].planned_start"),
-    ([{"round": 1, "planned_start": "24:00"}], {}, "timetable[0].planned_start"),
-    ([{"round": 1, "planned_start": "09:30+01:00"}], {}, "timetable[0].planned_start"),
-    ([{"round": 1, "planned_start": 930}], {}, "timetable[0].planned_start"),
-    ([{"round": 1, "length_minutes": 9}], {}, "timetable[0].length_minutes"),
-    ([{"round": 1, "length_minutes": 301}], {}, "timetable[0].length_minutes"),
-    ([{"round": 1, "length_minutes": "60"}], {}, "timetable[0].length_minutes"),
-    ([{"round": 0}], {}, "timetable[0].round"),
-    ([{"planned_start": "09:30"}], {}, "timetable[0].round"),
-    ([{"round": 1}, {"round": 1}], {}, "timetable[1].round"),
-    ([{"round": 1, "start": "09:30"}], {}, "timetable[0].start"),
-    ({"round": 1}, {}, "timetable"),
-    ([], {"started_at": "2026-02-10T09:30:00"}, "rounds[0].started_at"),
-    ([], {"started_at": "0001-01-01T00:00:00+01:00"}, "rounds[0].started_at"),
-    ([], {"started_at": 1770715800}, "rounds[0].started_at"),
-    ([], {"state": "published", "started_at": START}, "rounds[0].started_at"),
-    ([], {"started_at": START, "completed_at": END}, "rounds[0].completed_at"),  # still started
-    ([], {"state": "completed", "completed_at": END}, "rounds[0].completed_at"),
-    ([], {"state": "completed", "started_at": END, "completed_at": START}, "rounds[0].completed_at"),
-])
+@pytest.mark.parametrize(
+    "timetable, rounds, path",
+    [
+        ([{"round": 1, "planned_start": "9:30"}], {}, "timetable[0].planned_start"),
+        ([{"round": 1, "planned_start": "24:00"}], {}, "timetable[0].planned_start"),
+        ([{"round": 1, "planned_start": "09:30+01:00"}], {}, "timetable[0].planned_start"),
+        ([{"round": 1, "planned_start": 930}], {}, "timetable[0].planned_start"),
+        ([{"round": 1, "length_minutes": 9}], {}, "timetable[0].length_minutes"),
+        ([{"round": 1, "length_minutes": 301}], {}, "timetable[0].length_minutes"),
+        ([{"round": 1, "length_minutes": "60"}], {}, "timetable[0].length_minutes"),
+        ([{"round": 0}], {}, "timetable[0].round"),
+        ([{"planned_start": "09:30"}], {}, "timetable[0].round"),
+        ([{"round": 1}, {"round": 1}], {}, "timetable[1].round"),
+        ([{"round": 1, "start": "09:30"}], {}, "timetable[0].start"),
+        ({"round": 1}, {}, "timetable"),
+        ([], {"started_at": "2026-02-10T09:30:00"}, "rounds[0].started_at"),
+        ([], {"started_at": "0001-01-01T00:00:00+01:00"}, "rounds[0].started_at"),
+        ([], {"started_at": 1770715800}, "rounds[0].started_at"),
+        ([], {"state": "published", "started_at": START}, "rounds[0].started_at"),
+        ([], {"started_at": START, "completed_at": END}, "rounds[0].completed_at"),  # still started
+        ([], {"state": "completed", "completed_at": END}, "rounds[0].completed_at"),
+        ([], {"state": "completed", "started_at": END, "completed_at": START}, "rounds[0].completed_at"),
+    ],
+)
 def test_a_bad_value_is_refused_with_its_path_and_nothing_is_written(timetable, rounds, path):
     data = tournament_data(4, [{**started_round(table(1, ["p1", "p2", "p3", "p4"])), **rounds}], timetable=timetable)
     with pytest.raises(InterchangeError) as refused:
@@ -126,7 +149,7 @@ def test_a_bad_value_is_refused_with_its_path_and_nothing_is_written(timetable, 
 
 
 def test_a_restore_keeps_the_timetable_and_this_servers_venue_address_which_the_file_does_not_carry(
-    organiser, organiser_client,
+    organiser, organiser_client
 ):
     tournament = played(organiser)
     TournamentVenue.objects.create(tournament=tournament, address="http://192.168.1.10:8000")

@@ -43,14 +43,25 @@ def two(backup_dir):
     beta = import_tournament(data, host=b, slug="beta")
     player = Player.objects.get(tournament=beta, ext_id="p1")
     Card.objects.create(tournament=beta, player=player, colour="warning", reason="untidy")
-    grant = TournamentRole.objects.create(user=User.objects.create_user("referee-b"), tournament=beta, role=Role.REFEREE)
+    grant = TournamentRole.objects.create(
+        user=User.objects.create_user("referee-b"), tournament=beta, role=Role.REFEREE
+    )
     link, _token = create_device_link(beta, label="Tablet B")
     snapshot = take_snapshot(beta, "round-1")
     organiser = User.objects.create_user("organiser-a", password="secret-pass-123")
     make_member(organiser, Role.ORGANISER, a)
     b_values = {
-        "slug": "beta", "number": 1, "round_number": 1, "table_number": 1, "game_number": 1, "pk": player.pk,
-        "player_id": player.pk, "link_id": link.pk, "grant_id": grant.pk, "name": snapshot.name, "action": "check-in",
+        "slug": "beta",
+        "number": 1,
+        "round_number": 1,
+        "table_number": 1,
+        "game_number": 1,
+        "pk": player.pk,
+        "player_id": player.pk,
+        "link_id": link.pk,
+        "grant_id": grant.pk,
+        "name": snapshot.name,
+        "action": "check-in",
     }
     return {"a": a, "b": b, "alpha": alpha, "beta": beta, "organiser": organiser, "b_values": b_values}
 
@@ -59,7 +70,8 @@ def b_state(beta):
     """Everything of B's tournament a door could change: its data, its grants and its links."""
     beta.refresh_from_db()
     return (
-        dumps(export_tournament(beta)), beta.host_id,
+        dumps(export_tournament(beta)),
+        beta.host_id,
         list(TournamentRole.objects.filter(tournament=beta).values_list("pk", "user", "role")),
         list(beta.device_links.values_list("pk", "revoked_at")),
     )
@@ -108,6 +120,7 @@ def test_the_lists_of_tournaments_show_only_ones_own_organisations(client, two):
 
 # ---------------------------------------------------------------- creating a tournament
 
+
 def test_one_organisation_is_not_asked_for_and_the_tournament_goes_into_it(client, two):
     client.force_login(two["organiser"])
     assert 'name="host"' not in client.get("/staff/new/").content.decode()
@@ -141,6 +154,7 @@ def test_another_organisations_address_is_refused_without_naming_it(client, two)
 
 # ---------------------------------------------------------------- restoring across organisations
 
+
 def test_a_backup_with_another_organisations_address_becomes_a_new_tournament_of_ones_own(client, two):
     data = json.loads(dumps(export_tournament(two["beta"])))
     data["tournament"]["name"] = "Kopia zapasowa"
@@ -165,7 +179,9 @@ def test_an_organiser_of_several_chooses_the_organisation_a_new_restore_goes_int
     assert 'name="host"' in html and "Uniwersytet C" in html and "Klub B" not in html
     token = token_of(html)
     missing = client.post("/staff/new/restore/confirm/", {"token": token}).content.decode()
-    assert "Choose the organisation whose tournament this is." in missing and not Tournament.objects.filter(slug="gamma")
+    assert "Choose the organisation whose tournament this is." in missing and not Tournament.objects.filter(
+        slug="gamma"
+    )
     client.post("/staff/new/restore/confirm/", {"token": token, "host": str(two["b"].pk)})
     assert not Tournament.objects.filter(slug="gamma").exists()
     client.post("/staff/new/restore/confirm/", {"token": token, "host": str(c.pk)})
@@ -181,6 +197,7 @@ def test_a_backup_of_another_organisations_tournament_on_ones_own_backups_page_n
 
 
 # ---------------------------------------------------------------- the commands
+
 
 def write_backup(tmp_path, slug):
     data = tournament_data(4)
@@ -198,7 +215,9 @@ def test_import_tournament_goes_into_the_organisation_named(two, tmp_path):
 
 
 def test_import_tournament_names_the_choices_when_the_organisation_is_missing_or_unknown(two, tmp_path):
-    with pytest.raises(CommandError, match=r"several host organisations: name one with --organisation \(fed-a, klub-b\)"):
+    with pytest.raises(
+        CommandError, match=r"several host organisations: name one with --organisation \(fed-a, klub-b\)"
+    ):
         call_command("import_tournament", write_backup(tmp_path, "z-pliku"))
     with pytest.raises(CommandError, match=r"no host organisation 'nowa'; the organisations are: fed-a, klub-b"):
         call_command("import_tournament", write_backup(tmp_path, "z-pliku"), "--organisation", "nowa")

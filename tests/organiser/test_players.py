@@ -28,23 +28,45 @@ def is_fragment(response):
 
 def started_round_1():
     """Tournament `test`: 8 players, p1–p7 checked in and seated in round 1, which has started."""
-    tournament = build(8, rounds=[{"number": 1, "state": "started", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7"]),
-    ]}])
+    tournament = build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "state": "started",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7"])],
+            }
+        ],
+    )
     Player.objects.filter(tournament=tournament).exclude(ext_id="p8").update(present=True)
     return tournament
 
 
 def test_the_list_is_in_surname_order_with_start_numbers(organiser_client):
     tournament = build(0)
-    for name in ["Barbara Żak", "Łukasz Lis", "Andrzej Nowak", "Jan Ćwik", "Adam Łukasz", "Anna Cebula", "Ewa Lis", "Zenon Zając"]:
+    for name in [
+        "Barbara Żak",
+        "Łukasz Lis",
+        "Andrzej Nowak",
+        "Jan Ćwik",
+        "Adam Łukasz",
+        "Anna Cebula",
+        "Ewa Lis",
+        "Zenon Zając",
+    ]:
         services.add_player(tournament, name=name, organisation=f"Klub {name}", user=None)
     response = organiser_client.get("/staff/test/players/")
     rows = [(p.start_number, p.surname_first) for p in response.context["players"]]
     # By first name Adam, Andrzej and Anna would lead; by surname: c < ć, l < ł, ż last.
     assert rows == [
-        (6, "Cebula Anna"), (4, "Ćwik Jan"), (7, "Lis Ewa"), (2, "Lis Łukasz"), (5, "Łukasz Adam"), (3, "Nowak Andrzej"),
-        (8, "Zając Zenon"), (1, "Żak Barbara"),
+        (6, "Cebula Anna"),
+        (4, "Ćwik Jan"),
+        (7, "Lis Ewa"),
+        (2, "Lis Łukasz"),
+        (5, "Łukasz Adam"),
+        (3, "Nowak Andrzej"),
+        (8, "Zając Zenon"),
+        (1, "Żak Barbara"),
     ]
     html = response.content.decode()
     assert "By surname, A–Ż" in html
@@ -80,7 +102,10 @@ def test_adding_a_player_gives_the_next_start_number_id_and_organisation_place(o
     assert not player.present
     add(organiser_client, "Jan Lis", "klub 2 ")  # the same organisation, whatever the case
     assert Player.objects.filter(organisation__name="Klub 2").count() == 2
-    assert "already has 2 players; the limit is 2" in add(organiser_client, "Ewa Bąk", "KLUB 2").context["form"].errors["organisation"][0]
+    assert (
+        "already has 2 players; the limit is 2"
+        in add(organiser_client, "Ewa Bąk", "KLUB 2").context["form"].errors["organisation"][0]
+    )
 
 
 def test_the_quota_and_duplicates_are_refused_next_to_the_field(organiser_client):
@@ -89,7 +114,9 @@ def test_the_quota_and_duplicates_are_refused_next_to_the_field(organiser_client
     assert response.status_code == 200
     assert response.context["form"].errors["surname"] == ["Gracz 1 is already registered for Klub 1."]
     response = add(organiser_client, "Ktoś Inny", "Klub 1")
-    assert response.context["form"].errors["organisation"] == ["Klub 1 already has 1 player; the limit is 1 per organisation."]
+    assert response.context["form"].errors["organisation"] == [
+        "Klub 1 already has 1 player; the limit is 1 per organisation."
+    ]
     response = add(organiser_client, "   ", "Klub 9", headers=HTMX)
     assert response.status_code == 200 and "surname" in response.context["form"].errors
     assert is_fragment(response) and 'id="add-player"' in response.content.decode()
@@ -107,14 +134,15 @@ def test_editing_moves_a_player_to_another_organisation_and_cleans_up(organiser_
     tournament = build(2)
     player = Player.objects.get(ext_id="p1")
     response = organiser_client.post(
-        f"/staff/test/players/{player.pk}/", {"surname": "Pierwszy", "given_names": "Gracz", "organisation": "Nowy Klub"},
+        f"/staff/test/players/{player.pk}/",
+        {"surname": "Pierwszy", "given_names": "Gracz", "organisation": "Nowy Klub"},
     )
     assert response.status_code == 302
     player.refresh_from_db()
     assert (player.name, player.organisation.name, player.org_slot) == ("Gracz Pierwszy", "Nowy Klub", 1)
     assert not Organisation.objects.filter(tournament=tournament, name="Klub 1").exists()
     response = organiser_client.post(
-        f"/staff/test/players/{player.pk}/", {"surname": "2", "given_names": "Gracz", "organisation": "Klub 2"},
+        f"/staff/test/players/{player.pk}/", {"surname": "2", "given_names": "Gracz", "organisation": "Klub 2"}
     )
     assert response.status_code == 200
     assert response.context["form"].errors["surname"] == ["Gracz 2 is already registered for Klub 2."]
@@ -160,9 +188,7 @@ def test_after_round_1_has_started_players_are_withdrawn_not_removed(organiser_c
 def test_check_in_from_the_list_swaps_only_the_row(organiser_client):
     build(4)
     player = Player.objects.get(ext_id="p2")
-    response = organiser_client.post(
-        f"/staff/test/players/{player.pk}/check-in/", {"row": "1"}, headers=HTMX
-    )
+    response = organiser_client.post(f"/staff/test/players/{player.pk}/check-in/", {"row": "1"}, headers=HTMX)
     assert response.status_code == 200 and is_fragment(response)
     assert f'id="player-{player.pk}"' in response.content.decode()
     assert "checked in" in response.content.decode() and "Undo check-in" in response.content.decode()
@@ -178,7 +204,11 @@ def test_check_in_everyone_before_round_1_only(organiser_client):
     Player.objects.filter(ext_id="p6").update(status="withdrawn")
     organiser_client.post("/staff/test/players/check-in-everyone/")
     assert list(Player.objects.filter(present=True).values_list("ext_id", flat=True).order_by("start_number")) == [
-        "p1", "p2", "p3", "p4", "p5",
+        "p1",
+        "p2",
+        "p3",
+        "p4",
+        "p5",
     ]
 
 
@@ -237,7 +267,9 @@ def test_an_unknown_player_action_is_refused(organiser_client):
 
 
 @pytest.mark.parametrize("n_players", [8, 40])
-def test_the_player_list_costs_the_same_number_of_queries_for_8_and_40_players(organiser_client, django_assert_max_num_queries, n_players):
+def test_the_player_list_costs_the_same_number_of_queries_for_8_and_40_players(
+    organiser_client, django_assert_max_num_queries, n_players
+):
     build(n_players)
     Player.objects.filter(start_number__lte=n_players // 2).update(present=True)
     with django_assert_max_num_queries(9):

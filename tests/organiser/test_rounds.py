@@ -34,6 +34,7 @@ def play_round(round_, user=None):
 
 # ------------------------------------------------------------------ the draw
 
+
 def test_round_1_seats_only_checked_in_active_players_with_a_recorded_seed(organiser):
     tournament = build(10)
     Player.objects.exclude(ext_id__in=["p9", "p10"]).update(present=True)
@@ -44,7 +45,12 @@ def test_round_1_seats_only_checked_in_active_players_with_a_recorded_seed(organ
     assert seated_ids(round_) == {"p1", "p2", "p3", "p4", "p5", "p6", "p7"}
     assert [t.seats.count() for t in round_.tables.order_by("number")] == [4, 3]
     assert ScoreSheet.objects.filter(table__round=round_, state="empty").count() == 2
-    assert AuditEntry.objects.get(action="round_draw").after == {"round": 1, "method": "random", "seed": round_.seed, "players": 7}
+    assert AuditEntry.objects.get(action="round_draw").after == {
+        "round": 1,
+        "method": "random",
+        "seed": round_.seed,
+        "players": 7,
+    }
 
 
 def test_the_same_seed_repeats_the_same_draw(organiser):
@@ -55,11 +61,14 @@ def test_the_same_seed_repeats_the_same_draw(organiser):
     assert tournament.rounds.get().seed == "2026"
 
 
-@pytest.mark.parametrize("present, message", [
-    (0, "At least 3 active, checked-in players are needed to seat a round; there are 0."),
-    (2, "At least 3 active, checked-in players are needed to seat a round; there are 2."),
-    (5, "5 players cannot be seated: tables are for 3 or 4 players."),
-])
+@pytest.mark.parametrize(
+    "present, message",
+    [
+        (0, "At least 3 active, checked-in players are needed to seat a round; there are 0."),
+        (2, "At least 3 active, checked-in players are needed to seat a round; there are 2."),
+        (5, "5 players cannot be seated: tables are for 3 or 4 players."),
+    ],
+)
 def test_too_few_or_exactly_five_players_cannot_be_seated(organiser_client, present, message):
     build(8)
     Player.objects.filter(start_number__lte=present).update(present=True)
@@ -97,7 +106,9 @@ def page_text(html):
 def test_the_draw_page_names_the_registered_players_it_will_not_seat(organiser_client, organiser):
     tournament = checked_in(8)
     play_round(services.draw_round(tournament, user=organiser))
-    late = services.add_player(tournament, name="Anna Nowak", organisation="Klub A", user=organiser)  # here: the default
+    late = services.add_player(
+        tournament, name="Anna Nowak", organisation="Klub A", user=organiser
+    )  # here: the default
     services.add_player(tournament, name="Ewa Ćwik", organisation="Klub B", present=False, user=organiser)
     services.add_player(tournament, name="Jan Cebula", organisation="Klub C", present=False, user=organiser)
     Player.objects.filter(ext_id="p1").update(status="withdrawn")
@@ -132,16 +143,29 @@ def test_the_engine_gets_history_standings_and_organisations(monkeypatch, organi
 
     monkeypatch.setattr(seating, "draw_round", spy)
     games = [out_game(1, "C", A=(10, 0), B=(5, 0), D=(20, 0)), out_game(2, "D", A=(1, 0), B=(2, 0), C=(3, 0))]
-    tournament = build(8, rounds=[{"number": 1, "seed": "7", "method": "random", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"]),
-    ]}], settings={"players_per_organisation": 2, "rounds_planned": 4})
+    tournament = build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "seed": "7",
+                "method": "random",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+        settings={"players_per_organisation": 2, "rounds_planned": 4},
+    )
     Player.objects.update(present=True)
     pk = dict(Player.objects.values_list("ext_id", "pk"))
     round_2 = services.draw_round(tournament, method="swiss", seed="s", user=organiser)
     players, history, kwargs = calls[-1]
     assert players == sorted(pk.values())
-    assert history == [[{"A": pk["p1"], "B": pk["p2"], "C": pk["p3"], "D": pk["p4"]},
-                        {"A": pk["p5"], "B": pk["p6"], "C": pk["p7"], "D": pk["p8"]}]]
+    assert history == [
+        [
+            {"A": pk["p1"], "B": pk["p2"], "C": pk["p3"], "D": pk["p4"]},
+            {"A": pk["p5"], "B": pk["p6"], "C": pk["p7"], "D": pk["p8"]},
+        ]
+    ]
     # p3 and p4 won a game each (1 big point); p3 has +73 small points, p4 +6. The rest by start number.
     assert kwargs["standings"][:2] == [pk["p3"], pk["p4"]]
     assert kwargs["organisations"] == {pk[e]: Player.objects.get(pk=pk[e]).organisation_id for e in pk}
@@ -178,6 +202,7 @@ def test_no_round_after_the_last_qualifying_round(organiser):
 
 
 # ------------------------------------------------------------------ the lifecycle
+
 
 def test_publish_start_complete_and_starting_twice_is_refused(organiser_client, organiser):
     tournament = checked_in(8)
@@ -242,17 +267,30 @@ def test_auto_freeze_never_reveals_hidden_results(organiser):
 
 # ------------------------------------------------------------------ swaps and the quality report
 
+
 def test_the_organiser_swaps_two_players_in_a_draft_and_the_report_is_recomputed(organiser_client):
-    tournament = build(8, rounds=[{"number": 1, "tables": [
-        table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]),
-    ]}, {"number": 2, "state": "draft", "method": "manual", "tables": [
-        table(1, ["p1", "p2", "p3", "p5"]), table(2, ["p4", "p6", "p7", "p8"]),
-    ]}])
+    tournament = build(
+        8,
+        rounds=[
+            {"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])]},
+            {
+                "number": 2,
+                "state": "draft",
+                "method": "manual",
+                "tables": [table(1, ["p1", "p2", "p3", "p5"]), table(2, ["p4", "p6", "p7", "p8"])],
+            },
+        ],
+    )
     pk = dict(Player.objects.values_list("ext_id", "pk"))
     response = organiser_client.get("/staff/test/rounds/2/")
     quality = response.context["quality"]
     assert [(a.ext_id, b.ext_id, n) for a, b, n in quality.repeat_pairs] == [
-        ("p1", "p2", 2), ("p1", "p3", 2), ("p2", "p3", 2), ("p6", "p7", 2), ("p6", "p8", 2), ("p7", "p8", 2),
+        ("p1", "p2", 2),
+        ("p1", "p3", 2),
+        ("p2", "p3", 2),
+        ("p6", "p7", 2),
+        ("p6", "p8", 2),
+        ("p7", "p8", 2),
     ]
     assert quality.worst_pair == 2
     assert "Gracz 1 and Gracz 2: 2 times" in response.content.decode()
@@ -263,18 +301,37 @@ def test_the_organiser_swaps_two_players_in_a_draft_and_the_report_is_recomputed
     response = organiser_client.post("/staff/test/rounds/2/", {"player_a": pk["p3"], "player_b": pk["p6"]})
     assert response.status_code == 302
     round_2 = tournament.rounds.get(number=2)
-    assert seating_of(round_2) == [{"A": "p1", "B": "p2", "C": "p6", "D": "p5"}, {"A": "p4", "B": "p3", "C": "p7", "D": "p8"}]
+    assert seating_of(round_2) == [
+        {"A": "p1", "B": "p2", "C": "p6", "D": "p5"},
+        {"A": "p4", "B": "p3", "C": "p7", "D": "p8"},
+    ]
     quality = organiser_client.get("/staff/test/rounds/2/").context["quality"]
-    assert [(a.ext_id, b.ext_id) for a, b, _n in quality.repeat_pairs] == [("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")]
+    assert [(a.ext_id, b.ext_id) for a, b, _n in quality.repeat_pairs] == [
+        ("p1", "p2"),
+        ("p3", "p4"),
+        ("p5", "p6"),
+        ("p7", "p8"),
+    ]
     entry = AuditEntry.objects.get(action="swap_seats")
     assert entry.before == {"p3": {"table": 1, "seat": "C"}, "p6": {"table": 2, "seat": "B"}}
     assert entry.after == {"p3": {"table": 2, "seat": "B"}, "p6": {"table": 1, "seat": "C"}}
 
 
 def test_swap_form_errors_come_back_with_status_200(organiser_client):
-    build(8, rounds=[{"number": 1, "state": "draft", "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])]}])
+    build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "state": "draft",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+    )
     p1 = Player.objects.get(ext_id="p1").pk
-    response = organiser_client.post("/staff/test/rounds/1/", {"player_a": p1, "player_b": p1}, headers={"HX-Request": "true"})
+    response = organiser_client.post(
+        "/staff/test/rounds/1/", {"player_a": p1, "player_b": p1}, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 200
     assert "Choose two different players." in response.content.decode()
     response = organiser_client.post("/staff/test/rounds/1/", {"player_a": p1, "player_b": 999999})
@@ -282,18 +339,29 @@ def test_swap_form_errors_come_back_with_status_200(organiser_client):
 
 
 def test_a_started_round_changes_only_by_the_head_referee_with_a_reason(client, organiser, head_referee, referee):
-    tournament = build(8, rounds=[{"number": 1, "state": "started", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]),
-    ]}])
+    tournament = build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "state": "started",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+    )
     round_ = tournament.rounds.get()
     p1, p5 = Player.objects.get(ext_id="p1"), Player.objects.get(ext_id="p5")
     with pytest.raises(Refused, match="^swap_head_referee_only$"):
         services.swap_players(round_, player_a=p1, player_b=p5, user=referee, reason="wrong table")
     client.force_login(head_referee)
     response = client.post("/staff/test/rounds/1/", {"player_a": p1.pk, "player_b": p5.pk, "reason": "  "})
-    assert response.context["form"].errors["reason"] == ["Round 1 has started: give the reason for changing its seating."]
+    assert response.context["form"].errors["reason"] == [
+        "Round 1 has started: give the reason for changing its seating."
+    ]
     assert seating_of(round_)[0]["A"] == "p1"
-    response = client.post("/staff/test/rounds/1/", {"player_a": p1.pk, "player_b": p5.pk, "reason": "sat at the wrong table"})
+    response = client.post(
+        "/staff/test/rounds/1/", {"player_a": p1.pk, "player_b": p5.pk, "reason": "sat at the wrong table"}
+    )
     assert response.status_code == 302
     assert seating_of(round_)[0]["A"] == "p5"
     entry = AuditEntry.objects.get(action="swap_seats")
@@ -301,9 +369,16 @@ def test_a_started_round_changes_only_by_the_head_referee_with_a_reason(client, 
 
 
 def test_a_head_referee_may_not_swap_before_the_start_and_nobody_after_completion(head_referee, organiser):
-    tournament = build(8, rounds=[{"number": 1, "state": "published", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"]),
-    ]}])
+    tournament = build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "state": "published",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+    )
     round_ = tournament.rounds.get()
     p1, p5 = Player.objects.get(ext_id="p1"), Player.objects.get(ext_id="p5")
     with pytest.raises(Refused, match="^swap_organiser_only$"):
@@ -329,12 +404,26 @@ def test_the_round_page_warns_about_players_left_out_or_no_longer_active(organis
 
 # ------------------------------------------------------------------ the final
 
+
 def qualified(n_players=7, **settings):
     """A tournament whose only qualifying round is completed; p6 > p5 > … by big points."""
-    games = [out_game(1, "D", A=(5, 0), B=(6, 0), C=(7, 0)), out_game(2, "D", A=(5, 0), B=(6, 0), C=(7, 0)),
-             out_game(3, "C", A=(5, 0), B=(6, 0), D=(7, 0))]
-    tables = [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7"], [
-        out_game(1, "B", A=(9, 0), C=(1, 0)), out_game(2, "B", A=(9, 0), C=(1, 0)), out_game(3, "A", B=(9, 0), C=(1, 0))])]
+    games = [
+        out_game(1, "D", A=(5, 0), B=(6, 0), C=(7, 0)),
+        out_game(2, "D", A=(5, 0), B=(6, 0), C=(7, 0)),
+        out_game(3, "C", A=(5, 0), B=(6, 0), D=(7, 0)),
+    ]
+    tables = [
+        table(1, ["p1", "p2", "p3", "p4"], games),
+        table(
+            2,
+            ["p5", "p6", "p7"],
+            [
+                out_game(1, "B", A=(9, 0), C=(1, 0)),
+                out_game(2, "B", A=(9, 0), C=(1, 0)),
+                out_game(3, "A", B=(9, 0), C=(1, 0)),
+            ],
+        ),
+    ]
     tournament = build(n_players, rounds=[{"number": 1, "tables": tables}], settings={"rounds_planned": 1, **settings})
     return tournament
 
@@ -423,18 +512,32 @@ def test_the_live_plan_leaves_the_results_live_when_the_final_starts(organiser):
 
 # ------------------------------------------------------------------ the dashboard
 
+
 def test_the_dashboard_shows_every_table_sheet_state_and_polls(organiser_client, organiser):
     tournament = checked_in(8)
     round_ = services.draw_round(tournament, user=organiser)
     services.start_round(round_, user=organiser)
     ScoreSheet.objects.filter(table__round=round_, table__number=2).update(state="submitted")
-    Card.objects.create(tournament=tournament, player=Player.objects.get(ext_id="p3"), round=round_, colour="yellow", reason="untidy table")
+    Card.objects.create(
+        tournament=tournament,
+        player=Player.objects.get(ext_id="p3"),
+        round=round_,
+        colour="yellow",
+        reason="untidy table",
+    )
     response = organiser_client.get("/staff/test/")
     html = response.content.decode()
     assert response.context["step"] == "play"
     assert 'hx-trigger="every 10s"' in html and 'hx-get="/staff/test/status/"' in html
     assert "untidy table" in html and "yellow card" in html
-    for link in ("/staff/test/players/", "/staff/test/draw/", "/staff/test/settings/", "/referee/test/", "/t/test/", "/print/test/"):
+    for link in (
+        "/staff/test/players/",
+        "/staff/test/draw/",
+        "/staff/test/settings/",
+        "/referee/test/",
+        "/t/test/",
+        "/print/test/",
+    ):
         assert f'href="{link}"' in html
     fragment = organiser_client.get("/staff/test/status/", headers={"HX-Request": "true"})
     text = fragment.content.decode()
@@ -451,9 +554,16 @@ def test_every_pdf_is_one_click_from_the_dashboard(organiser_client, organiser):
     tournament = checked_in(8)
     services.draw_round(tournament, user=organiser)
     html = organiser_client.get("/staff/test/").content.decode()
-    for path in ("round/1/seating.pdf", "round/1/where-do-i-sit.pdf", "round/1/score-sheets.pdf",
-                 "round/1/table-cards.pdf", "standings.pdf", "diplomas.pdf", "certificates.pdf",
-                 "blank-score-sheet.pdf"):
+    for path in (
+        "round/1/seating.pdf",
+        "round/1/where-do-i-sit.pdf",
+        "round/1/score-sheets.pdf",
+        "round/1/table-cards.pdf",
+        "standings.pdf",
+        "diplomas.pdf",
+        "certificates.pdf",
+        "blank-score-sheet.pdf",
+    ):
         assert f'href="/print/test/{path}"' in html
     # The tablets' sign-in sheet: the dashboard's form, as posted with its defaults, prints it.
     form = re.search(r'<form method="post" action="/print/test/devices.pdf".*?</form>', html, flags=re.S).group(0)
@@ -465,7 +575,9 @@ def test_every_pdf_is_one_click_from_the_dashboard(organiser_client, organiser):
 
 
 @pytest.mark.parametrize("n_players", [8, 40])
-def test_the_dashboard_costs_the_same_number_of_queries_for_8_and_40_players(organiser_client, organiser, django_assert_max_num_queries, n_players):
+def test_the_dashboard_costs_the_same_number_of_queries_for_8_and_40_players(
+    organiser_client, organiser, django_assert_max_num_queries, n_players
+):
     tournament = checked_in(n_players)
     round_ = services.draw_round(tournament, user=organiser)
     services.start_round(round_, user=organiser)

@@ -48,9 +48,7 @@ def test_default_seed_is_reported():
 
 @pytest.mark.parametrize("method", ["swiss", "random"])
 def test_methods(method):
-    data = json.loads(
-        run("--players", "12", "--rounds", "2", "--method", method, "--seed", "1", "--json")
-    )
+    data = json.loads(run("--players", "12", "--rounds", "2", "--method", method, "--seed", "1", "--json"))
     assert data["method"] == method
     assert len(data["rounds"]) == 2
 

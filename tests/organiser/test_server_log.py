@@ -49,7 +49,8 @@ def test_the_dashboard_tells_of_a_logged_error_and_names_its_file_apart(organise
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("viewport, path_shown", [(PHONE, False), (TABLET, True)])
 def test_the_notice_wraps_and_a_phone_is_shown_no_server_path(
-        new_page, live_server, client, organiser, settings, own_data_folder, viewport, path_shown):
+    new_page, live_server, client, organiser, settings, own_data_folder, viewport, path_shown
+):
     checked_in(4)
     deep = own_data_folder / ("a-folder-with-a-long-name-on-the-server-" * 4) / "log" / "errors.log"
     with error_log_at(deep):

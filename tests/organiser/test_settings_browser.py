@@ -13,7 +13,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
-def test_the_organiser_sees_what_changes_and_confirms_it_with_a_reason(new_page, live_server, client, organiser, viewport):
+def test_the_organiser_sees_what_changes_and_confirms_it_with_a_reason(
+    new_page, live_server, client, organiser, viewport
+):
     # B keeps 10 and a joker: −60 with jokers at 50, −40 at 30; A, who went out, +165 → +145.
     game = out_game(1, "A", B=(10, 1), C=(5, 0), D=(0, 0, "not_possible"))
     build(4, rounds=[{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], [game], "verified")]}])

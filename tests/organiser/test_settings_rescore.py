@@ -39,9 +39,16 @@ TABLE_2 = [
 
 
 def qualified(state="verified"):
-    rounds = [{"number": 1, "state": "completed", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], TABLE_1, "verified"), table(2, ["p5", "p6", "p7", "p8"], TABLE_2, state),
-    ]}]
+    rounds = [
+        {
+            "number": 1,
+            "state": "completed",
+            "tables": [
+                table(1, ["p1", "p2", "p3", "p4"], TABLE_1, "verified"),
+                table(2, ["p5", "p6", "p7", "p8"], TABLE_2, state),
+            ],
+        }
+    ]
     return build(8, rounds=rounds, settings={"rounds_planned": 1})
 
 
@@ -86,19 +93,29 @@ def test_a_setting_that_changes_verified_results_is_shown_first_and_changes_noth
     assert not AuditEntry.objects.exists()
 
 
-@pytest.mark.parametrize("confirm, reason, token, message", [
-    (True, "", "plan", "give the reason for changing verified results"),
-    (True, "   ", "plan", "give the reason for changing verified results"),
-    (True, "New rules", "", "no longer what you checked"),
-    (True, "New rules", "0" * 32, "no longer what you checked"),
-    (False, "New rules", "plan", "Not saved yet"),  # the plain save button does not confirm
-])
-def test_a_post_without_confirmation_and_reason_is_refused_and_changes_nothing(organiser_client, confirm, reason,
-                                                                                token, message):
+@pytest.mark.parametrize(
+    "confirm, reason, token, message",
+    [
+        (True, "", "plan", "give the reason for changing verified results"),
+        (True, "   ", "plan", "give the reason for changing verified results"),
+        (True, "New rules", "", "no longer what you checked"),
+        (True, "New rules", "0" * 32, "no longer what you checked"),
+        (False, "New rules", "plan", "Not saved yet"),  # the plain save button does not confirm
+    ],
+)
+def test_a_post_without_confirmation_and_reason_is_refused_and_changes_nothing(
+    organiser_client, confirm, reason, token, message
+):
     tournament = qualified()
     plan = post(organiser_client, tournament, joker_penalty="30").context["plan"]
-    response = post(organiser_client, tournament, joker_penalty="30", confirm=confirm, reason=reason,
-                    token=plan.token if token == "plan" else token)
+    response = post(
+        organiser_client,
+        tournament,
+        joker_penalty="30",
+        confirm=confirm,
+        reason=reason,
+        token=plan.token if token == "plan" else token,
+    )
     assert response.status_code == 200
     assert message in response.content.decode()
     assert scores() == {"A": 110, "B": -50, "C": -10, "D": -50}
@@ -110,20 +127,32 @@ def test_a_post_without_confirmation_and_reason_is_refused_and_changes_nothing(o
 def test_confirmed_with_a_reason_each_changed_result_is_logged_before_and_after(organiser_client, organiser):
     tournament = qualified()
     token = post(organiser_client, tournament, joker_penalty="30").context["plan"].token
-    response = post(organiser_client, tournament, joker_penalty="30", confirm=True, reason="  Regulamin 2026  ",
-                    token=token)
+    response = post(
+        organiser_client, tournament, joker_penalty="30", confirm=True, reason="  Regulamin 2026  ", token=token
+    )
     assert response.status_code == 302 and response["Location"] == "/staff/test/"
     assert scores() == {"A": 90, "B": -30, "C": -10, "D": -50}
     entries = AuditEntry.objects.filter(action="rescore_result").order_by("pk")
     assert [(e.reason, e.user, e.sheet.table.number) for e in entries] == [("Regulamin 2026", organiser, 2)] * 2
     assert entries[0].before == {
-        "round": 1, "table": 2, "seat": "A", "player": "p5", "name": "Gracz 5",
-        "scores": {"1": 110, "2": -1, "3": -1, "4": -2}, "small_points": 106, "big_points": 1, "games_won": 1,
+        "round": 1,
+        "table": 2,
+        "seat": "A",
+        "player": "p5",
+        "name": "Gracz 5",
+        "scores": {"1": 110, "2": -1, "3": -1, "4": -2},
+        "small_points": 106,
+        "big_points": 1,
+        "games_won": 1,
     }
     assert entries[0].after == dict(entries[0].before, scores={"1": 90, "2": -1, "3": -1, "4": -2}, small_points=86)
     assert (entries[1].before["small_points"], entries[1].after["small_points"]) == (-49, -29)
     settings = AuditEntry.objects.get(action="settings_rescore")
-    assert (settings.before, settings.after, settings.reason) == ({"joker_penalty": 50}, {"joker_penalty": 30}, "Regulamin 2026")
+    assert (settings.before, settings.after, settings.reason) == (
+        {"joker_penalty": 50},
+        {"joker_penalty": 30},
+        "Regulamin 2026",
+    )
     messages = [str(m) for m in response.wsgi_request._messages]
     assert "2 results of verified sheets changed; each is in the log with your reason." in messages
     # the changes are on the sheet's log, in words
@@ -139,7 +168,11 @@ def test_settings_that_change_no_verified_result_save_as_before(organiser_client
     messages = [str(m) for m in response.wsgi_request._messages]
     assert "Scores were recomputed with the new settings: 2 results changed." in messages
     entry = AuditEntry.objects.get()
-    assert (entry.action, entry.before, entry.after) == ("settings_rescore", {"joker_penalty": 50}, {"joker_penalty": 30})
+    assert (entry.action, entry.before, entry.after) == (
+        "settings_rescore",
+        {"joker_penalty": 50},
+        {"joker_penalty": 30},
+    )
     # and a change of no scoring setting at all is saved without a word about results
     response = post(organiser_client, Tournament.objects.get(), name="Senioriada Kraków", joker_penalty="30")
     assert response.status_code == 302 and AuditEntry.objects.count() == 1
@@ -152,7 +185,11 @@ def test_big_points_by_place_change_big_points_only_and_are_confirmed_too(organi
     assert len(plan.changes) == 5 and all(not change.games for change in plan.changes)  # the games' winners
     assert "the same game scores" in response.content.decode()
     assert {(c.seat.player.ext_id, c.before.big_points, c.after.big_points) for c in plan.changes} == {
-        ("p1", 4, 8), ("p5", 1, 2), ("p6", 1, 2), ("p7", 1, 2), ("p8", 1, 2),
+        ("p1", 4, 8),
+        ("p5", 1, 2),
+        ("p6", 1, 2),
+        ("p7", 1, 2),
+        ("p8", 1, 2),
     }
 
 

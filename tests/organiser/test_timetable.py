@@ -33,29 +33,45 @@ def test_the_timetable_lists_the_planned_rounds_and_the_final_with_the_default_l
     tournament = checked_in(8)  # 5 qualifying rounds and a final
     lines = selectors.day_timetable(tournament)
     assert [(line.number, line.label, line.length_minutes, line.planned_start) for line in lines] == [
-        (1, "Round 1", 60, None), (2, "Round 2", 60, None), (3, "Round 3", 60, None),
-        (4, "Round 4", 60, None), (5, "Round 5", 60, None), (6, "Final", 60, None),
+        (1, "Round 1", 60, None),
+        (2, "Round 2", 60, None),
+        (3, "Round 3", 60, None),
+        (4, "Round 4", 60, None),
+        (5, "Round 5", 60, None),
+        (6, "Final", 60, None),
     ]
 
 
 def test_the_organiser_sets_starts_and_lengths_once_and_it_is_audited(organiser_client):
     tournament = checked_in(8)
-    response = organiser_client.post("/staff/test/timetable/", form_data(start_1="09:30", minutes_2="75", start_2="10:45"))
+    response = organiser_client.post(
+        "/staff/test/timetable/", form_data(start_1="09:30", minutes_2="75", start_2="10:45")
+    )
     assert response.status_code == 302
-    times = {line.number: (line.planned_start, line.length_minutes) for line in RoundTime.objects.filter(tournament=tournament)}
+    times = {
+        line.number: (line.planned_start, line.length_minutes)
+        for line in RoundTime.objects.filter(tournament=tournament)
+    }
     assert times == {1: (datetime.time(9, 30), 60), 2: (datetime.time(10, 45), 75)}
     entry = AuditEntry.objects.get(action="timetable_change")
     assert entry.before == {"1": {"start": None, "minutes": 60}, "2": {"start": None, "minutes": 60}}
     assert entry.after == {"1": {"start": "09:30", "minutes": 60}, "2": {"start": "10:45", "minutes": 75}}
     # 10:45 + 75 minutes = 12:00, shown as the planned end.
-    assert [(line.planned_end) for line in selectors.day_timetable(tournament)][:2] == [datetime.time(10, 30), datetime.time(12, 0)]
+    assert [(line.planned_end) for line in selectors.day_timetable(tournament)][:2] == [
+        datetime.time(10, 30),
+        datetime.time(12, 0),
+    ]
     # The same form again changes nothing and writes nothing.
-    response = organiser_client.post("/staff/test/timetable/", form_data(start_1="09:30", minutes_2="75", start_2="10:45"), follow=True)
+    response = organiser_client.post(
+        "/staff/test/timetable/", form_data(start_1="09:30", minutes_2="75", start_2="10:45"), follow=True
+    )
     assert "Nothing was changed in the timetable." in response.content.decode()
     assert AuditEntry.objects.filter(action="timetable_change").count() == 1
 
 
-@pytest.mark.parametrize("field, value", [("minutes_3", "5"), ("minutes_3", "301"), ("minutes_3", ""), ("start_3", "25:00")])
+@pytest.mark.parametrize(
+    "field, value", [("minutes_3", "5"), ("minutes_3", "301"), ("minutes_3", ""), ("start_3", "25:00")]
+)
 def test_a_bad_length_or_time_is_named_next_to_its_field_and_nothing_is_saved(organiser_client, field, value):
     checked_in(8)
     response = organiser_client.post("/staff/test/timetable/", form_data(**{field: value}))

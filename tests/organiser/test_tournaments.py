@@ -17,11 +17,24 @@ def test_the_new_tournament_form_shows_every_setting_with_the_defaults(organiser
     assert response.status_code == 200
     form = response.context["form"]
     expected = {
-        "joker_penalty": 50, "penalty_not_possible": 100, "penalty_possible_not_done": 200,
-        "penalty_drawn_last_round": 100, "penalty_first_move": 100, "opening_penalty_mode": "replace",
-        "pool_exhausted_scoring": "sum", "big_point_unit": "game", "big_point_places": "1, 0, 0, 0",
-        "players_per_organisation": 1, "rounds_planned": 5, "final": True, "final_games": 4, "move_seconds": 40,
-        "initial_meld": 30, "seating_method": "mixed", "visibility": "live", "auto_freeze": False,
+        "joker_penalty": 50,
+        "penalty_not_possible": 100,
+        "penalty_possible_not_done": 200,
+        "penalty_drawn_last_round": 100,
+        "penalty_first_move": 100,
+        "opening_penalty_mode": "replace",
+        "pool_exhausted_scoring": "sum",
+        "big_point_unit": "game",
+        "big_point_places": "1, 0, 0, 0",
+        "players_per_organisation": 1,
+        "rounds_planned": 5,
+        "final": True,
+        "final_games": 4,
+        "move_seconds": 40,
+        "initial_meld": 30,
+        "seating_method": "mixed",
+        "visibility": "live",
+        "auto_freeze": False,
         "final_release": "ceremony",
     }
     assert {name: form[name].value() for name in expected} == expected
@@ -40,19 +53,24 @@ def test_creating_a_tournament_makes_the_address_from_the_polish_name(organiser_
     assert set(Tournament.objects.values_list("slug", flat=True)) == {"senioriada-lodz", "senioriada-lodz-2"}
 
 
-@pytest.mark.parametrize("text, places", [("4, 3, 1, 0", [4, 3, 1, 0]), ("1 0 0 0", [1, 0, 0, 0]), ("2;1", [2, 1]), (" 1 ", [1])])
+@pytest.mark.parametrize(
+    "text, places", [("4, 3, 1, 0", [4, 3, 1, 0]), ("1 0 0 0", [1, 0, 0, 0]), ("2;1", [2, 1]), (" 1 ", [1])]
+)
 def test_big_points_by_place_are_read_from_plain_text(text, places):
     assert parse_places(text) == places
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "Enter the points for 1st place"),
-    ("4, 3, 1, 0, 0", "at most 4 numbers"),
-    ("4, three, 1", "whole numbers"),
-    ("1, -1", "whole numbers"),
-    ("0, 1, 0, 0", "cannot get more points"),
-    ("5000", "at most 1000 points"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "Enter the points for 1st place"),
+        ("4, 3, 1, 0, 0", "at most 4 numbers"),
+        ("4, three, 1", "whole numbers"),
+        ("1, -1", "whole numbers"),
+        ("0, 1, 0, 0", "cannot get more points"),
+        ("5000", "at most 1000 points"),
+    ],
+)
 def test_bad_big_points_are_refused_next_to_the_field(organiser_client, text, message):
     response = organiser_client.post("/staff/new/", settings_data(big_point_places=text))
     assert response.status_code == 200
@@ -96,7 +114,9 @@ def test_an_htmx_post_with_errors_comes_back_with_status_200(organiser_client):
 def test_the_quota_cannot_go_below_an_organisation_already_registered(organiser_client):
     data = build(4, settings={"players_per_organisation": 2}).pk
     tournament = Tournament.objects.get(pk=data)
-    tournament.players.filter(ext_id="p2").update(organisation=tournament.players.get(ext_id="p1").organisation, org_slot=2)
+    tournament.players.filter(ext_id="p2").update(
+        organisation=tournament.players.get(ext_id="p1").organisation, org_slot=2
+    )
     response = organiser_client.post("/staff/test/settings/", settings_data(tournament, players_per_organisation="1"))
     assert response.status_code == 200
     assert "already has 2 players" in response.context["form"].errors["players_per_organisation"][0]
@@ -120,7 +140,9 @@ def test_changing_a_scoring_setting_rescores_stored_games(organiser_client):
     game = out_game(1, "A", B=(10, 1), C=(5, 0), D=(0, 0, "not_possible"))
     tournament = build(4, rounds=[{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], [game], "submitted")]}])
     # joker 50: B −60, C −5, D −100, A +165; joker 30: B −40, A +145.
-    response = organiser_client.post("/staff/test/settings/", settings_data(tournament, joker_penalty="30"), follow=True)
+    response = organiser_client.post(
+        "/staff/test/settings/", settings_data(tournament, joker_penalty="30"), follow=True
+    )
     assert "2 results changed" in response.content.decode()
     scores = dict(SeatResult.objects.values_list("letter", "score"))
     assert scores == {"A": 145, "B": -40, "C": -5, "D": -100}

@@ -54,7 +54,7 @@ def test_shared_strings_rich_text_numbers_booleans_and_prefixed_names_are_read()
     strings = (
         '<x:sst xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
         "<x:si><x:t>Name</x:t></x:si><x:si><x:t>Organisation</x:t></x:si>"
-        '<x:si><x:r><x:rPr><x:b/></x:rPr><x:t>Zofia </x:t></x:r><x:r><x:t>Żak</x:t></x:r>'
+        "<x:si><x:r><x:rPr><x:b/></x:rPr><x:t>Zofia </x:t></x:r><x:r><x:t>Żak</x:t></x:r>"
         "<x:rPh><x:t>phonetic reading</x:t></x:rPh></x:si></x:sst>"
     )
     sheet = (
@@ -78,11 +78,14 @@ def test_more_than_2000_players_in_a_spreadsheet_are_refused():
     assert len(read(xlsx_file(players[:2000]))) == 2000
 
 
-@pytest.mark.parametrize("content", [
-    b"PK\x03\x04" + b"\x00" * 100,
-    xlsx_package("<worksheet><sheetData><row>", STRINGS_START + "</sst>"),  # cut short
-    xlsx_package(SHEET_START + '<row><c t="s"><v>99</v></c></row>' + SHEET_END, STRINGS_START + "</sst>"),
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"PK\x03\x04" + b"\x00" * 100,
+        xlsx_package("<worksheet><sheetData><row>", STRINGS_START + "</sst>"),  # cut short
+        xlsx_package(SHEET_START + '<row><c t="s"><v>99</v></c></row>' + SHEET_END, STRINGS_START + "</sst>"),
+    ],
+)
 def test_a_damaged_file_is_refused_cleanly(content):
     message = refusal(content)
     assert "is not a valid Excel (.xlsx) file" in message or "is empty" in message
@@ -90,7 +93,8 @@ def test_a_damaged_file_is_refused_cleanly(content):
 
 def test_odd_row_numbers_and_string_indexes_are_not_a_crash():
     sheet = (
-        SHEET_START + '<row r="²"><c t="inlineStr"><is><t>name</t></is></c><c t="inlineStr"><is><t>organisation</t></is></c></row>'
+        SHEET_START
+        + '<row r="²"><c t="inlineStr"><is><t>name</t></is></c><c t="inlineStr"><is><t>organisation</t></is></c></row>'
         f'<row r="{"9" * 5000}"><c t="s"><v>{"1" * 5000}</v></c><c t="s"><v>²</v></c></row>'
         '<row><c t="inlineStr"><is><t>Anna</t></is></c><c t="inlineStr"><is><t>UTW</t></is></c></row>' + SHEET_END
     )

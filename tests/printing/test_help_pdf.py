@@ -10,16 +10,37 @@ from printing.testing import A4_PORTRAIT, flat, page_sizes, pdf_fonts, pdf_text,
 pytestmark = pytest.mark.django_db
 
 HEADINGS = {
-    "organiser": ["Pomoc dla organizatora", "Przed dniem turnieju", "Obecność", "Losowanie", "Każda runda", "Finał",
-                  "Ceremonia", "Wysyłanie wyników i kopie zapasowe", "Przyciski na Twoich stronach"],
+    "organiser": [
+        "Pomoc dla organizatora",
+        "Przed dniem turnieju",
+        "Obecność",
+        "Losowanie",
+        "Każda runda",
+        "Finał",
+        "Ceremonia",
+        "Wysyłanie wyników i kopie zapasowe",
+        "Przyciski na Twoich stronach",
+    ],
     "head-referee": ["Pomoc dla sędziego głównego", "Poprawki", "Remisy i finał", "Co widzi publiczność. Ceremonia"],
-    "referee": ["Pomoc dla sędziów", "Przed rundą", "Każda runda krok po kroku", "Co pokazuje tabela",
-                "Link do logowania nie działa"],
+    "referee": [
+        "Pomoc dla sędziów",
+        "Przed rundą",
+        "Każda runda krok po kroku",
+        "Co pokazuje tabela",
+        "Link do logowania nie działa",
+    ],
 }
 # In every role's help.
-TROUBLES = ["Co znaczą stany", "Gdy coś pójdzie nie tak", "Tablet traci Wi-Fi", "Dwa tablety, jedna tabela",
-            "Kartka przyznana przez pomyłkę", "Gracz się spóźnia", "Gracz odchodzi",
-            "Laptop albo serwer uruchamia się ponownie"]
+TROUBLES = [
+    "Co znaczą stany",
+    "Gdy coś pójdzie nie tak",
+    "Tablet traci Wi-Fi",
+    "Dwa tablety, jedna tabela",
+    "Kartka przyznana przez pomyłkę",
+    "Gracz się spóźnia",
+    "Gracz odchodzi",
+    "Laptop albo serwer uruchamia się ponownie",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +74,9 @@ def test_the_pdf_follows_the_language_and_names_its_file_by_it():
 
 def test_the_table_of_contents_gives_page_numbers():
     text = pdf_text(Client().get("/print/help/organiser.pdf").content)
-    contents = text[text.index("Na tej stronie"):text.index("Przed dniem turnieju", text.index("Na tej stronie") + 20)]
+    contents = text[
+        text.index("Na tej stronie") : text.index("Przed dniem turnieju", text.index("Na tej stronie") + 20)
+    ]
     assert "Gdy coś pójdzie nie tak" in text and any(character.isdigit() for character in contents)
 
 

@@ -6,15 +6,7 @@ import pytest
 
 from printing import render
 from printing.render import BASE_URL, PdfWarnings, StaticFilesFetcher, html_to_pdf, static_file_path
-from printing.testing import (  # noqa: F401
-    A4_PORTRAIT,
-    flat,
-    page_sizes,
-    pdf_fonts,
-    pdf_reader,
-    pdf_text,
-    strict_pdf_rendering,
-)
+from printing.testing import A4_PORTRAIT, flat, page_sizes, pdf_fonts, pdf_reader, pdf_text, strict_pdf_rendering  # noqa: F401
 
 STYLED = '<html><head><link rel="stylesheet" href="/static/print/print.css"></head><body>{}</body></html>'
 
@@ -52,12 +44,12 @@ def test_a_missing_resource_fails_in_strict_mode():
 
 def test_bad_css_fails_in_strict_mode():
     with pytest.raises(PdfWarnings, match="colr"):
-        html_to_pdf('<html><head><style>p { colr: red }</style></head><body><p>x</p></body></html>')
+        html_to_pdf("<html><head><style>p { colr: red }</style></head><body><p>x</p></body></html>")
 
 
 def test_warnings_are_only_logged_outside_strict_mode(settings, caplog):
     settings.PRINTING_FAIL_ON_WARNINGS = False
-    pdf = html_to_pdf('<html><head><style>p { colr: red }</style></head><body><p>x</p></body></html>')
+    pdf = html_to_pdf("<html><head><style>p { colr: red }</style></head><body><p>x</p></body></html>")
     assert pdf.startswith(b"%PDF-")
     assert any("colr" in record.getMessage() for record in caplog.records if record.name == "printing.render")
 

@@ -47,12 +47,11 @@ GOLD, SILVER, BRONZE, FOURTH = "Genowefa Gąsior", "Czesław Gąsior", "Józef G
 
 def finished_tournament(*, round_state="completed", sheet_state="verified", games=ROUND_1_GAMES, **settings):
     """Four players and five more who never sat down; one qualifying round planned, no final."""
-    table = {"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": games,
-             "state": sheet_state}
+    table = {"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": games, "state": sheet_state}
     rounds = [{"number": 1, "state": round_state, "tables": [table]}]
-    return import_tournament(tournament_data(
-        polish_players(9), rounds, settings={"rounds_planned": 1, "final": False, **settings},
-    ))
+    return import_tournament(
+        tournament_data(polish_players(9), rounds, settings={"rounds_planned": 1, "final": False, **settings})
+    )
 
 
 def test_standings_with_medal_places(organiser_client):
@@ -104,13 +103,21 @@ def test_public_standings_obey_visibility(client):
 def test_frozen_public_standings_stop_at_the_frozen_round(client, organiser_client):
     # Round 1: A out, B C D 10 each → A +30. Round 2: B out, A 50, C D 1 each → B +52.
     rounds = [
-        {"number": n, "state": "completed", "tables": [{
-            "number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": [game]}]}
-        for n, game in ((1, out_game(1, "A", B=(10, 0), C=(10, 0), D=(10, 0))),
-                        (2, out_game(1, "B", A=(50, 0), C=(1, 0), D=(1, 0))))
+        {
+            "number": n,
+            "state": "completed",
+            "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": [game]}],
+        }
+        for n, game in (
+            (1, out_game(1, "A", B=(10, 0), C=(10, 0), D=(10, 0))),
+            (2, out_game(1, "B", A=(50, 0), C=(1, 0), D=(1, 0))),
+        )
     ]
-    import_tournament(tournament_data(polish_players(4), rounds, settings={
-        "rounds_planned": 2, "visibility": "frozen", "frozen_round": 1}))
+    import_tournament(
+        tournament_data(
+            polish_players(4), rounds, settings={"rounds_planned": 2, "visibility": "frozen", "frozen_round": 1}
+        )
+    )
     frozen = flat(pdf_text(client.get("/print/senioriada/public/standings.pdf").content))
     assert "Standings after round 1" in frozen
     assert re.search(rf"1 {GOLD} .*? 1 \+30 1 ", frozen)
@@ -130,9 +137,11 @@ def test_medal_diplomas(organiser_client):
     assert response.status_code == 200
     assert page_sizes(response.content) == [A4_PORTRAIT] * 3
     pages = [" ".join(page_lines(page)) for page in pdf_reader(response.content).pages]
-    for page, name, place in zip(pages, (GOLD, SILVER, BRONZE), ("First place and the gold medal",
-                                                                "Second place and the silver medal",
-                                                                "Third place and the bronze medal")):
+    for page, name, place in zip(
+        pages,
+        (GOLD, SILVER, BRONZE),
+        ("First place and the gold medal", "Second place and the silver medal", "Third place and the bronze medal"),
+    ):
         assert "DIPLOMA" in page and place in page and f"awarded to {name} Uniwersytet" in page
         assert "in the Rummikub tournament Senioriada Łódź 2026 Feb. 10, 2026" in page
         assert "Head referee" in page and "Organiser" in page
@@ -148,8 +157,10 @@ def test_certificates_for_everyone_who_played(organiser_client):
     assert page_sizes(response.content) == [A4_PORTRAIT] * 4  # five registered players never sat down
     names = [re.search(r"awarded to (\S+ \S+) Uniwersytet", page).group(1) for page in pages]
     assert names == ["Czesław Gąsior", "Genowefa Gąsior", "Józef Gąsior", "Stanisława Gąsior"]
-    assert all("CERTIFICATE OF PARTICIPATION" in page and "for taking part in the Rummikub tournament" in page
-               for page in pages)
+    assert all(
+        "CERTIFICATE OF PARTICIPATION" in page and "for taking part in the Rummikub tournament" in page
+        for page in pages
+    )
 
 
 def test_a_disqualified_player_gets_no_certificate(organiser_client):
@@ -163,11 +174,23 @@ def test_a_disqualified_player_gets_no_certificate(organiser_client):
 
 def test_certificates_come_in_surname_order_and_read_given_names_first(organiser_client):
     names = ["Barbara Żak", "Łukasz Lis", "Adam Łukasz", "Jan Ćwik", "Anna Cebula"]  # Anna Cebula never sat down
-    players = [{"id": f"p{i}", "name": name, "organisation": f"Uniwersytet Trzeciego Wieku nr {i}"} for i, name in enumerate(names)]
-    table = {"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": ROUND_1_GAMES, "state": "verified"}
-    import_tournament(tournament_data(
-        players, [{"number": 1, "state": "completed", "tables": [table]}], settings={"rounds_planned": 1, "final": False},
-    ))
+    players = [
+        {"id": f"p{i}", "name": name, "organisation": f"Uniwersytet Trzeciego Wieku nr {i}"}
+        for i, name in enumerate(names)
+    ]
+    table = {
+        "number": 1,
+        "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"},
+        "games": ROUND_1_GAMES,
+        "state": "verified",
+    }
+    import_tournament(
+        tournament_data(
+            players,
+            [{"number": 1, "state": "completed", "tables": [table]}],
+            settings={"rounds_planned": 1, "final": False},
+        )
+    )
     content = organiser_client.get("/print/senioriada/certificates.pdf").content
     pages = [" ".join(page_lines(page)) for page in pdf_reader(content).pages]
     printed = [re.search(r"awarded to (\S+ \S+) Uniwersytet", page).group(1) for page in pages]
@@ -240,8 +263,8 @@ def test_a_very_long_tournament_name_stays_clear_of_the_title_and_the_signatures
         assert without_spaces("".join(lines[:title_at])) == without_spaces(long_name)
         event_at = next(number for number, line in enumerate(lines) if line.endswith("the Rummikub tournament"))
         date_at = lines.index("Feb. 10, 2026")
-        assert without_spaces("".join(lines[event_at + 1:date_at])) == without_spaces(long_name)
-        assert lines[date_at + 1:] == ["Head referee Organiser"]
+        assert without_spaces("".join(lines[event_at + 1 : date_at])) == without_spaces(long_name)
+        assert lines[date_at + 1 :] == ["Head referee Organiser"]
 
 
 def test_results_documents_need_the_head_referee_role(referee_client):
@@ -253,8 +276,9 @@ def test_results_documents_need_the_head_referee_role(referee_client):
 
 def test_device_sheet_shows_each_link_with_its_qr_code():
     tournament = finished_tournament()
-    links = [(f"Stół {n} — sędzia Łucja", f"https://turniej.example.org/accounts/device/{'k' * 43}{n}/")
-             for n in range(1, 6)]
+    links = [
+        (f"Stół {n} — sędzia Łucja", f"https://turniej.example.org/accounts/device/{'k' * 43}{n}/") for n in range(1, 6)
+    ]
     content = device_sheet_pdf(tournament, links)
     assert page_sizes(content) == [A4_PORTRAIT] * 2  # four codes on the first page, one on the second
     text = pdf_text(content)
@@ -271,12 +295,18 @@ def test_device_sheet_creates_numbered_links_and_prints_them(organiser_client, h
 
     finished_tournament()
     assert organiser_client.get("/print/senioriada/devices.pdf").status_code == 200  # explains where to start
-    response = organiser_client.post("/print/senioriada/devices.pdf", {"label": "Tablet", "valid_hours": 16, "count": 3})
+    response = organiser_client.post(
+        "/print/senioriada/devices.pdf", {"label": "Tablet", "valid_hours": 16, "count": 3}
+    )
     assert response["Content-Type"] == "application/pdf"
     assert response["Cache-Control"] == "no-store"
     text = pdf_text(response.content)
     assert "Tablet 1" in text and "Tablet 3" in text
-    assert list(DeviceLink.objects.values_list("label", flat=True).order_by("label")) == ["Tablet 1", "Tablet 2", "Tablet 3"]
+    assert list(DeviceLink.objects.values_list("label", flat=True).order_by("label")) == [
+        "Tablet 1",
+        "Tablet 2",
+        "Tablet 3",
+    ]
     refused = organiser_client.post("/print/senioriada/devices.pdf", {"label": "Tablet", "valid_hours": 16, "count": 0})
     assert refused.status_code == 409 and DeviceLink.objects.count() == 3
     head_referee_client = Client()
@@ -290,10 +320,20 @@ def test_print_menu_links_every_document(organiser_client, django_assert_max_num
     with django_assert_max_num_queries(12):
         response = organiser_client.get("/print/senioriada/")
     page = response.content.decode()
-    for path in ("standings.pdf", "public/standings.pdf", "diplomas.pdf", "certificates.pdf",
-                 "blank-score-sheet.pdf", "round/1/seating.pdf", "round/1/where-do-i-sit.pdf",
-                 "round/1/score-sheets.pdf", "round/1/table-cards.pdf", "public/round/1/seating.pdf",
-                 "public/round/1/where-do-i-sit.pdf", "round/1/table/1/score-sheet.pdf"):
+    for path in (
+        "standings.pdf",
+        "public/standings.pdf",
+        "diplomas.pdf",
+        "certificates.pdf",
+        "blank-score-sheet.pdf",
+        "round/1/seating.pdf",
+        "round/1/where-do-i-sit.pdf",
+        "round/1/score-sheets.pdf",
+        "round/1/table-cards.pdf",
+        "public/round/1/seating.pdf",
+        "public/round/1/where-do-i-sit.pdf",
+        "round/1/table/1/score-sheet.pdf",
+    ):
         assert f'href="/print/senioriada/{path}"' in page
     assert "No seating yet." in page  # round 2
     assert "/round/2/" not in page
@@ -302,9 +342,14 @@ def test_print_menu_links_every_document(organiser_client, django_assert_max_num
 def test_print_menu_queries_do_not_grow_with_rounds(organiser_client, django_assert_max_num_queries):
     players = polish_players(40)
     ids = [p["id"] for p in players]
-    rounds = [{"number": n, "state": "completed", "tables": [
-        {"number": t + 1, "seats": dict(zip("ABCD", ids[4 * t:4 * t + 4]))} for t in range(10)
-    ]} for n in range(1, 8)]
+    rounds = [
+        {
+            "number": n,
+            "state": "completed",
+            "tables": [{"number": t + 1, "seats": dict(zip("ABCD", ids[4 * t : 4 * t + 4]))} for t in range(10)],
+        }
+        for n in range(1, 8)
+    ]
     import_tournament(tournament_data(players, rounds, settings={"rounds_planned": 7}))
     with django_assert_max_num_queries(12):
         response = organiser_client.get("/print/senioriada/")

@@ -58,32 +58,64 @@ def test_where_do_i_sit_is_in_polish_alphabetical_order_of_the_surname(organiser
     text = pdf_text(organiser_client.get("/print/senioriada/round/1/where-do-i-sit.pdf").content)
     # Python's own order would put Łucja, Ślęża and Żaneta last; first names would mix Gąsior and Łęcki.
     assert name_lines(text, tournament) == [
-        "Gąsior Bożena", "Gąsior Czesław", "Gąsior Genowefa", "Gąsior Halina", "Gąsior Jadwiga", "Gąsior Józef",
-        "Gąsior Łucja", "Gąsior Stanisława", "Gąsior Ślęża", "Gąsior Władysław", "Gąsior Zdzisław", "Gąsior Żaneta",
-        "Łęcki Genowefa", "Łęcki Józef",
+        "Gąsior Bożena",
+        "Gąsior Czesław",
+        "Gąsior Genowefa",
+        "Gąsior Halina",
+        "Gąsior Jadwiga",
+        "Gąsior Józef",
+        "Gąsior Łucja",
+        "Gąsior Stanisława",
+        "Gąsior Ślęża",
+        "Gąsior Władysław",
+        "Gąsior Zdzisław",
+        "Gąsior Żaneta",
+        "Łęcki Genowefa",
+        "Łęcki Józef",
     ]
 
 
-HAND_SORTED = ["Barbara Żak", "Łukasz Lis", "Andrzej Nowak", "Jan Ćwik", "Adam Łukasz", "Anna Cebula", "Ewa Lis", "Zenon Zając"]
+HAND_SORTED = [
+    "Barbara Żak",
+    "Łukasz Lis",
+    "Andrzej Nowak",
+    "Jan Ćwik",
+    "Adam Łukasz",
+    "Anna Cebula",
+    "Ewa Lis",
+    "Zenon Zając",
+]
 
 
-@pytest.mark.parametrize("url", [
-    "/print/senioriada/round/1/where-do-i-sit.pdf", "/print/senioriada/public/round/1/where-do-i-sit.pdf",
-])
+@pytest.mark.parametrize(
+    "url", ["/print/senioriada/round/1/where-do-i-sit.pdf", "/print/senioriada/public/round/1/where-do-i-sit.pdf"]
+)
 def test_where_do_i_sit_worked_by_hand(client, organiser_client, url):
-    players = [{"id": f"p{i}", "name": name, "organisation": f"Klub {i}"} for i, name in enumerate(HAND_SORTED, start=1)]
-    seating_ = {"number": 1, "state": "published", "tables": [
-        {"number": 1, "seats": dict(zip("ABCD", ["p1", "p2", "p3", "p4"])), "games": []},
-        {"number": 2, "seats": dict(zip("ABCD", ["p5", "p6", "p7", "p8"])), "games": []},
-    ]}
+    players = [
+        {"id": f"p{i}", "name": name, "organisation": f"Klub {i}"} for i, name in enumerate(HAND_SORTED, start=1)
+    ]
+    seating_ = {
+        "number": 1,
+        "state": "published",
+        "tables": [
+            {"number": 1, "seats": dict(zip("ABCD", ["p1", "p2", "p3", "p4"])), "games": []},
+            {"number": 2, "seats": dict(zip("ABCD", ["p5", "p6", "p7", "p8"])), "games": []},
+        ],
+    }
     import_tournament(tournament_data(players, [seating_]))
     content = (organiser_client if "public" not in url else client).get(url).content
     lines = pdf_reader(content).pages[0].extract_text().splitlines()
     rows = [(line, lines[i + 1].rsplit(" ", 2)[1:]) for i, line in enumerate(lines) if line.split(" ")[0] in SURNAMES]
     # c < ć, l < ł (in the surname and in the given names), ż last; the surname first.
     assert rows == [
-        ("Cebula Anna", ["2", "B"]), ("Ćwik Jan", ["1", "D"]), ("Lis Ewa", ["2", "C"]), ("Lis Łukasz", ["1", "B"]),
-        ("Łukasz Adam", ["2", "A"]), ("Nowak Andrzej", ["1", "C"]), ("Zając Zenon", ["2", "D"]), ("Żak Barbara", ["1", "A"]),
+        ("Cebula Anna", ["2", "B"]),
+        ("Ćwik Jan", ["1", "D"]),
+        ("Lis Ewa", ["2", "C"]),
+        ("Lis Łukasz", ["1", "B"]),
+        ("Łukasz Adam", ["2", "A"]),
+        ("Nowak Andrzej", ["1", "C"]),
+        ("Zając Zenon", ["2", "D"]),
+        ("Żak Barbara", ["1", "A"]),
     ]
 
 

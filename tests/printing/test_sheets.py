@@ -28,9 +28,15 @@ from tournament.models import Player, Round, Seat
 pytestmark = pytest.mark.django_db
 
 SETTINGS = {
-    "joker_penalty": 30, "penalty_not_possible": 110, "penalty_possible_not_done": 220,
-    "penalty_drawn_last_round": 120, "penalty_first_move": 130, "opening_penalty_mode": "add",
-    "move_seconds": 45, "big_point_places": [4, 3, 1, 0], "final_games": 6,
+    "joker_penalty": 30,
+    "penalty_not_possible": 110,
+    "penalty_possible_not_done": 220,
+    "penalty_drawn_last_round": 120,
+    "penalty_first_move": 130,
+    "opening_penalty_mode": "add",
+    "move_seconds": 45,
+    "big_point_places": [4, 3, 1, 0],
+    "final_games": 6,
 }
 
 
@@ -155,19 +161,32 @@ def test_one_tables_sheet(organiser_client, tournament):
 
 def test_the_final_plays_its_own_number_of_games(organiser_client):
     players = polish_players(4)
-    final = {"number": 2, "kind": "final", "state": "published",
-             "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}]}
+    final = {
+        "number": 2,
+        "kind": "final",
+        "state": "published",
+        "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}],
+    }
     import_tournament(tournament_data(players, [final], settings=SETTINGS))
     (text,) = pages_text(organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content)
     assert "Final" in text
     assert re.findall(r"^(\d) ([ABCD])$", text, flags=re.M) == [
-        ("1", "A"), ("2", "B"), ("3", "C"), ("4", "D"), ("5", "A"), ("6", "B"),
+        ("1", "A"),
+        ("2", "B"),
+        ("3", "C"),
+        ("4", "D"),
+        ("5", "A"),
+        ("6", "B"),
     ]
 
 
 def test_a_final_of_twelve_games_still_fits_one_page(organiser_client):
-    final = {"number": 2, "kind": "final", "state": "published",
-             "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}]}
+    final = {
+        "number": 2,
+        "kind": "final",
+        "state": "published",
+        "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}],
+    }
     import_tournament(tournament_data(polish_players(4), [final], settings={**SETTINGS, "final_games": 12}))
     content = organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content
     (text,) = pages_text(content)
@@ -204,7 +223,8 @@ def test_longer_names_take_smaller_type_then_more_lines():
 
 def test_each_distinct_form_is_rendered_once():
     assert distinct_forms(["4 seats", "3 seats", "4 seats", "final", "3 seats"]) == (
-        ["4 seats", "3 seats", "final"], [0, 1, 0, 2, 1],
+        ["4 seats", "3 seats", "final"],
+        [0, 1, 0, 2, 1],
     )
 
 

@@ -9,8 +9,14 @@ from tests.factories import build_hall
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PAGES = [
-    "/", "/t/test/", "/t/test/?q=a", "/t/test/standings/", "/t/test/player/p1/", "/t/test/round/3/",
-    "/t/test/projector/", "/t/test/ceremony/",
+    "/",
+    "/t/test/",
+    "/t/test/?q=a",
+    "/t/test/standings/",
+    "/t/test/player/p1/",
+    "/t/test/round/3/",
+    "/t/test/projector/",
+    "/t/test/ceremony/",
 ]
 # For every element that shows text: the smallest font size, the lowest contrast against the
 # nearest opaque background (WCAG 2: 4.5, or 3 for large text), and the sideways overflow.
@@ -88,7 +94,7 @@ def test_the_ceremony_screen_shows_a_revealed_place_by_itself(live_server, brows
 
 
 def test_the_head_referee_confirms_a_ceremony_step_on_the_screen_and_is_told_what_happened(
-    live_server, new_page, client, head_referee,
+    live_server, new_page, client, head_referee
 ):
     """No browser dialog (a dismissed one looks like nothing happened): the question is on the
     page, "Cancel" takes it away, "Yes" reveals the place and says so; the screen is in the

@@ -35,7 +35,9 @@ def test_steps_go_3_2_1_and_stop(db):
     steps = [advance_ceremony(tournament) for _ in range(4)]
     assert steps == [1, 2, 3, 3]
     assert [(place, [r.player.name for r in rows]) for place, rows in ceremony_podium(tournament)] == [
-        (3, ["Zofia Żółkiewska"]), (2, ["Anna Nowak"]), (1, ["Jan Łęcki"]),
+        (3, ["Zofia Żółkiewska"]),
+        (2, ["Anna Nowak"]),
+        (1, ["Jan Łęcki"]),
     ]
     assert reset_ceremony(tournament) == 0
     actions = list(AuditEntry.objects.filter(tournament=tournament).order_by("pk").values_list("action", flat=True))
@@ -108,11 +110,19 @@ def test_visibility_is_changed_on_the_control_page_and_logged(organiser_client):
     assert tournament.visibility == "live"
 
 
-@pytest.mark.parametrize("post", [
-    {"visibility": "public"}, {"visibility": ""}, {"ceremony": "next", "seen_step": "x"},
-    {"ceremony": "next", "seen_step": "99999999999999999999999"}, {"ceremony": "next", "seen_step": "²"},
-    {"ceremony": "next"}, {"ceremony": "jump"}, {},
-])
+@pytest.mark.parametrize(
+    "post",
+    [
+        {"visibility": "public"},
+        {"visibility": ""},
+        {"ceremony": "next", "seen_step": "x"},
+        {"ceremony": "next", "seen_step": "99999999999999999999999"},
+        {"ceremony": "next", "seen_step": "²"},
+        {"ceremony": "next"},
+        {"ceremony": "jump"},
+        {},
+    ],
+)
 def test_bad_control_posts_change_nothing(head_referee_client, post):
     tournament = build_hall()
     before = AuditEntry.objects.count()
@@ -133,7 +143,7 @@ def test_only_the_head_referee_and_the_organiser_may_control(client, referee_cli
     build_hall()
     assert referee_client.get(CONTROL).status_code == 403
     assert referee_client.post(CONTROL, {"visibility": "hidden"}).status_code == 403
-    assert "name=\"ceremony\"" not in referee_client.get("/t/test/ceremony/").content.decode()
+    assert 'name="ceremony"' not in referee_client.get("/t/test/ceremony/").content.decode()
     referee_client.logout()
     anonymous = client.post(CONTROL, {"visibility": "hidden"})
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
@@ -165,6 +175,7 @@ def test_the_public_cannot_ask_the_ceremonys_question(client):
 
 
 # ---------------------------------------------------------------- the final's results released by the ceremony
+
 
 def final_hidden_by_the_plan(release="ceremony"):
     """After the final (every sheet verified), its results hidden as its start hid them."""
@@ -225,10 +236,12 @@ def test_no_warning_before_the_final(head_referee_client):
     assert WARNING not in head_referee_client.get("/t/test/ceremony/").content.decode()
 
 
-@pytest.mark.parametrize("after_the_final_too, label", [
-    (False, "Freeze as of round 2"), (True, "Freeze as of the final"),
-])
-def test_the_freeze_button_names_the_final_when_it_is_the_last_completed_round(head_referee_client, after_the_final_too, label):
+@pytest.mark.parametrize(
+    "after_the_final_too, label", [(False, "Freeze as of round 2"), (True, "Freeze as of the final")]
+)
+def test_the_freeze_button_names_the_final_when_it_is_the_last_completed_round(
+    head_referee_client, after_the_final_too, label
+):
     after_the_final() if after_the_final_too else build_hall()
     html = head_referee_client.get(CONTROL).content.decode()
     assert label in html and ("Freeze as of round" in html) != after_the_final_too

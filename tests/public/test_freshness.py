@@ -80,13 +80,16 @@ def change_visibility(tournament):
     set_visibility(tournament, Tournament.Visibility.FROZEN)
 
 
-@pytest.mark.parametrize("change, before, after", [
-    # p5 (+54) wins game 1 of round 3's table 2 with +2789, then −12, −5, −8: 54 + 2764
-    (change_verify, "+54", "+2818"),
-    (change_correct, "+118", "+146"),  # p2's +49 in round 3, game 2 becomes +77
-    (change_card, "row--gold", "row--dq"),
-    (change_visibility, "+8084", "+3788"),
-])
+@pytest.mark.parametrize(
+    "change, before, after",
+    [
+        # p5 (+54) wins game 1 of round 3's table 2 with +2789, then −12, −5, −8: 54 + 2764
+        (change_verify, "+54", "+2818"),
+        (change_correct, "+118", "+146"),  # p2's +49 in round 3, game 2 becomes +77
+        (change_card, "row--gold", "row--dq"),
+        (change_visibility, "+8084", "+3788"),
+    ],
+)
 def test_a_change_shows_at_once_on_the_next_poll(client, change, before, after):
     tournament = build_hall()
     first = poll(client, LEADERBOARD)
@@ -108,7 +111,14 @@ def test_hiding_the_results_drops_the_numbers_from_every_cached_fragment(client)
         assert "8084" not in client.get(url, **HX).content.decode()
 
 
-PUBLIC_PAGES = (LEADERBOARD, "/t/test/", "/t/test/player/p1/", "/t/test/round/3/", "/t/test/projector/", "/t/test/ceremony/")
+PUBLIC_PAGES = (
+    LEADERBOARD,
+    "/t/test/",
+    "/t/test/player/p1/",
+    "/t/test/round/3/",
+    "/t/test/projector/",
+    "/t/test/ceremony/",
+)
 
 
 @pytest.mark.parametrize("url", PUBLIC_PAGES)
@@ -160,20 +170,22 @@ def test_the_tournament_read_with_its_version_is_the_one_the_orm_reads():
     ]
 
 
-
 WITHOUT_THE_SHORTCUT = [m for m in django_settings.MIDDLEWARE if not m.endswith("PublicAnswerMiddleware")]
 
 
 @contextlib.contextmanager
 def session_middleware_calls():
     """Counts the requests that got as far as the session middleware (past the shortcut)."""
-    with mock.patch.object(SessionMiddleware, "process_request", autospec=True,
-                           side_effect=SessionMiddleware.process_request) as spy:
+    with mock.patch.object(
+        SessionMiddleware, "process_request", autospec=True, side_effect=SessionMiddleware.process_request
+    ) as spy:
         yield spy
 
 
 @pytest.mark.parametrize("language", ["pl", "en"])
-@pytest.mark.parametrize("url, headers", [(LEADERBOARD, HX), (LEADERBOARD, {}), ("/t/test/", {}), ("/t/test/standings.json", {})])
+@pytest.mark.parametrize(
+    "url, headers", [(LEADERBOARD, HX), (LEADERBOARD, {}), ("/t/test/", {}), ("/t/test/standings.json", {})]
+)
 def test_an_unchanged_poll_answered_before_the_middleware_matches_the_whole_stacks_answer(
     client, settings, django_assert_num_queries, url, headers, language
 ):
@@ -209,7 +221,9 @@ def test_the_shortcut_leaves_signed_in_visitors_changed_pages_and_other_urls_to_
     assert spy.call_count == 1
 
 
-@pytest.mark.parametrize("url, headers", [(LEADERBOARD, HX), (LEADERBOARD, {}), ("/t/test/", {}), ("/t/test/standings.json", {})])
+@pytest.mark.parametrize(
+    "url, headers", [(LEADERBOARD, HX), (LEADERBOARD, {}), ("/t/test/", {}), ("/t/test/standings.json", {})]
+)
 def test_a_page_already_answered_in_this_version_is_served_again_from_one_query(
     client, settings, django_assert_num_queries, url, headers
 ):

@@ -8,7 +8,11 @@ from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, sc
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-STARTED = {"number": 1, "state": "started", "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])]}
+STARTED = {
+    "number": 1,
+    "state": "started",
+    "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+}
 # The boxes of the header's other controls, and of its help link.
 HEADER_BOXES = """() => {
   const box = e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
@@ -19,7 +23,12 @@ HEADER_BOXES = """() => {
 
 
 def overlap(a, b):
-    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
@@ -34,10 +43,13 @@ def test_the_help_pages_read_on_phones_and_tablets(live_server, new_page, viewpo
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_the_help_link_is_a_full_size_target_beside_the_other_header_controls(
-        live_server, new_page, client, organiser, referee, viewport):
+    live_server, new_page, client, organiser, referee, viewport
+):
     build(8, rounds=[STARTED])
-    for user, path, help_path in ((organiser, "/staff/test/", "/help/organiser/"),
-                                  (referee, "/referee/test/round/1/table/1/", "/help/referee/")):
+    for user, path, help_path in (
+        (organiser, "/staff/test/", "/help/organiser/"),
+        (referee, "/referee/test/round/1/table/1/", "/help/referee/"),
+    ):
         page = signed_in_page(new_page, live_server, client, user, viewport)
         page.goto(live_server.url + path)
         boxes = page.evaluate(HEADER_BOXES)

@@ -13,17 +13,43 @@ from tests.factories import build, table, tournament_data
 
 pytestmark = pytest.mark.django_db
 
-STARTED = {"number": 1, "state": "started", "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])]}
+STARTED = {
+    "number": 1,
+    "state": "started",
+    "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+}
 # A page of every staff template family: the organiser's screens, the referee pages, the account
 # pages extending base.html directly, the results control and the print menu.
 PAGES = {
-    Role.ORGANISER: ["/staff/", "/staff/test/", "/staff/test/players/", "/staff/test/rounds/1/", "/staff/test/backups/",
-                     "/accounts/", "/accounts/venue/test/", "/accounts/device/test/", "/print/test/", "/referee/test/",
-                     "/t/test/results-control/"],
-    Role.HEAD_REFEREE: ["/accounts/", "/staff/test/", "/staff/test/rounds/1/", "/referee/test/", "/referee/test/ties/",
-                        "/referee/test/round/1/table/1/", "/t/test/results-control/"],
-    Role.REFEREE: ["/accounts/", "/referee/test/", "/referee/test/players/", "/referee/test/round/1/table/1/",
-                   "/referee/test/round/1/table/1/log/"],
+    Role.ORGANISER: [
+        "/staff/",
+        "/staff/test/",
+        "/staff/test/players/",
+        "/staff/test/rounds/1/",
+        "/staff/test/backups/",
+        "/accounts/",
+        "/accounts/venue/test/",
+        "/accounts/device/test/",
+        "/print/test/",
+        "/referee/test/",
+        "/t/test/results-control/",
+    ],
+    Role.HEAD_REFEREE: [
+        "/accounts/",
+        "/staff/test/",
+        "/staff/test/rounds/1/",
+        "/referee/test/",
+        "/referee/test/ties/",
+        "/referee/test/round/1/table/1/",
+        "/t/test/results-control/",
+    ],
+    Role.REFEREE: [
+        "/accounts/",
+        "/referee/test/",
+        "/referee/test/players/",
+        "/referee/test/round/1/table/1/",
+        "/referee/test/round/1/table/1/log/",
+    ],
 }
 HELP = {Role.ORGANISER: "/help/organiser/", Role.HEAD_REFEREE: "/help/head-referee/", Role.REFEREE: "/help/referee/"}
 
@@ -40,7 +66,9 @@ def header_help_links(response):
 
 
 @pytest.mark.parametrize("role", PAGES)
-def test_every_staff_page_links_to_the_help_of_the_users_role(client, tournament, organiser, head_referee, referee, role):
+def test_every_staff_page_links_to_the_help_of_the_users_role(
+    client, tournament, organiser, head_referee, referee, role
+):
     client.force_login({Role.ORGANISER: organiser, Role.HEAD_REFEREE: head_referee, Role.REFEREE: referee}[role])
     for url in PAGES[role]:
         assert header_help_links(client.get(url)) == [HELP[role]], url

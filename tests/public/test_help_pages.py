@@ -11,14 +11,19 @@ pytestmark = pytest.mark.django_db
 def polish_by_default(settings):
     settings.LANGUAGE_CODE = "pl"  # the product's default (the suite's is English)
 
+
 PAGES = {
     "/help/organiser/": ("Pomoc dla organizatora", "Help for the organiser"),
     "/help/head-referee/": ("Pomoc dla sędziego głównego", "Help for the head referee"),
     "/help/referee/": ("Pomoc dla sędziów", "Help for referees"),
 }
 # Headings every role's page has, in Polish and in English.
-COMMON = [("Co znaczą stany", "What the states mean"), ("Gdy coś pójdzie nie tak", "When something goes wrong"),
-          ("Tablet traci Wi-Fi", "A tablet loses Wi-Fi"), ("Kartka przyznana przez pomyłkę", "A card given by mistake")]
+COMMON = [
+    ("Co znaczą stany", "What the states mean"),
+    ("Gdy coś pójdzie nie tak", "When something goes wrong"),
+    ("Tablet traci Wi-Fi", "A tablet loses Wi-Fi"),
+    ("Kartka przyznana przez pomyłkę", "A card given by mistake"),
+]
 
 
 def visitor(language):
@@ -44,18 +49,40 @@ def test_each_role_page_has_the_day_the_states_and_the_troubles(url):
     for polish_heading, english_heading in COMMON:
         assert polish_heading in polish and english_heading not in polish
         assert english_heading in english
-    for state in ("pusta", "w toku", "przekazana", "zweryfikowana", "szkic", "opublikowana", "rozpoczęta", "zakończona"):
+    for state in (
+        "pusta",
+        "w toku",
+        "przekazana",
+        "zweryfikowana",
+        "szkic",
+        "opublikowana",
+        "rozpoczęta",
+        "zakończona",
+    ):
         assert f">{state}</span>" in polish
     assert "„nie zapisano — ponowię próbę”" in polish  # the tablet's own words when a save waits for Wi-Fi
 
 
 def test_button_names_are_the_screens_own_words():
     organiser = visitor("pl").get("/help/organiser/").content.decode()
-    for button in ("Opublikuj rozstawienie", "Rozpocznij rundę", "Zakończ rundę", "Rozstaw finał", "Zaznacz obecność",
-                   "Wycofaj z turnieju", "Pobierz kopię teraz"):
+    for button in (
+        "Opublikuj rozstawienie",
+        "Rozpocznij rundę",
+        "Zakończ rundę",
+        "Rozstaw finał",
+        "Zaznacz obecność",
+        "Wycofaj z turnieju",
+        "Pobierz kopię teraz",
+    ):
         assert button in organiser
     referee = visitor("pl").get("/help/referee/").content.decode()
-    for button in ("Przekaż tabelę", "Tak, przekaż tabelę", "Odrzuć moje wartości", "Przyznaj kartkę", "Bank wyczerpany"):
+    for button in (
+        "Przekaż tabelę",
+        "Tak, przekaż tabelę",
+        "Odrzuć moje wartości",
+        "Przyznaj kartkę",
+        "Bank wyczerpany",
+    ):
         assert button in referee
     head = visitor("pl").get("/help/head-referee/").content.decode()
     for button in ("Zweryfikuj tabelę", "Ustaw wynik ręcznie", "Zapisz rozstrzygnięcie", "Odsłoń miejsce 3"):
@@ -94,10 +121,16 @@ def test_an_unknown_role_has_no_help_page():
 
 def test_the_pages_tell_the_days_clock_the_questions_the_seating_screen_the_venue_and_the_finals_plan():
     organiser = visitor("pl").get("/help/organiser/").content.decode()
-    for words in ("„Harmonogram dnia” w panelu", "Zegar rundy liczy od „Rozpocznij rundę”", "najpierw pytają na stronie",
-                  "Wycofanie można cofnąć", "zaraz po usunięciu strona pozwala je cofnąć",
-                  "rzutnik pokazuje jej rozstawienie według nazwisk", "Każdy turniej ma własny adres na sali",
-                  "panel pokazuje plan jego wyników"):
+    for words in (
+        "„Harmonogram dnia” w panelu",
+        "Zegar rundy liczy od „Rozpocznij rundę”",
+        "najpierw pytają na stronie",
+        "Wycofanie można cofnąć",
+        "zaraz po usunięciu strona pozwala je cofnąć",
+        "rzutnik pokazuje jej rozstawienie według nazwisk",
+        "Każdy turniej ma własny adres na sali",
+        "panel pokazuje plan jego wyników",
+    ):
         assert words in organiser, words
     head = visitor("pl").get("/help/head-referee/").content.decode()
     assert "Zegar rundy liczy od jej rozpoczęcia" in head and "rzutnik pokazuje jej rozstawienie według nazwisk" in head

@@ -136,10 +136,16 @@ def found(texts, value):
 
 def crawled_kinds(texts, slug):
     kinds = {
-        "tournament": f"/t/{slug}/", "standings": f"/t/{slug}/standings/", "json": f"/t/{slug}/standings.json",
-        "player": f"/t/{slug}/player/", "round": f"/t/{slug}/round/", "projector": f"/t/{slug}/projector/",
-        "projector page 2": f"/t/{slug}/projector/?page=2", "ceremony": f"/t/{slug}/ceremony/",
-        "search": f"/t/{slug}/?q=", "fragment": "(htmx)",
+        "tournament": f"/t/{slug}/",
+        "standings": f"/t/{slug}/standings/",
+        "json": f"/t/{slug}/standings.json",
+        "player": f"/t/{slug}/player/",
+        "round": f"/t/{slug}/round/",
+        "projector": f"/t/{slug}/projector/",
+        "projector page 2": f"/t/{slug}/projector/?page=2",
+        "ceremony": f"/t/{slug}/ceremony/",
+        "search": f"/t/{slug}/?q=",
+        "fragment": "(htmx)",
     }
     return {kind for kind, marker in kinds.items() if any(marker in url for url in texts)}
 
@@ -173,8 +179,16 @@ def assert_nothing_of_the_other_side(texts):
 def test_live_mode_shows_the_verified_scores_so_the_crawl_can_see_them(client, tournament):
     texts = crawl(client, tournament.slug)
     assert crawled_kinds(texts, tournament.slug) == {
-        "tournament", "standings", "json", "player", "round", "projector", "projector page 2", "ceremony",
-        "search", "fragment",
+        "tournament",
+        "standings",
+        "json",
+        "player",
+        "round",
+        "projector",
+        "projector page 2",
+        "ceremony",
+        "search",
+        "fragment",
     }
     assert found(texts, ROUND1_SCORE) and found(texts, LATE_SCORE) and found(texts, LIVE_ONLY_TOTALS[0])
     assert found(texts, UNVERIFIED_SCORE) == []
@@ -195,7 +209,9 @@ def test_hidden_mode_shows_no_score_at_all(client, tournament):
     assert found(texts, LATE_SCORE)
     set_visibility(tournament, Tournament.Visibility.HIDDEN)
     texts = crawl(client, tournament.slug)
-    assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(texts, tournament.slug)
+    assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(
+        texts, tournament.slug
+    )
     for value in (ROUND1_SCORE, LATE_SCORE, UNVERIFIED_SCORE, *LIVE_ONLY_TOTALS, "3788"):
         assert found(texts, value) == [], f"{value} leaked"
     assert "Jan Łęcki" in texts[f"/t/{tournament.slug}/"], "the seating stays public"
@@ -215,9 +231,17 @@ def final_to_start(host):
     entered and verified (only so that its numbers would show at once, were they ever public)."""
     ids = [f"p{i}" for i in range(1, 9)]
     rounds = [
-        {"number": 1, "state": "completed", "tables": [table(1, ids[:4], games(ROUND1_SCORE)), table(2, ids[4:], games())]},
-        {"number": 2, "kind": "final", "state": "published", "tables": [
-            table(1, ["p1", "p5", "p2", "p6"], games(FINAL_SCORE), state="verified")]},
+        {
+            "number": 1,
+            "state": "completed",
+            "tables": [table(1, ids[:4], games(ROUND1_SCORE)), table(2, ids[4:], games())],
+        },
+        {
+            "number": 2,
+            "kind": "final",
+            "state": "published",
+            "tables": [table(1, ["p1", "p5", "p2", "p6"], games(FINAL_SCORE), state="verified")],
+        },
     ]
     return import_tournament(tournament_data(8, rounds, {"final": True, "rounds_planned": 1}), host=host)
 
@@ -227,8 +251,9 @@ def site_found(tournament, value):
     return sorted(path for path, data in site_files(tournament).items() if pattern.search(data.decode()))
 
 
-def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony(client, organiser, head_referee,
-                                                                                    other_side):
+def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony(
+    client, organiser, head_referee, other_side
+):
     tournament = final_to_start(organiser.memberships.get().host)
     assert tournament.final_release == Tournament.FinalRelease.CEREMONY  # nobody ticked anything
     texts = crawl(client, tournament.slug)  # before the start: live, and every cache filled
@@ -238,7 +263,9 @@ def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony
     services.start_round(tournament.rounds.get(number=2), user=organiser)
     for revealed in (0, 1, 2):  # asked by another side's head referee: no more than the public sees
         texts = crawl(client_of(other_side, "head referee"), tournament.slug)
-        assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(texts, tournament.slug)
+        assert {"tournament", "player", "round", "projector", "ceremony", "fragment"} <= crawled_kinds(
+            texts, tournament.slug
+        )
         assert f"/t/{tournament.slug}/round/2/" in texts and f"/t/{tournament.slug}/player/p1/" in texts
         for value in (FINAL_SCORE, FINAL_POINTS, FINAL_AND_QUALIFYING, ROUND1_SCORE):
             assert found(texts, value) == [], f"{value} leaked with {revealed} places revealed"
@@ -250,7 +277,10 @@ def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony
     texts = crawl(client, tournament.slug)  # 1st place revealed: everything is public
     tournament.refresh_from_db()
     assert tournament.visibility == Tournament.Visibility.LIVE
-    for value, kinds in ((FINAL_SCORE, ("/round/2/", "/player/p1/")), (FINAL_POINTS, ("/standings/", "/projector/", ".pdf"))):
+    for value, kinds in (
+        (FINAL_SCORE, ("/round/2/", "/player/p1/")),
+        (FINAL_POINTS, ("/standings/", "/projector/", ".pdf")),
+    ):
         for kind in kinds:
             assert any(kind in url for url in found(texts, value)), (value, kind)
     assert found(texts, FINAL_AND_QUALIFYING) == []
@@ -260,7 +290,9 @@ def test_by_default_no_public_output_shows_the_finals_results_until_the_ceremony
 def test_the_crawler_reads_pdf_text():
     response = HttpResponse(_one_page_pdf("Score 4 321"), content_type="application/pdf")
     assert number_pattern(LATE_SCORE).search(body_text(response))
-    assert not number_pattern(LATE_SCORE).search(body_text(HttpResponse(_one_page_pdf("Score 14321"), content_type="application/pdf")))
+    assert not number_pattern(LATE_SCORE).search(
+        body_text(HttpResponse(_one_page_pdf("Score 14321"), content_type="application/pdf"))
+    )
 
 
 def _one_page_pdf(text):

@@ -79,23 +79,38 @@ def test_find_my_table_before_any_seating_is_published(client):
     assert "Łęcki Jan" in html and "not been published" in html
 
 
-@pytest.mark.parametrize("query, found", [
-    ("cwik", ["Ćwik Stanisław"]), ("stanislaw", ["Ćwik Stanisław"]), ("ćwik stanisław", ["Ćwik Stanisław"]),
-    ("STANISLAW CWIK", ["Ćwik Stanisław"]),
-    ("ska", ["Dąbrowska Halina", "Wiśniewska Małgorzata", "Żółkiewska Zofia"]),  # in surname order
-    # Jan, Anna and Stanisław by their names, in surname order; then Zofia Żółkiewska by her club in Gdańsk
-    ("an", ["Ćwik Stanisław", "Łęcki Jan", "Nowak Anna", "Żółkiewska Zofia"]),
-])
+@pytest.mark.parametrize(
+    "query, found",
+    [
+        ("cwik", ["Ćwik Stanisław"]),
+        ("stanislaw", ["Ćwik Stanisław"]),
+        ("ćwik stanisław", ["Ćwik Stanisław"]),
+        ("STANISLAW CWIK", ["Ćwik Stanisław"]),
+        ("ska", ["Dąbrowska Halina", "Wiśniewska Małgorzata", "Żółkiewska Zofia"]),  # in surname order
+        # Jan, Anna and Stanisław by their names, in surname order; then Zofia Żółkiewska by her club in Gdańsk
+        ("an", ["Ćwik Stanisław", "Łęcki Jan", "Nowak Anna", "Żółkiewska Zofia"]),
+    ],
+)
 def test_find_my_table_by_surname_or_given_names_in_surname_order(client, query, found):
     build_hall()
     html = client.get("/t/test/", {"q": query}, **HX).content.decode()
     assert re.findall(r'class="match__name"[^>]*>([^<]+)<', html) == found
 
 
-@pytest.mark.parametrize("query", [
-    "x" * 10_000, "' OR 1=1; DROP TABLE tournament_player; --", "🎲🙂👵🏻", "\x00", "a\x00b", "%00", "<script>alert(1)</script>",
-    "\u202e\u200b", "Łę" * 3000,
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "x" * 10_000,
+        "' OR 1=1; DROP TABLE tournament_player; --",
+        "🎲🙂👵🏻",
+        "\x00",
+        "a\x00b",
+        "%00",
+        "<script>alert(1)</script>",
+        "\u202e\u200b",
+        "Łę" * 3000,
+    ],
+)
 @pytest.mark.parametrize("htmx", [False, True])
 def test_odd_search_strings_cause_no_error(client, query, htmx):
     build_hall()
@@ -118,8 +133,14 @@ def test_standings_mark_medals_and_list_the_disqualified_last(client):
     # Big points: p1–p4 have 3 (round 3's table 1 is verified), p5–p8 have 2 (table 2 is not).
     # Small points: p1 +8084, p3 −88, p4 −242 | p6 +138, p5 +54, p7 −54, p8 −138; p2 is DQ.
     assert standings_order(html) == [
-        ("p1", "row--gold"), ("p3", "row--silver"), ("p4", "row--bronze"),
-        ("p6", ""), ("p5", ""), ("p7", ""), ("p8", ""), ("p2", "row--dq"),
+        ("p1", "row--gold"),
+        ("p3", "row--silver"),
+        ("p4", "row--bronze"),
+        ("p6", ""),
+        ("p5", ""),
+        ("p7", ""),
+        ("p8", ""),
+        ("p2", "row--dq"),
     ]
     assert "+8084" in html and "DQ" in html
 
@@ -128,7 +149,9 @@ def test_standings_json_follows_the_public_standings(client):
     build_hall()
     rows = client.get("/t/test/standings.json").json()
     assert [(r["player_id"], r["rank"], r["big_points"], r["small_points"]) for r in rows[:3]] == [
-        ("p1", 1, 3, 8084), ("p2", 2, 3, 118), ("p3", 3, 3, -88),
+        ("p1", 1, 3, 8084),
+        ("p2", 2, 3, 118),
+        ("p3", 3, 3, -88),
     ]
 
 
@@ -140,7 +163,9 @@ def test_frozen_standings_stay_as_of_the_frozen_round(client):
     assert "after round 2" in html
     rows = client.get("/t/test/standings.json").json()
     assert [(r["player_id"], r["rank"], r["small_points"]) for r in rows[:3]] == [
-        ("p1", 1, 3788), ("p2", 2, 138), ("p6", 2, 138),
+        ("p1", 1, 3788),
+        ("p2", 2, 138),
+        ("p6", 2, 138),
     ]
 
 
@@ -220,11 +245,21 @@ def test_a_sheet_becomes_public_when_it_is_verified(client):
     assert str(UNVERIFIED_SCORE) in client.get("/t/test/round/3/").content.decode()
 
 
-@pytest.mark.parametrize("url", [
-    "/t/unknown/", "/t/unknown/standings/", "/t/unknown/standings.json", "/t/unknown/projector/",
-    "/t/unknown/ceremony/", "/t/test/player/nobody/", "/t/test/round/5/", "/t/test/round/99/",
-    "/t/test/round/99999999999999999999999/", "/t/test/player/p1/extra/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/t/unknown/",
+        "/t/unknown/standings/",
+        "/t/unknown/standings.json",
+        "/t/unknown/projector/",
+        "/t/unknown/ceremony/",
+        "/t/test/player/nobody/",
+        "/t/test/round/5/",
+        "/t/test/round/99/",
+        "/t/test/round/99999999999999999999999/",
+        "/t/test/player/p1/extra/",
+    ],
+)
 def test_unknown_things_get_the_friendly_404_page(client, settings, url):
     settings.DEBUG = False
     build_hall()

@@ -28,16 +28,24 @@ def test_every_row_is_on_exactly_one_page_and_back_within_30_seconds(count):
     assert 1 <= layout.columns <= 3
 
 
-@pytest.mark.parametrize("count, pages, columns, rows_per_column, seconds", [
-    (8, 1, 1, 8, 15),  # one page: always on screen, refreshed every 15 s
-    (24, 1, 2, 12, 15),
-    (42, 2, 2, 11, 13),  # the field: 10 rows a page every 15 s made it wait 75 s; now 26 s
-    (100, 3, 2, 17, 9),
-    (200, 3, 3, 23, 9),
-])
+@pytest.mark.parametrize(
+    "count, pages, columns, rows_per_column, seconds",
+    [
+        (8, 1, 1, 8, 15),  # one page: always on screen, refreshed every 15 s
+        (24, 1, 2, 12, 15),
+        (42, 2, 2, 11, 13),  # the field: 10 rows a page every 15 s made it wait 75 s; now 26 s
+        (100, 3, 2, 17, 9),
+        (200, 3, 3, 23, 9),
+    ],
+)
 def test_layouts_worked_by_hand(count, pages, columns, rows_per_column, seconds):
     layout = projector_layout(count)
-    assert (layout.pages, layout.columns, layout.rows_per_column, layout.seconds) == (pages, columns, rows_per_column, seconds)
+    assert (layout.pages, layout.columns, layout.rows_per_column, layout.seconds) == (
+        pages,
+        columns,
+        rows_per_column,
+        seconds,
+    )
 
 
 @pytest.mark.django_db
@@ -64,12 +72,15 @@ def in_polish(tournament):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("visibility, frozen_round, heading", [
-    # the hall: rounds 1 and 2 completed, round 3 in play (its verified tables count live), round 4 published
-    ("live", None, "Po rundzie 2 z 5 · Trwa runda 3"),
-    ("frozen", 2, "Po rundzie 2 z 5"),  # frozen after round 2: round 3 counts nowhere
-    ("frozen", 1, "Po rundzie 1 z 5"),
-])
+@pytest.mark.parametrize(
+    "visibility, frozen_round, heading",
+    [
+        # the hall: rounds 1 and 2 completed, round 3 in play (its verified tables count live), round 4 published
+        ("live", None, "Po rundzie 2 z 5 · Trwa runda 3"),
+        ("frozen", 2, "Po rundzie 2 z 5"),  # frozen after round 2: round 3 counts nowhere
+        ("frozen", 1, "Po rundzie 1 z 5"),
+    ],
+)
 def test_the_heading_says_after_which_round_of_how_many(client, visibility, frozen_round, heading):
     in_polish(build_hall(visibility, frozen_round))
     assert f'<span class="board__phase">{heading}</span>' in board_of(client)
@@ -115,9 +126,14 @@ def test_a_published_round_shows_its_seating_by_surname_until_it_starts(client):
     assert "Znajdź swoje nazwisko: obok stolik i krzesło." in html and "board__table board__seating" in html
     # round 4 seats the quads of round 2 in reverse: table 1 holds Halina, Józef, Ryszard, Małgorzata (A–D)
     assert seat_lines(html) == [
-        ("Ćwik Stanisław", "2", "C"), ("Dąbrowska Halina", "1", "B"), ("Gęba Ryszard", "1", "C"),
-        ("Kowalski Józef", "1", "A"), ("Łęcki Jan", "2", "D"), ("Nowak Anna", "2", "A"),
-        ("Wiśniewska Małgorzata", "1", "D"), ("Żółkiewska Zofia", "2", "B"),
+        ("Ćwik Stanisław", "2", "C"),
+        ("Dąbrowska Halina", "1", "B"),
+        ("Gęba Ryszard", "1", "C"),
+        ("Kowalski Józef", "1", "A"),
+        ("Łęcki Jan", "2", "D"),
+        ("Nowak Anna", "2", "A"),
+        ("Wiśniewska Małgorzata", "1", "D"),
+        ("Żółkiewska Zofia", "2", "B"),
     ]
     Round.objects.filter(tournament=tournament, number=4).update(state="started")
     back = board_of(client)

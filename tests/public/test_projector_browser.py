@@ -49,7 +49,9 @@ def assert_fits_and_is_uncovered(screen):
     size = screen.viewport_size
     assert boxes["rows"] and boxes["tools"]
     for row in boxes["rows"]:
-        assert 0 <= row["top"] and row["bottom"] <= size["height"] and 0 <= row["left"] and row["right"] <= size["width"]
+        assert (
+            0 <= row["top"] and row["bottom"] <= size["height"] and 0 <= row["left"] and row["right"] <= size["width"]
+        )
         assert not any(overlaps(row, tool) for tool in boxes["tools"]), f"a control covers the row at {row}"
     assert screen.evaluate("document.documentElement.scrollHeight") <= size["height"]
 
@@ -118,5 +120,7 @@ def test_on_a_tablet_the_clock_sits_above_the_board_and_the_controls_below_its_l
     board = screen.locator("#board").bounding_box()
     last_row = boxes["rows"][-1]
     assert clock["y"] + clock["height"] <= board["y"], "the clock runs into the board"
-    assert all(last_row["bottom"] + 8 <= tool["top"] for tool in boxes["tools"]), f"the controls meet the last row {last_row}"
+    assert all(last_row["bottom"] + 8 <= tool["top"] for tool in boxes["tools"]), (
+        f"the controls meet the last row {last_row}"
+    )
     screenshot(screen, "projector-clock-768")

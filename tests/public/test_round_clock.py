@@ -42,7 +42,14 @@ def test_only_a_started_round_has_a_clock():
 
 
 def test_seconds_are_written_as_minutes_and_seconds_or_hours():
-    assert [format_seconds(s) for s in (0, 59, 61, 3599, 3600, 3909)] == ["0:00", "0:59", "1:01", "59:59", "1:00:00", "1:05:09"]
+    assert [format_seconds(s) for s in (0, 59, 61, 3599, 3600, 3909)] == [
+        "0:00",
+        "0:59",
+        "1:01",
+        "59:59",
+        "1:00:00",
+        "1:05:09",
+    ]
 
 
 def test_the_clock_runs_by_the_timetables_length_of_that_round(organiser):

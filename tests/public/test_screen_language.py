@@ -55,7 +55,9 @@ def test_the_ceremony_click_answers_in_the_halls_language(head_referee_client):
     asked = head_referee_client.get("/t/test/ceremony/?confirm=next", HTTP_HX_REQUEST="true").content.decode()
     assert "Tak, odsłoń miejsce 3" in asked
     response = head_referee_client.post(
-        "/t/test/results-control/", {"ceremony": "next", "seen_step": "0"}, HTTP_HX_REQUEST="true",
+        "/t/test/results-control/",
+        {"ceremony": "next", "seen_step": "0"},
+        HTTP_HX_REQUEST="true",
         HTTP_HX_TARGET="ceremony-stage",
     )
     assert "Odsłonięto miejsce 3." in response.content.decode()

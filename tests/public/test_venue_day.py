@@ -58,7 +58,8 @@ def final_results():
 def test_what_keeps_the_results_from_being_final():
     tournament = build_hall()  # round 3 has a sheet not verified; round 4 of 4 is not played
     assert unfinished_results(tournament, compute_standings(tournament)) == [
-        "The last qualifying round is not completed.", "5 score sheets are not verified.",
+        "The last qualifying round is not completed.",
+        "5 score sheets are not verified.",
     ]
     Tournament.objects.filter(pk=tournament.pk).update(final=True)
     tournament.refresh_from_db()
@@ -111,8 +112,10 @@ def test_score_sheets_explain_the_starting_seats_mark(organiser_client):
     seated_tournament(8)
     for path in ("/print/senioriada/round/1/score-sheets.pdf", "/print/senioriada/blank-score-sheet.pdf"):
         text = " ".join(pdf_text(organiser_client.get(path).content).split())
-        assert ("starts marks the seat that starts the game (as the “Starts” column says), going round the table; "
-                "write in its boxes as in any other.") in text
+        assert (
+            "starts marks the seat that starts the game (as the “Starts” column says), going round the table; "
+            "write in its boxes as in any other."
+        ) in text
 
 
 # ---------------------------------------------------------------- favicon

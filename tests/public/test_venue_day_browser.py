@@ -53,7 +53,7 @@ def test_the_move_timer_fits_a_360_px_phone(live_server, new_page):
 
 
 def test_revealing_a_ceremony_place_asks_first_and_warns_when_results_are_not_final(
-    live_server, new_page, head_referee, client,
+    live_server, new_page, head_referee, client
 ):
     tournament = build_hall()  # round 3 has a sheet that is not verified, round 4 is not played
     page = signed_in_page(new_page, live_server, client, head_referee, {"width": 1280, "height": 800})
@@ -78,7 +78,7 @@ def test_revealing_a_ceremony_place_asks_first_and_warns_when_results_are_not_fi
 
 @pytest.mark.parametrize("viewport", [PHONE, {"width": 768, "height": 1024}], ids=["390", "768"])
 def test_the_ceremony_controls_on_a_phone_and_a_tablet_never_cover_its_buttons(
-    live_server, new_page, head_referee, client, viewport,
+    live_server, new_page, head_referee, client, viewport
 ):
     tournament = build_hall()
     tournament.ceremony_step = 2
@@ -91,8 +91,12 @@ def test_the_ceremony_controls_on_a_phone_and_a_tablet_never_cover_its_buttons(
     assert buttons
     for tool in tools:
         for button in buttons:
-            apart = (tool["y"] >= button["y"] + button["height"] or button["y"] >= tool["y"] + tool["height"]
-                     or tool["x"] >= button["x"] + button["width"] or button["x"] >= tool["x"] + tool["width"])
+            apart = (
+                tool["y"] >= button["y"] + button["height"]
+                or button["y"] >= tool["y"] + tool["height"]
+                or tool["x"] >= button["x"] + button["width"]
+                or button["x"] >= tool["x"] + tool["width"]
+            )
             assert apart, f"the screen's controls {tool} cover a ceremony button {button}"
     screenshot(page, f"ceremony-controls-{viewport['width']}")
 

@@ -47,21 +47,31 @@ PUBLIC_CHANGES = {
     "reveal a medal place": lambda t: Tournament.objects.filter(pk=t.pk).update(ceremony_step=1),
     "rename a player": lambda t: Player.objects.filter(tournament=t, ext_id="p1").update(name="Jan Nowy"),
     "withdraw a player": lambda t: Player.objects.filter(tournament=t, ext_id="p2").update(status="withdrawn"),
-    "rename an organisation": lambda t: Organisation.objects.filter(tournament=t, name="UTW Opole").update(name="UTW Opole 2"),
+    "rename an organisation": lambda t: Organisation.objects.filter(tournament=t, name="UTW Opole").update(
+        name="UTW Opole 2"
+    ),
     "start a round": lambda t: Round.objects.filter(tournament=t, number=4).update(state="started"),
     "delete a draft round": lambda t: Round.objects.filter(tournament=t, number=5).delete(),
     "renumber a table": lambda t: Table.objects.filter(round__tournament=t, round__number=4, number=2).update(number=9),
-    "rewrite a seat": lambda t: Seat.objects.filter(round__tournament=t, round__number=4, letter="A").update(letter="A"),
+    "rewrite a seat": lambda t: Seat.objects.filter(round__tournament=t, round__number=4, letter="A").update(
+        letter="A"
+    ),
     "verify a sheet": lambda t: sheets(t, "submitted").update(state="verified"),
-    "reopen a verified sheet": lambda t: sheets(t, "verified").filter(table__round__number=3).update(state="in_progress"),
-    "correct a verified score": lambda t: results(t, "verified").filter(letter="B").update(override_score=7, override_reason="x"),
+    "reopen a verified sheet": lambda t: (
+        sheets(t, "verified").filter(table__round__number=3).update(state="in_progress")
+    ),
+    "correct a verified score": lambda t: (
+        results(t, "verified").filter(letter="B").update(override_score=7, override_reason="x")
+    ),
     "delete a verified game": lambda t: Game.objects.filter(sheet__in=sheets(t, "verified"), number=4).delete(),
     "give a card": lambda t: Card.objects.create(tournament=t, player=t.players.first(), colour="warning", reason="x"),
     "record a tie decision": lambda t: TieDecision.objects.create(tournament=t, order=["p2", "p6"], reason="lot"),
 }
 
 PRIVATE_CHANGES = {
-    "save a game on a sheet not verified": lambda t: results(t, "submitted").filter(went_out=False).update(tiles=F("tiles") + 1),
+    "save a game on a sheet not verified": lambda t: (
+        results(t, "submitted").filter(went_out=False).update(tiles=F("tiles") + 1)
+    ),
     "raise the version of a sheet not verified": lambda t: sheets(t, "submitted").update(version=F("version") + 1),
     "write the audit log": lambda t: AuditEntry.objects.create(tournament=t, action="note"),
 }
@@ -91,7 +101,9 @@ def test_every_tournament_gets_a_version_and_every_model_of_a_tournament_is_watc
     def belongs_to_a_tournament(model, seen=()):
         for field in model._meta.concrete_fields:
             target = field.related_model if field.is_relation else None
-            if target is Tournament or (target and target not in seen and belongs_to_a_tournament(target, (*seen, model))):
+            if target is Tournament or (
+                target and target not in seen and belongs_to_a_tournament(target, (*seen, model))
+            ):
                 return True
         return False
 

@@ -68,7 +68,9 @@ def test_withdrawing_the_second_yellow_card_lifts_the_disqualification_and_the_s
     entry = AuditEntry.objects.get(action="withdraw_card")
     assert (entry.user, entry.reason) == (head_referee, "given to the wrong player")
     assert entry.before["colour"] == "yellow" and "withdrawn" not in entry.before
-    assert entry.after["withdrawn"]["by"] == "head" and entry.after["withdrawn"]["reason"] == "given to the wrong player"
+    assert (
+        entry.after["withdrawn"]["by"] == "head" and entry.after["withdrawn"]["reason"] == "given to the wrong player"
+    )
     assert entry.before["given_at"] == entry.after["given_at"]
     lifted = AuditEntry.objects.get(action="lift_disqualification")
     assert (lifted.before["status"], lifted.after["status"]) == ("disqualified", "active")
@@ -83,7 +85,7 @@ def test_a_withdrawn_card_stays_on_the_player_page_struck_through_with_who_when_
     card = give(referee, "yellow")
     head_referee_client.post(withdraw_url(), {"card": card.pk, "reason": "a mistake of the referee"})
     html = head_referee_client.get(player_url()).content.decode()
-    item = html[html.index(f'id="card-{card.pk}"'):]
+    item = html[html.index(f'id="card-{card.pk}"') :]
     item = item[: item.index("</li>")]
     assert "<s><strong>yellow card</strong></s>" in item and "<s>untidy table</s>" in item
     assert "Withdrawn by head at" in item and "a mistake of the referee" in item

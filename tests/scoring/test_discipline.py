@@ -52,7 +52,9 @@ def test_the_second_yellow_card_disqualifies_once_confirmed_and_says_so_as_a_war
     assert AuditEntry.objects.filter(action="disqualify").count() == 1
     page = referee_client.get(response["Location"]).content.decode()
     # a sentence (capital first), in a warning, not a success
-    assert '<li class="message message--warning">Yellow card for Gracz 2 recorded. Gracz 2 is disqualified.</li>' in page
+    assert (
+        '<li class="message message--warning">Yellow card for Gracz 2 recorded. Gracz 2 is disqualified.</li>' in page
+    )
 
 
 def test_a_second_yellow_card_sent_without_its_confirmation_is_refused_and_nothing_stored(referee_client, tournament):
@@ -60,7 +62,7 @@ def test_a_second_yellow_card_sent_without_its_confirmation_is_refused_and_nothi
     response = give(referee_client, "yellow", reason="talking during a move")
     assert response.status_code == 200
     html = response.content.decode()
-    assert SECOND_YELLOW in html and 'card-confirm--yellow confirm-large is-refused' in html
+    assert SECOND_YELLOW in html and "card-confirm--yellow confirm-large is-refused" in html
     assert Card.objects.count() == 1 and player().status == "active"
     assert not AuditEntry.objects.filter(action="disqualify").exists()
 
@@ -162,9 +164,12 @@ def test_a_foreign_next_url_is_ignored(referee_client, tournament):
 
 def test_a_disqualified_player_is_marked_on_the_referee_pages(referee_client, tournament):
     Player.objects.filter(ext_id="p2").update(status="disqualified")
-    pages = [reverse("scoring:home", kwargs={"slug": "test"}), sheet_url(),
-             reverse("scoring:players", kwargs={"slug": "test"}),
-             reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk})]
+    pages = [
+        reverse("scoring:home", kwargs={"slug": "test"}),
+        sheet_url(),
+        reverse("scoring:players", kwargs={"slug": "test"}),
+        reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk}),
+    ]
     for url in pages:
         html = referee_client.get(url).content.decode()
         assert 'class="badge badge--dq"' in html, url
@@ -173,7 +178,9 @@ def test_a_disqualified_player_is_marked_on_the_referee_pages(referee_client, to
 def test_the_player_page_lists_the_cards(referee_client, tournament):
     give(referee_client, "warning", reason="untidy table")
     give(referee_client, "yellow", reason="comments to a neighbour")
-    html = referee_client.get(reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk})).content.decode()
+    html = referee_client.get(
+        reverse("scoring:player", kwargs={"slug": "test", "player_id": player().pk})
+    ).content.decode()
     assert "untidy table" in html and "comments to a neighbour" in html
 
 

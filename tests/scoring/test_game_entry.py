@@ -22,13 +22,21 @@ def posted(**values):
 
 
 def test_the_form_parses_a_game_into_a_plain_value():
-    form = GameForm(posted(ending="A", **{"B-tiles": "23", "C-keypad": "7 3 J", "D-opening": "not_possible"}),
-                    players=PLAYERS, number=1)
+    form = GameForm(
+        posted(ending="A", **{"B-tiles": "23", "C-keypad": "7 3 J", "D-opening": "not_possible"}),
+        players=PLAYERS,
+        number=1,
+    )
     entered = form.entered_game()
     assert entered == EnteredGame(
-        seats=("A", "B", "C", "D"), ending="A", readable=True, confirm_tiles=False,
+        seats=("A", "B", "C", "D"),
+        ending="A",
+        readable=True,
+        confirm_tiles=False,
         entries={
-            "A": SeatEntry(), "B": SeatEntry(tiles=23), "C": SeatEntry(faces=(7, 3, "J")),
+            "A": SeatEntry(),
+            "B": SeatEntry(tiles=23),
+            "C": SeatEntry(faces=(7, 3, "J")),
             "D": SeatEntry(opening="not_possible"),
         },
     )
@@ -44,9 +52,11 @@ def test_a_value_the_form_cannot_read_leaves_its_seat_out():
 
 def test_the_service_check_scores_spec_example_one():
     """SPEC §3 example 1: B 23; C 7 + 3 and a joker (10 + 50); D could not lay out (100); A takes 183."""
-    entered = EnteredGame(seats=tuple("ABCD"), ending="A", entries={
-        "B": SeatEntry(tiles=23), "C": SeatEntry(faces=(7, 3, "J")), "D": SeatEntry(opening="not_possible"),
-    })
+    entered = EnteredGame(
+        seats=tuple("ABCD"),
+        ending="A",
+        entries={"B": SeatEntry(tiles=23), "C": SeatEntry(faces=(7, 3, "J")), "D": SeatEntry(opening="not_possible")},
+    )
     checked = check_game(entered, SETTINGS)
     assert checked.problems == []
     assert checked.result.scores == {"A": 183, "B": -23, "C": -60, "D": -100}
@@ -55,9 +65,9 @@ def test_the_service_check_scores_spec_example_one():
 
 @pytest.mark.parametrize("complete, fields", [(True, ["racks.B.tiles", "racks.D.tiles"]), (False, [])])
 def test_a_missing_rack_is_a_problem_only_when_the_game_is_saved(complete, fields):
-    entered = EnteredGame(seats=tuple("ABCD"), ending="A", entries={
-        "B": SeatEntry(), "C": SeatEntry(tiles=4), "D": SeatEntry(),
-    })
+    entered = EnteredGame(
+        seats=tuple("ABCD"), ending="A", entries={"B": SeatEntry(), "C": SeatEntry(tiles=4), "D": SeatEntry()}
+    )
     checked = check_game(entered, SETTINGS, require_complete=complete)
     assert [problem.field for problem in checked.problems] == fields
     assert checked.minus == {"C": 4} and checked.result is None

@@ -20,7 +20,9 @@ from tournament.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 SIGN_IN = 3  # the session, the user, and the tournament read with the user's roles (groups and grant)
-SAVE = SIGN_IN + 7  # the table with its stored games, the compare-and-swap, the game and its seats, the audit, a transaction
+SAVE = (
+    SIGN_IN + 7
+)  # the table with its stored games, the compare-and-swap, the game and its seats, the audit, a transaction
 PREVIEW = SIGN_IN + 1  # the table with its stored games
 SUBMIT = SIGN_IN + 5  # the table, the compare-and-swap (every game entered), the audit, a transaction
 VERIFY = SIGN_IN + 5
@@ -33,11 +35,21 @@ def four_games():
 @pytest.fixture
 def tournament():
     """Table 1 empty, table 2 with four games submitted, table 3 with four games verified."""
-    return build(12, rounds=[{"number": 1, "kind": "qualifying", "state": "started", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], state="empty"),
-        table(2, ["p5", "p6", "p7", "p8"], four_games(), state="submitted"),
-        table(3, ["p9", "p10", "p11", "p12"], four_games(), state="verified"),
-    ]}])
+    return build(
+        12,
+        rounds=[
+            {
+                "number": 1,
+                "kind": "qualifying",
+                "state": "started",
+                "tables": [
+                    table(1, ["p1", "p2", "p3", "p4"], state="empty"),
+                    table(2, ["p5", "p6", "p7", "p8"], four_games(), state="submitted"),
+                    table(3, ["p9", "p10", "p11", "p12"], four_games(), state="verified"),
+                ],
+            }
+        ],
+    )
 
 
 @pytest.fixture
@@ -55,7 +67,9 @@ def scorings(monkeypatch):
 
 
 def url(name, table_number=1, **kwargs):
-    return reverse(f"scoring:{name}", kwargs={"slug": "test", "round_number": 1, "table_number": table_number, **kwargs})
+    return reverse(
+        f"scoring:{name}", kwargs={"slug": "test", "round_number": 1, "table_number": table_number, **kwargs}
+    )
 
 
 def sheet(table_number=1):
@@ -64,7 +78,14 @@ def sheet(table_number=1):
 
 def example_one(version, **extra):
     """SPEC §3 example 1: A goes out; B 23; C 10 and a joker (on the keypad); D could not lay out."""
-    return {"version": version, "ending": "A", "B-tiles": "23", "C-keypad": "7 3 J", "D-opening": "not_possible", **extra}
+    return {
+        "version": version,
+        "ending": "A",
+        "B-tiles": "23",
+        "C-keypad": "7 3 J",
+        "D-opening": "not_possible",
+        **extra,
+    }
 
 
 def text_of(html, element_id):
@@ -108,8 +129,9 @@ def test_saving_a_game_again_replaces_it_within_the_same_budget(
     referee_client.post(url("game_save", game_number=1), example_one(0), HTTP_HX_REQUEST="true")
     scorings.clear()
     with django_assert_max_num_queries(SAVE):
-        response = referee_client.post(url("game_save", game_number=1), example_one(1, ending="pool", **{"A-tiles": "4"}),
-                                       HTTP_HX_REQUEST="true")
+        response = referee_client.post(
+            url("game_save", game_number=1), example_one(1, ending="pool", **{"A-tiles": "4"}), HTTP_HX_REQUEST="true"
+        )
     assert len(scorings) == 1
     html = response.content.decode()
     assert [text_of(html, f"g1-{x}-score") for x in "ABCD"] == ["+183", "−23", "−60", "−100"]
@@ -157,7 +179,9 @@ def test_a_correction_of_a_verified_sheet_scores_once(
 ):
     data = example_one(0, reason="recounted with the players")
     with django_assert_max_num_queries(SAVE):
-        response = head_referee_client.post(url("game_save", table_number=3, game_number=1), data, HTTP_HX_REQUEST="true")
+        response = head_referee_client.post(
+            url("game_save", table_number=3, game_number=1), data, HTTP_HX_REQUEST="true"
+        )
     assert len(scorings) == 1
     assert text_of(response.content.decode(), "g1-A-score") == "+183"
     assert (sheet(3).state, sheet(3).version) == ("verified", 1)

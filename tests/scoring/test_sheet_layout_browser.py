@@ -10,8 +10,12 @@ from tournament.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LONG_NAMES = ["Zbigniewa Konstantynopolitańczykowska", "Grzegorz Brzęczyszczykiewicz",
-              "Małgorzata Szczebrzeszyńska-Wiśniewska", "Jan Kowalski"]
+LONG_NAMES = [
+    "Zbigniewa Konstantynopolitańczykowska",
+    "Grzegorz Brzęczyszczykiewicz",
+    "Małgorzata Szczebrzeszyńska-Wiśniewska",
+    "Jan Kowalski",
+]
 
 OVERFLOWS = """() => {
   const outside = (inner, outer) => inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5;

@@ -14,10 +14,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tournament():
-    return build(8, rounds=[started_round(
-        table(1, ["p1", "p2", "p3", "p4"], state="empty"),
-        table(2, ["p5", "p6", "p7", "p8"], state="empty"),
-    )])
+    return build(
+        8,
+        rounds=[
+            started_round(
+                table(1, ["p1", "p2", "p3", "p4"], state="empty"), table(2, ["p5", "p6", "p7", "p8"], state="empty")
+            )
+        ],
+    )
 
 
 def test_home_lists_the_current_rounds_tables_with_their_state(referee_client, tournament):
@@ -29,12 +33,21 @@ def test_home_lists_the_current_rounds_tables_with_their_state(referee_client, t
 
 
 def test_home_picks_the_latest_started_round():
-    build(8, rounds=[
-        started_round(table(1, ["p1", "p2", "p3", "p4"], [out_game(1, "A", B=(1, 0), C=(1, 0), D=(1, 0))]),
-                      table(2, ["p5", "p6", "p7", "p8"]), state="completed"),
-        started_round(table(1, ["p1", "p5", "p2", "p6"], state="empty"),
-                      table(7, ["p3", "p7", "p4", "p8"], state="empty"), number=2),
-    ])
+    build(
+        8,
+        rounds=[
+            started_round(
+                table(1, ["p1", "p2", "p3", "p4"], [out_game(1, "A", B=(1, 0), C=(1, 0), D=(1, 0))]),
+                table(2, ["p5", "p6", "p7", "p8"]),
+                state="completed",
+            ),
+            started_round(
+                table(1, ["p1", "p5", "p2", "p6"], state="empty"),
+                table(7, ["p3", "p7", "p4", "p8"], state="empty"),
+                number=2,
+            ),
+        ],
+    )
     from tournament.models import Tournament
     from tournament.selectors import current_round
 
@@ -62,8 +75,11 @@ def test_preview_computes_the_scores_without_saving(referee_client, tournament):
 
 
 def test_preview_of_an_unfinished_game_shows_rack_minus_points_and_no_errors(referee_client, tournament):
-    response = referee_client.post(sheet_url("game_preview", game_number=1),
-                                   {"version": 0, "B-tiles": "23", "B-jokers": "0"}, HTTP_HX_REQUEST="true")
+    response = referee_client.post(
+        sheet_url("game_preview", game_number=1),
+        {"version": 0, "B-tiles": "23", "B-jokers": "0"},
+        HTTP_HX_REQUEST="true",
+    )
     html = response.content.decode()
     assert text_of(html, "g1-B-score") == "−23"
     assert text_of(html, "g1-A-score") == "–"
@@ -96,7 +112,11 @@ def test_save_stores_the_game_bumps_the_version_and_audits(referee_client, refer
     assert {r.letter: r.score for r in game.results.all()} == {"A": 183, "B": -23, "C": -60, "D": -100}
     entry = AuditEntry.objects.get(sheet=sheet)
     assert entry.action == "save_game" and entry.user == referee and entry.before is None
-    assert entry.after["version"] == 1 and entry.after["game"]["scores"]["C"] == -60 and entry.after["game"]["racks"]["C"]["jokers"] == 1
+    assert (
+        entry.after["version"] == 1
+        and entry.after["game"]["scores"]["C"] == -60
+        and entry.after["game"]["racks"]["C"]["jokers"] == 1
+    )
     html = response.content.decode()
     assert 'id="sheet-summary"' in html and 'hx-swap-oob="true"' in html
     assert 'id="g2-version" value="1"' in html  # the other games' forms move on to the new version
@@ -110,8 +130,14 @@ def test_plain_post_redirects_after_saving(referee_client, tournament):
 
 def test_round_totals_and_big_points_under_the_games(referee_client, tournament):
     referee_client.post(sheet_url("game_save", game_number=1), example_one())
-    pool = {"version": 1, "ending": "pool",
-            "A-tiles": "12", "B-tiles": "7", "C-tiles": "7", "D-opening": "possible_not_done"}
+    pool = {
+        "version": 1,
+        "ending": "pool",
+        "A-tiles": "12",
+        "B-tiles": "7",
+        "C-tiles": "7",
+        "D-opening": "possible_not_done",
+    }
     assert referee_client.post(sheet_url("game_save", game_number=2), pool).status_code == 302
     page = referee_client.get(sheet_url())
     totals = dict((letter, total) for letter, _, total in page.context["page"].totals)
@@ -153,8 +179,9 @@ def test_submit_a_complete_sheet(referee_client, tournament):
 
 def test_a_saved_game_shows_saved_in_the_preview_when_unchanged(referee_client, tournament):
     referee_client.post(sheet_url("game_save", game_number=1), example_one())
-    response = referee_client.post(sheet_url("game_preview", game_number=1), example_one(version=1),
-                                   HTTP_HX_REQUEST="true")
+    response = referee_client.post(
+        sheet_url("game_preview", game_number=1), example_one(version=1), HTTP_HX_REQUEST="true"
+    )
     assert text_of(response.content.decode(), "g1-status") == "✓ saved"
 
 
@@ -166,8 +193,10 @@ def test_sheet_page_queries_do_not_grow_with_games(referee_client, tournament, d
 
 def test_home_queries_do_not_grow_with_tables(referee_client, django_assert_max_num_queries):
     n = 40
-    tables = [table(t, [f"p{4 * t - 3}", f"p{4 * t - 2}", f"p{4 * t - 1}", f"p{4 * t}"], state="empty")
-              for t in range(1, n // 4 + 1)]
+    tables = [
+        table(t, [f"p{4 * t - 3}", f"p{4 * t - 2}", f"p{4 * t - 1}", f"p{4 * t}"], state="empty")
+        for t in range(1, n // 4 + 1)
+    ]
     build(n, rounds=[started_round(*tables)])
     with django_assert_max_num_queries(12):
         assert referee_client.get(reverse("scoring:home", kwargs={"slug": "test"})).status_code == 200
@@ -175,7 +204,10 @@ def test_home_queries_do_not_grow_with_tables(referee_client, django_assert_max_
 
 def open_games(html):
     """The numbers of the games shown open (the others are folded to one line)."""
-    return [int(n) for n in re.findall(r'<section class="game" id="game-(\d+)"[^>]*>\s*<details class="game__details" open>', html)]
+    return [
+        int(n)
+        for n in re.findall(r'<section class="game" id="game-(\d+)"[^>]*>\s*<details class="game__details" open>', html)
+    ]
 
 
 def test_only_the_game_being_entered_is_open(referee_client, tournament):

@@ -18,16 +18,21 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tournament():
-    return build(7, rounds=[started_round(
-        table(1, ["p1", "p2", "p3", "p4"], state="empty"),
-        table(2, ["p5", "p6", "p7"], state="empty"),
-    )])
+    return build(
+        7,
+        rounds=[
+            started_round(
+                table(1, ["p1", "p2", "p3", "p4"], state="empty"), table(2, ["p5", "p6", "p7"], state="empty")
+            )
+        ],
+    )
 
 
 def refused(client, data, *, table_number=1, game_number=1):
     """Post a save (htmx) and check nothing was saved; returns the response HTML."""
-    response = client.post(sheet_url("game_save", table_number=table_number, game_number=game_number), data,
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        sheet_url("game_save", table_number=table_number, game_number=game_number), data, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     assert not Game.objects.exists()
     assert set(ScoreSheet.objects.values_list("version", flat=True)) == {0}
@@ -75,8 +80,9 @@ def test_above_200_asks_are_you_sure_and_the_server_enforces_it(referee_client, 
     html = refused(referee_client, example_one(**{"B-tiles": "201"}))
     assert errors_at(html, "B-tiles") == "More than 200 points of tiles: are you sure? Tick the box to confirm."
     assert 'name="confirm_tiles"' in html
-    response = referee_client.post(sheet_url("game_save", game_number=1),
-                                   example_one(confirm_tiles="on", **{"B-tiles": "201"}))
+    response = referee_client.post(
+        sheet_url("game_save", game_number=1), example_one(confirm_tiles="on", **{"B-tiles": "201"})
+    )
     assert response.status_code == 302
     assert Game.objects.get().results.get(letter="A").score == 201 + 60 + 100
 
@@ -95,8 +101,9 @@ def test_more_than_two_jokers_at_the_table(referee_client, tournament):
 
 
 def test_keypad_rack_with_a_ninth_copy_of_a_number(referee_client, tournament):
-    data = example_one(**{"B-tiles": "", "B-keypad": "13 13 13 13 13", "C-tiles": "", "C-jokers": "0",
-                          "C-keypad": "13 13 13 13"})
+    data = example_one(
+        **{"B-tiles": "", "B-keypad": "13 13 13 13 13", "C-tiles": "", "C-jokers": "0", "C-keypad": "13 13 13 13"}
+    )
     html = refused(referee_client, data)
     assert errors_at(html, "C-keypad") == "The set has only 8 tiles numbered 13: check the racks of this game."
 
@@ -116,16 +123,31 @@ THOUSANDS_OF_DIGITS = "9" * 5000  # int() of it raises: once a server error on p
 
 
 @pytest.mark.parametrize("view", ["game_save", "game_preview"])
-@pytest.mark.parametrize("posted, message", [
-    ({"B-keypad": "7 " + THOUSANDS_OF_DIGITS}, "More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
-    ({"B-keypad": "7 " + THOUSANDS_OF_DIGITS, "key-B": "5"}, "More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
-    ({"B-keypad": "7 " + "9" * 300}, "A tile is a number from 1 to 13 or a joker."),
-    ({"B-keypad": "7", "key-B": THOUSANDS_OF_DIGITS}, "A tile is a number from 1 to 13 or a joker."),
-    ({"B-keypad": "7 13 " * 100}, "More tiles than a rack can hold were entered: clear the rack and enter its tiles again."),
-])
-def test_a_keypad_with_thousands_of_digits_is_refused_next_to_the_keypad(referee_client, tournament, view, posted, message):
-    response = referee_client.post(sheet_url(view, game_number=1), example_one(**{"B-tiles": "", **posted}),
-                                   HTTP_HX_REQUEST="true")
+@pytest.mark.parametrize(
+    "posted, message",
+    [
+        (
+            {"B-keypad": "7 " + THOUSANDS_OF_DIGITS},
+            "More tiles than a rack can hold were entered: clear the rack and enter its tiles again.",
+        ),
+        (
+            {"B-keypad": "7 " + THOUSANDS_OF_DIGITS, "key-B": "5"},
+            "More tiles than a rack can hold were entered: clear the rack and enter its tiles again.",
+        ),
+        ({"B-keypad": "7 " + "9" * 300}, "A tile is a number from 1 to 13 or a joker."),
+        ({"B-keypad": "7", "key-B": THOUSANDS_OF_DIGITS}, "A tile is a number from 1 to 13 or a joker."),
+        (
+            {"B-keypad": "7 13 " * 100},
+            "More tiles than a rack can hold were entered: clear the rack and enter its tiles again.",
+        ),
+    ],
+)
+def test_a_keypad_with_thousands_of_digits_is_refused_next_to_the_keypad(
+    referee_client, tournament, view, posted, message
+):
+    response = referee_client.post(
+        sheet_url(view, game_number=1), example_one(**{"B-tiles": "", **posted}), HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     assert errors_at(response.content.decode(), "B-keypad") == message
     assert not Game.objects.exists()
@@ -176,10 +198,14 @@ def test_missing_or_broken_version_is_refused_without_a_500(referee_client, tour
         )
 
 
-@pytest.mark.parametrize("url", [
-    sheet_url("game_save", game_number=5), sheet_url("game_save", table_number=9, game_number=1),
-    sheet_url("game_save", round_number=2, game_number=1),
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        sheet_url("game_save", game_number=5),
+        sheet_url("game_save", table_number=9, game_number=1),
+        sheet_url("game_save", round_number=2, game_number=1),
+    ],
+)
 def test_unknown_game_table_or_round_is_404(referee_client, tournament, url):
     assert referee_client.post(url, example_one()).status_code == 404
 
@@ -194,16 +220,21 @@ def test_a_draft_round_is_not_shown(referee_client):
 
 
 def test_signed_out_tablet_is_sent_to_the_login_page(client, tournament):
-    response = client.post(sheet_url("game_save", game_number=1), example_one(), HTTP_HX_REQUEST="true",
-                           HTTP_HX_CURRENT_URL="http://testserver" + sheet_url())
+    response = client.post(
+        sheet_url("game_save", game_number=1),
+        example_one(),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL="http://testserver" + sheet_url(),
+    )
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("accounts:login") + "?next=" + sheet_url()
     assert client.post(sheet_url("game_save", game_number=1), example_one()).status_code == 302
 
 
 def test_signed_out_tablet_whose_current_url_is_no_address_is_sent_to_the_login_page(client, tournament):
-    response = client.post(sheet_url("game_save", game_number=1), example_one(), HTTP_HX_REQUEST="true",
-                           HTTP_HX_CURRENT_URL="http://[x")
+    response = client.post(
+        sheet_url("game_save", game_number=1), example_one(), HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL="http://[x"
+    )
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("accounts:login") + "?next=" + sheet_url("game_save", game_number=1)
 
@@ -219,19 +250,24 @@ def test_every_rule_violation_code_has_a_translatable_message():
     assert all(isinstance(message, Promise) for message in MESSAGES.values())
 
 
-FIELD_NAMES = ["version", "ending", "confirm_tiles", "reason"] + [
-    f"{letter}-{name}" for letter in "ABCD" for name in ("tiles", "jokers", "opening", "first_move", "keypad")
-] + ["key-A", "key-C"]
+FIELD_NAMES = (
+    ["version", "ending", "confirm_tiles", "reason"]
+    + [f"{letter}-{name}" for letter in "ABCD" for name in ("tiles", "jokers", "opening", "first_move", "keypad")]
+    + ["key-A", "key-C"]
+)
 ANY_TEXT = st.one_of(
     st.sampled_from(["", "0", "A", "pool", "J", "13", "201", "729", "-1", "back", "clear", "opened", "not_possible"]),
     st.text(max_size=30),
-    st.integers(min_value=-10**6, max_value=10**6).map(str),
+    st.integers(min_value=-(10**6), max_value=10**6).map(str),
 )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.dictionaries(st.sampled_from(FIELD_NAMES), st.lists(ANY_TEXT, min_size=1, max_size=3), max_size=14),
-       endpoint=st.sampled_from(["game_save", "game_preview"]), htmx=st.booleans())
+@given(
+    data=st.dictionaries(st.sampled_from(FIELD_NAMES), st.lists(ANY_TEXT, min_size=1, max_size=3), max_size=14),
+    endpoint=st.sampled_from(["game_save", "game_preview"]),
+    htmx=st.booleans(),
+)
 def test_no_posted_values_make_a_server_error(referee_client, tournament, data, endpoint, htmx):
     data = {key: [value.replace("\x00", "") for value in values] for key, values in data.items()}
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}

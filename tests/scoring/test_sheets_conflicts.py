@@ -19,8 +19,9 @@ def one_table():
 
 
 def game(winner="A", tiles=5):
-    return rules.Game(seats=("A", "B", "C", "D"), winner=winner,
-                      racks={x: rules.Rack(tiles=tiles) for x in "ABCD" if x != winner})
+    return rules.Game(
+        seats=("A", "B", "C", "D"), winner=winner, racks={x: rules.Rack(tiles=tiles) for x in "ABCD" if x != winner}
+    )
 
 
 @pytest.mark.django_db
@@ -39,8 +40,9 @@ def test_a_stale_version_is_refused_and_lists_what_was_saved_since(referee, head
 def test_a_refused_game_does_not_raise_the_version(referee):
     sheet = sheet_of(one_table())
     with pytest.raises(Refused):
-        services.save_game(sheet, 1, rules.Game(seats=("A", "B", "C", "D"), winner="A", racks={}),
-                           version=0, user=referee)
+        services.save_game(
+            sheet, 1, rules.Game(seats=("A", "B", "C", "D"), winner="A", racks={}), version=0, user=referee
+        )
     sheet.refresh_from_db()
     assert (sheet.version, sheet.state) == (0, "empty")
     assert not AuditEntry.objects.exists()

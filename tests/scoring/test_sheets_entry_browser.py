@@ -18,6 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 MOST_TAPS = 30
 MOST_SCREENS_PER_GAME = 3
 
+
 class Referee:
     """Drives the sheet as a referee would and counts every tap and key."""
 
@@ -122,7 +123,8 @@ def test_a_whole_sheet_takes_few_taps_and_little_scrolling(tablet):
     print(
         f"\nFull 4-game sheet ({language}) at {TABLET['width']}×{TABLET['height']}: {referee.taps} taps, "
         f"{referee.other_keys} other keys, {referee.digits} digits; scrolling per game "
-        + ", ".join(f"{value:.2f}" for value in screens) + " screen heights"
+        + ", ".join(f"{value:.2f}" for value in screens)
+        + " screen heights"
     )
     assert referee.taps + referee.other_keys <= MOST_TAPS
     assert max(screens) <= MOST_SCREENS_PER_GAME

@@ -10,21 +10,28 @@ from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
 
-POOL_GAME = {"number": 1, "ending": "pool_exhausted", "racks": {
-    "A": {"tiles": 12, "jokers": 0, "opening": "opened"},
-    "B": {"tiles": 7, "jokers": 0, "opening": "opened"},
-    "C": {"tiles": 7, "jokers": 0, "opening": "opened"},
-    "D": {"tiles": 0, "jokers": 0, "opening": "possible_not_done"},
-}}
+POOL_GAME = {
+    "number": 1,
+    "ending": "pool_exhausted",
+    "racks": {
+        "A": {"tiles": 12, "jokers": 0, "opening": "opened"},
+        "B": {"tiles": 7, "jokers": 0, "opening": "opened"},
+        "C": {"tiles": 7, "jokers": 0, "opening": "opened"},
+        "D": {"tiles": 0, "jokers": 0, "opening": "possible_not_done"},
+    },
+}
 
 
 def round_one(state_2=None):
     # Table 1: SPEC example 1 -> p1 +183, p2 -23, p3 -60, p4 -100.
     # Table 2: SPEC example 2 -> p5 -12, p6 +106, p7 +106, p8 -200 (p6 and p7 both win).
-    return {"number": 1, "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], [out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible"))]),
-        table(2, ["p5", "p6", "p7", "p8"], [POOL_GAME], state=state_2),
-    ]}
+    return {
+        "number": 1,
+        "tables": [
+            table(1, ["p1", "p2", "p3", "p4"], [out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible"))]),
+            table(2, ["p5", "p6", "p7", "p8"], [POOL_GAME], state=state_2),
+        ],
+    }
 
 
 def summary(rows):
@@ -88,13 +95,22 @@ def test_withdrawn_players_stay_ranked():
 
 def test_final_ranks_finalists_first_then_qualifying_order():
     # Final: p2 (seat D) goes out; A p6 -10, B p7 -20, C p5 -30, D p2 +60.
-    final = {"number": 2, "kind": "final", "tables": [
-        table(1, ["p6", "p7", "p5", "p2"], [out_game(1, "D", A=(10, 0), B=(20, 0), C=(30, 0))]),
-    ]}
+    final = {
+        "number": 2,
+        "kind": "final",
+        "tables": [table(1, ["p6", "p7", "p5", "p2"], [out_game(1, "D", A=(10, 0), B=(20, 0), C=(30, 0))])],
+    }
     tournament = build(8, [round_one(), final])
     rows = compute_standings(tournament)
     assert [(r.player.ext_id, r.rank) for r in rows] == [
-        ("p2", 1), ("p6", 2), ("p7", 3), ("p5", 4), ("p1", 5), ("p3", 6), ("p4", 7), ("p8", 8),
+        ("p2", 1),
+        ("p6", 2),
+        ("p7", 3),
+        ("p5", 4),
+        ("p1", 5),
+        ("p3", 6),
+        ("p4", 7),
+        ("p8", 8),
     ]
     assert rows[0].final.small_points == 60 and rows[0].total.small_points == 60 - 23
 
@@ -104,7 +120,11 @@ def test_final_without_results_keeps_qualifying_order_among_finalists():
     rows = compute_standings(build(8, [round_one(), final]))
     # p6 and p7 tie in qualifying (2–3) and in the empty final: they share rank 2.
     assert [(r.player.ext_id, r.rank_label) for r in rows[:5]] == [
-        ("p6", "1–2"), ("p7", "1–2"), ("p5", "3"), ("p2", "4"), ("p1", "5"),
+        ("p6", "1–2"),
+        ("p7", "1–2"),
+        ("p5", "3"),
+        ("p2", "4"),
+        ("p1", "5"),
     ]
 
 
@@ -112,14 +132,23 @@ def test_big_points_per_round_with_german_places():
     # Two games at one table. Game 1: A out, B -10, C -20, D -30 (A +60).
     # Game 2: B out, A -5, C -50, D -45 (B +100).
     # Round totals: A 55, B 90, C -70, D -75 -> places B 1st (4), A 2nd (3), C 3rd (1), D 4th (0).
-    round_ = {"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], [
-        out_game(1, "A", B=(10, 0), C=(20, 0), D=(30, 0)),
-        out_game(2, "B", A=(5, 0), C=(50, 0), D=(45, 0)),
-    ])]}
+    round_ = {
+        "number": 1,
+        "tables": [
+            table(
+                1,
+                ["p1", "p2", "p3", "p4"],
+                [out_game(1, "A", B=(10, 0), C=(20, 0), D=(30, 0)), out_game(2, "B", A=(5, 0), C=(50, 0), D=(45, 0))],
+            )
+        ],
+    }
     settings = {"big_point_unit": "round", "big_point_places": [4, 3, 1, 0]}
     rows = compute_standings(build(4, [round_], settings))
     assert summary(rows) == [
-        ("p2", "1", 4, 90, 1), ("p1", "2", 3, 55, 1), ("p3", "3", 1, -70, 0), ("p4", "4", 0, -75, 0),
+        ("p2", "1", 4, 90, 1),
+        ("p1", "2", 3, 55, 1),
+        ("p3", "3", 1, -70, 0),
+        ("p4", "4", 0, -75, 0),
     ]
 
 
@@ -132,9 +161,18 @@ def many_rounds(n_players, n_rounds):
         ids = ids[shift:] + ids[:shift]
         for t in range(n_players // 4):
             seats = ids[4 * t : 4 * t + 4]
-            tables.append(table(t + 1, seats, [out_game(g, "ABCD"[g - 1], **{
-                letter: (g + t, 0) for letter in "ABCD" if letter != "ABCD"[g - 1]
-            }) for g in range(1, 5)]))
+            tables.append(
+                table(
+                    t + 1,
+                    seats,
+                    [
+                        out_game(
+                            g, "ABCD"[g - 1], **{letter: (g + t, 0) for letter in "ABCD" if letter != "ABCD"[g - 1]}
+                        )
+                        for g in range(1, 5)
+                    ],
+                )
+            )
         rounds.append({"number": number, "tables": tables})
     return rounds
 

@@ -26,7 +26,9 @@ from tests.support.files import read_csv, read_workbook
 
 pytestmark = pytest.mark.django_db
 
-CAPTION_RULE = re.compile(r"Places 1–(\d+): the final \(.*?\); from place (\d+): big points, then small points, then games won")
+CAPTION_RULE = re.compile(
+    r"Places 1–(\d+): the final \(.*?\); from place (\d+): big points, then small points, then games won"
+)
 FINAL_MARK = "final"
 MARK_CLASSES = {"tag", "board__final"}  # the final's mark and a tie's note in the HTML outputs
 
@@ -101,10 +103,17 @@ def html_standings(html, *, notes=True):
     for place, who, big, small, won in parser.rows:
         name = (who["link"] or who["text"].split("·")[0]).split()
         marks = who["marks"]
-        rows.append((
-            " ".join(place["text"].split()), " ".join(name[:2]), number(big["text"]), number(small["text"]),
-            number(won["text"]), FINAL_MARK in marks, " ".join(mark for mark in marks if mark != FINAL_MARK) if notes else "",
-        ))
+        rows.append(
+            (
+                " ".join(place["text"].split()),
+                " ".join(name[:2]),
+                number(big["text"]),
+                number(small["text"]),
+                number(won["text"]),
+                FINAL_MARK in marks,
+                " ".join(mark for mark in marks if mark != FINAL_MARK) if notes else "",
+            )
+        )
     return [" ".join(text.split()) for text in parser.captions], rows
 
 
@@ -147,20 +156,27 @@ def test_a_finalists_own_page_shows_the_final_the_qualifying_rounds_and_the_lot(
     after_the_final()
     html = client.get("/t/test/player/p6/").content.decode()
     assert text_between(html, 'class="summary">', "</dl>") == (
-        "Place silver medal, place 2 final Big points 1 Small points +15 Games won 1")
+        "Place silver medal, place 2 final Big points 1 Small points +15 Games won 1"
+    )
     assert text_between(html, 'class="data placing__table">', "</table>") == (
-        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1")
+        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1"
+    )
     assert text_between(html, 'class="placing__decision">', "</p>") == (
-        f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}.")
+        f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}."
+    )
     # p2, left out of the final by that lot: the qualifying figures, the places the lot settled
     html = client.get("/t/test/player/p2/").content.decode()
     assert text_between(html, 'class="summary">', "</dl>") == "Place 5 Big points 1 Small points +10 Games won 1"
     assert "placing__table" not in html
-    assert text_between(html, 'class="placing__decision">', "</p>") == f"Places 4–5 were settled by the head referee: {LOT}."
+    assert (
+        text_between(html, 'class="placing__decision">', "</p>")
+        == f"Places 4–5 were settled by the head referee: {LOT}."
+    )
     # p7, who reached the final without a tie: both parts, no decision
     html = client.get("/t/test/player/p7/").content.decode()
     assert text_between(html, 'class="data placing__table">', "</table>") == (
-        "Final Qualifying rounds Place 1 3 Big points 2 1 Small points +20 +25 Games won 2 1")
+        "Final Qualifying rounds Place 1 3 Big points 2 1 Small points +20 +25 Games won 2 1"
+    )
     assert "placing__decision" not in html
     with translation.override("pl"):
         html = client.get("/t/test/player/p6/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
@@ -171,9 +187,11 @@ def test_the_results_sites_finalist_page_is_the_public_one():
     tournament = after_the_final()
     html = site_files(tournament)["players/6.html"].decode()
     assert text_between(html, 'class="data placing__table">', "</table>") == (
-        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1")
+        "Final Qualifying rounds Place 2 4 Big points 1 1 Small points +15 +10 Games won 1 1"
+    )
     assert text_between(html, 'class="placing__decision">', "</p>") == (
-        f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}.")
+        f"Places 4–5 of the qualifying rounds were settled by the head referee: {LOT}."
+    )
 
 
 def test_the_projector(client):
@@ -223,19 +241,25 @@ def tournament_files():
     return {name: make(tournament) for name, (_type, make) in EXPORT_FILES.items() if name.endswith(("csv", "xlsx"))}
 
 
-PDF_ROW = re.compile(r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (\d+) ([+−]?\d+) (\d+)")
+PDF_ROW = re.compile(
+    r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (\d+) ([+−]?\d+) (\d+)"
+)
 
 
 def pdf_standings(content):
     """(caption, rows) of a standings PDF, read from its text in reading order."""
     text = flat(pdf_text(content))
     found = CAPTION_RULE.search(text)
-    rows = [(place, name, int(big), number(small), int(won), bool(final), note or "")
-            for place, name, final, note, big, small, won in PDF_ROW.findall(text)]
+    rows = [
+        (place, name, int(big), number(small), int(won), bool(final), note or "")
+        for place, name, final, note, big, small, won in PDF_ROW.findall(text)
+    ]
     return found[0] if found else None, rows
 
 
-@pytest.mark.parametrize("path, who", [("/print/test/standings.pdf", "organiser"), ("/print/test/public/standings.pdf", "public")])
+@pytest.mark.parametrize(
+    "path, who", [("/print/test/standings.pdf", "organiser"), ("/print/test/public/standings.pdf", "public")]
+)
 def test_the_pdf(client, organiser, path, who):
     after_the_final()
     if who == "organiser":
@@ -251,10 +275,22 @@ def test_the_pdf(client, organiser, path, who):
 # Each finalist's parts, worked out by hand from `tests.factories.after_the_final`:
 # qualifying (big, small, won, place) and final (big, small, won).
 FINALIST_PARTS = {
-    "p7": ({"big_points": 1, "small_points": 25, "games_won": 1, "rank": 3}, {"big_points": 2, "small_points": 20, "games_won": 2}),
-    "p6": ({"big_points": 1, "small_points": 10, "games_won": 1, "rank": 4}, {"big_points": 1, "small_points": 15, "games_won": 1}),
-    "p1": ({"big_points": 2, "small_points": 60, "games_won": 2, "rank": 1}, {"big_points": 1, "small_points": 5, "games_won": 1}),
-    "p5": ({"big_points": 2, "small_points": 50, "games_won": 2, "rank": 2}, {"big_points": 0, "small_points": -40, "games_won": 0}),
+    "p7": (
+        {"big_points": 1, "small_points": 25, "games_won": 1, "rank": 3},
+        {"big_points": 2, "small_points": 20, "games_won": 2},
+    ),
+    "p6": (
+        {"big_points": 1, "small_points": 10, "games_won": 1, "rank": 4},
+        {"big_points": 1, "small_points": 15, "games_won": 1},
+    ),
+    "p1": (
+        {"big_points": 2, "small_points": 60, "games_won": 2, "rank": 1},
+        {"big_points": 1, "small_points": 5, "games_won": 1},
+    ),
+    "p5": (
+        {"big_points": 2, "small_points": 50, "games_won": 2, "rank": 2},
+        {"big_points": 0, "small_points": -40, "games_won": 0},
+    ),
 }
 COMMAND_ROW = re.compile(r"^\s*(\S+)\s+(Gracz \d)\s+(\d+)\s+(-?\d+)\s+(\d+)\s", re.M)
 
@@ -293,8 +329,10 @@ def test_every_output_shows_each_rows_figures_as_the_json_does(client, organiser
         "CSV with commas": spreadsheet_rows(read_csv(files["standings-comma.csv"], ",")[1:]),
         "XLSX": spreadsheet_rows(read_workbook(files["results.xlsx"])["Standings"][1][1:]),
         "public PDF": pdf_standings(client.get("/print/test/public/standings.pdf").content)[1],
-        "manage.py standings": [(place, name, int(big), int(small), int(won))
-                                for place, name, big, small, won in COMMAND_ROW.findall(command_output())],
+        "manage.py standings": [
+            (place, name, int(big), int(small), int(won))
+            for place, name, big, small, won in COMMAND_ROW.findall(command_output())
+        ],
     }
     client.force_login(organiser)
     outputs["staff PDF"] = pdf_standings(client.get("/print/test/standings.pdf").content)[1]

@@ -56,8 +56,9 @@ def test_a_verified_sheet_is_read_only_for_referees(referee_client, tournament):
     response = referee_client.post(sheet_url("game_save", table_number=2, game_number=1), correction(sheet.version))
     assert response.status_code == 403
     assert "This sheet has been verified. Only the head referee can change it." in response.content.decode()
-    htmx = referee_client.post(sheet_url("game_save", table_number=2, game_number=1), correction(sheet.version),
-                               HTTP_HX_REQUEST="true")
+    htmx = referee_client.post(
+        sheet_url("game_save", table_number=2, game_number=1), correction(sheet.version), HTTP_HX_REQUEST="true"
+    )
     assert htmx.status_code == 200
     assert "This sheet has been verified. Only the head referee can change it." in htmx.content.decode()
     sheet.refresh_from_db()
@@ -69,8 +70,9 @@ def test_a_referee_whose_page_predates_the_verification_is_told_it_is_verified(r
     head = User.objects.create_user("chief")
     make_member(head, "head_referee")
     services.verify_sheet(sheet, version=sheet.version, user=head)
-    response = referee_client.post(sheet_url("game_save", game_number=1), correction(sheet.version),
-                                   HTTP_HX_REQUEST="true")
+    response = referee_client.post(
+        sheet_url("game_save", game_number=1), correction(sheet.version), HTTP_HX_REQUEST="true"
+    )
     assert text_of(response.content.decode(), "g1-refusal") == (
         "This sheet has been verified. Only the head referee can change it."
     )
@@ -87,7 +89,10 @@ def test_a_correction_by_the_head_referee_needs_a_reason(head_referee_client, to
     sheet.refresh_from_db()
     assert sheet.state == "verified" and sheet.version == 1
     assert {r.letter: r.score for r in sheet.games.get(number=1).results.all()} == {
-        "A": 183, "B": -23, "C": -60, "D": -100,
+        "A": 183,
+        "B": -23,
+        "C": -60,
+        "D": -100,
     }
     entry = AuditEntry.objects.get(sheet=sheet)
     assert (entry.action, entry.reason) == ("correct_game", "tiles recounted with the players")
@@ -155,8 +160,9 @@ def test_the_audit_log_shows_who_when_before_after_and_why(head_referee_client, 
     head.first_name, head.last_name = "Halina", "Sędzia"
     head.save()
     sheet = sheet_of(tournament, table_number=2)
-    head_referee_client.post(sheet_url("game_save", table_number=2, game_number=1),
-                             correction(sheet.version, reason="tiles recounted"))
+    head_referee_client.post(
+        sheet_url("game_save", table_number=2, game_number=1), correction(sheet.version, reason="tiles recounted")
+    )
     html = head_referee_client.get(sheet_url("sheet_log", table_number=2)).content.decode()
     assert "Halina Sędzia" in html and "tiles recounted" in html
     assert "correction by the head referee" in html

@@ -41,9 +41,15 @@ SKIPPED = {
 PUBLIC_PREFIXES = ("/print/help/",)  # the staff help PDFs are for anyone
 LINK_ATTRIBUTES = {"href", "src", "hx-get", "data-url", "data-href", "data-src"}
 KINDS = {  # content type (start) → kind of file
-    "text/html": "page", "application/pdf": "pdf", "text/csv": "csv", "application/json": "json",
-    "application/zip": "zip", "application/gzip": "gzip", "application/x-gzip": "gzip",
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx", "text/plain": "text",
+    "text/html": "page",
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/json": "json",
+    "application/zip": "zip",
+    "application/gzip": "gzip",
+    "application/x-gzip": "gzip",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/plain": "text",
 }
 
 

@@ -38,8 +38,13 @@ def read_workbook(data):
 
 def formula_cells(data):
     book = openpyxl.load_workbook(io.BytesIO(data) if isinstance(data, bytes) else data)
-    return [f"{sheet.title}!{cell.coordinate}" for sheet in book for row in sheet.iter_rows() for cell in row
-            if cell.data_type == "f"]
+    return [
+        f"{sheet.title}!{cell.coordinate}"
+        for sheet in book
+        for row in sheet.iter_rows()
+        for cell in row
+        if cell.data_type == "f"
+    ]
 
 
 def read_csv(data, separator=";"):
@@ -73,6 +78,9 @@ def entries():
             continue  # the header
         strings = re.findall(r'^msgstr(?:\[\d\])? "(.*)"\n((?:".*"\n)*)', match.group(8), re.M)
         yield {
-            "fuzzy": "fuzzy" in flags, "context": context, "msgid": unquote(msgid, msgid_rest),
-            "plural": match.group(5) is not None, "msgstr": [unquote(a, b) for a, b in strings],
+            "fuzzy": "fuzzy" in flags,
+            "context": context,
+            "msgid": unquote(msgid, msgid_rest),
+            "plural": match.group(5) is not None,
+            "msgstr": [unquote(a, b) for a, b in strings],
         }

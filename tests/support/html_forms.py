@@ -65,7 +65,9 @@ class FormParser(HTMLParser):
             return
         if self.form is None:
             if a.get("hx-post"):
-                fields = {a["name"]: Field("button", [a.get("value", "")], [a.get("value", "")])} if a.get("name") else {}
+                fields = (
+                    {a["name"]: Field("button", [a.get("value", "")], [a.get("value", "")])} if a.get("name") else {}
+                )
                 for name, value in json.loads(a.get("hx-vals") or "{}").items():
                     fields[name] = Field("text", [str(value)], [str(value)])
                 self.forms.append(Form(self._url(a["hx-post"]), fields, self.page))
@@ -127,7 +129,9 @@ class FormParser(HTMLParser):
         for target in sorted(targets):
             chosen = dict(fields)
             if plain and plain[0].get("name"):  # the default button sends its own name and value
-                chosen[plain[0]["name"]] = Field("button", fields[plain[0]["name"]].choices, [plain[0].get("value", "")])
+                chosen[plain[0]["name"]] = Field(
+                    "button", fields[plain[0]["name"]].choices, [plain[0].get("value", "")]
+                )
             self.forms.append(Form(target, chosen, self.page))
         for button in buttons:
             if button.get("formaction"):

@@ -44,7 +44,9 @@ ARGUMENTS = {
     "membership_id": lambda w: w["membership"].pk,
     "invitation_id": lambda w: w["invitation"].pk,
     "invitation_token": lambda w: w["invitation_token"],
-    "uidb64": lambda w: urlsafe_base64_encode(force_bytes(w["membership"].user_id)),  # with the tablet's token: a spent link
+    "uidb64": lambda w: urlsafe_base64_encode(
+        force_bytes(w["membership"].user_id)
+    ),  # with the tablet's token: a spent link
 }
 # Arguments that depend on the page: an action of the player or the round.
 ACTIONS = {"organiser:player_action": "check-in", "organiser:round_action": "publish"}
@@ -74,7 +76,9 @@ def pages(world):
         for extra in pattern_defaults(_pattern):
             kwargs.pop(extra, None)
         found.append((route, reverse(name, kwargs=kwargs)))
-    assert not unknown, "add these URL arguments to ARGUMENTS, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
+    assert not unknown, (
+        "add these URL arguments to ARGUMENTS, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
+    )
     return found
 
 
@@ -109,7 +113,6 @@ class VisibleText(HTMLParser):
             self.chunks.append(" ".join(data.split()))
 
 
-
 @pytest.fixture
 def world(settings, tmp_path):
     """The demo (rounds 1 and 2 completed) with round 3 drawn but not published, a tablet link."""
@@ -120,11 +123,20 @@ def world(settings, tmp_path):
     organiser = User.objects.get(username="organizator")
     services.draw_round(tournament, user=organiser)
     link, token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
-    grant = TournamentRole.objects.create(user=User.objects.get(username="sedzia"), tournament=tournament, role="referee")
+    grant = TournamentRole.objects.create(
+        user=User.objects.get(username="sedzia"), tournament=tournament, role="referee"
+    )
     invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
-    return {"tournament": tournament, "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
-            "link": link, "token": token, "grant": grant, "invitation": invitation, "invitation_token": invitation_token,
-            "membership": Membership.objects.get(user__username="sedzia")}
+    return {
+        "tournament": tournament,
+        "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
+        "link": link,
+        "token": token,
+        "grant": grant,
+        "invitation": invitation,
+        "invitation_token": invitation_token,
+        "membership": Membership.objects.get(user__username="sedzia"),
+    }
 
 
 def client_for(role):

@@ -37,10 +37,17 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
-        self.env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+        }
         self.env.update(
-            SECRET_KEY="server-test-secret-key-" + uuid.uuid4().hex, ALLOWED_HOSTS="127.0.0.1,localhost",
-            VAR_DIR=str(self.folder), DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT),
+            SECRET_KEY="server-test-secret-key-" + uuid.uuid4().hex,
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            VAR_DIR=str(self.folder),
+            DJANGO_SETTINGS_MODULE="config.settings",
+            PYTHONPATH=str(ROOT),
         )
         self._pg_admin_url = None
         base = os.environ.get("DATABASE_URL", "")
@@ -63,8 +70,13 @@ class Server:
     def manage(self, *args, input=None, check=True):
         """Run `manage.py` against the server's database; returns the CompletedProcess."""
         result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, input=input,
-            capture_output=True, text=True, timeout=600,
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         if check and result.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
@@ -72,9 +84,26 @@ class Server:
 
     def start(self):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{self.port}",
-             "-w", str(self.workers), "--threads", str(self.threads), "--timeout", "60", "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.folder / "gunicorn.log", "ab"),
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "-w",
+                str(self.workers),
+                "--threads",
+                str(self.threads),
+                "--timeout",
+                "60",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.folder / "gunicorn.log", "ab"),
             start_new_session=True,
         )
         deadline = time.monotonic() + 30
@@ -124,23 +153,57 @@ class MakeRun:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.folder = Path(folder)
-        env = {key: value for key, value in os.environ.items()
-               if key not in {"TESTING", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE",
-                              "PUBLIC_URL", "LISTEN_HOST", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key
+            not in {
+                "TESTING",
+                "DATABASE_URL",
+                "DJANGO_SETTINGS_MODULE",
+                "DJANGO_ALLOW_ASYNC_UNSAFE",
+                "PUBLIC_URL",
+                "LISTEN_HOST",
+                "MAKEFLAGS",
+                "MFLAGS",
+                "MAKELEVEL",
+            }
+        }
         env["VAR_DIR"] = str(self.folder)
         self.env = env
         self.output = []
         self.process = subprocess.Popen(
-            ["make", "--no-print-directory", "-o", "system-packages", "-o", ".venv/.installed-run", "run",
-             f"HOST={host}", f"PORT={self.port}"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            [
+                "make",
+                "--no-print-directory",
+                "-o",
+                "system-packages",
+                "-o",
+                ".venv/.installed-run",
+                "run",
+                f"HOST={host}",
+                f"PORT={self.port}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
         )
         threading.Thread(target=self._read, daemon=True).start()
 
     def manage(self, *args):
         """Run `manage.py` as an organiser would in a terminal beside the server (same VAR_DIR)."""
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     def _read(self):
         for line in self.process.stdout:

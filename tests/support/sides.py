@@ -47,14 +47,18 @@ def make_side(name, data):
     organisation only, and a tablet link (a grant for the side's tournament). Who belongs where is
     decided here and nowhere else."""
     # Its address names nothing of the side: a 404 page shows the address it was asked.
-    host = HostOrganisation.objects.create(name=f"Organizacja {name}", slug=f"host-{HostOrganisation.objects.count() + 1}")
+    host = HostOrganisation.objects.create(
+        name=f"Organizacja {name}", slug=f"host-{HostOrganisation.objects.count() + 1}"
+    )
     tournament = import_tournament(data, host=host)
     side = Side(tournament)
     for role in (Role.ORGANISER, Role.HEAD_REFEREE, Role.REFEREE):
         user = User.objects.create_user(f"{name}.{role}")
         make_member(user, role, host)
         side.people[role.label] = user
-    _link, side.tablet_token = create_device_link(tournament, label=f"Tablet {name}", created_by=side.people["organiser"])
+    _link, side.tablet_token = create_device_link(
+        tournament, label=f"Tablet {name}", created_by=side.people["organiser"]
+    )
     return side
 
 
@@ -72,12 +76,20 @@ def rows_of(tournament):
     """Everything stored of a tournament (every row's values), with its snapshots' names and sizes."""
     of = {"tournament": tournament}
     querysets = [
-        Tournament.objects.filter(pk=tournament.pk), Organisation.objects.filter(**of), Player.objects.filter(**of),
-        Round.objects.filter(**of), RoundTime.objects.filter(**of), Table.objects.filter(round__tournament=tournament),
-        Seat.objects.filter(round__tournament=tournament), ScoreSheet.objects.filter(table__round__tournament=tournament),
+        Tournament.objects.filter(pk=tournament.pk),
+        Organisation.objects.filter(**of),
+        Player.objects.filter(**of),
+        Round.objects.filter(**of),
+        RoundTime.objects.filter(**of),
+        Table.objects.filter(round__tournament=tournament),
+        Seat.objects.filter(round__tournament=tournament),
+        ScoreSheet.objects.filter(table__round__tournament=tournament),
         Game.objects.filter(sheet__table__round__tournament=tournament),
-        SeatResult.objects.filter(game__sheet__table__round__tournament=tournament), Card.objects.filter(**of),
-        TieDecision.objects.filter(**of), TournamentRole.objects.filter(**of), DeviceLink.objects.filter(**of),
+        SeatResult.objects.filter(game__sheet__table__round__tournament=tournament),
+        Card.objects.filter(**of),
+        TieDecision.objects.filter(**of),
+        TournamentRole.objects.filter(**of),
+        DeviceLink.objects.filter(**of),
         TournamentVenue.objects.filter(**of),
     ]
     dump = [list(queryset.order_by("pk").values_list()) for queryset in querysets]

@@ -30,26 +30,41 @@ def start_venue(folder, *, referees=0, device_links=0, workers=2, threads=4):
     """
     server = Server(folder, workers=workers, threads=threads)
     try:
-        data = tournament_data(TABLES * 4, rounds=[{
-            "number": 1, "kind": "qualifying", "state": "started",
-            "tables": [table(t, [f"p{4 * t - k}" for k in (3, 2, 1, 0)], state="empty") for t in range(1, TABLES + 1)],
-        }])
+        data = tournament_data(
+            TABLES * 4,
+            rounds=[
+                {
+                    "number": 1,
+                    "kind": "qualifying",
+                    "state": "started",
+                    "tables": [
+                        table(t, [f"p{4 * t - k}" for k in (3, 2, 1, 0)], state="empty") for t in range(1, TABLES + 1)
+                    ],
+                }
+            ],
+        )
         path = folder / "tournament.json"
         path.write_text(json.dumps(data), encoding="utf-8")
         server.manage("import_tournament", str(path))
-        staff = server.manage("shell", "-v", "0", "-c", (
-            "import json\n"
-            "from django.contrib.auth.hashers import make_password\n"
-            "from django.contrib.auth.models import User\n"
-            "from accounts.services import make_member\n"
-            "from accounts.services import create_device_link\n"
-            "from tournament.models import Tournament\n"
-            f"password = make_password({PASSWORD!r})\n"  # hashed once: the same hash for every account
-            f"users = User.objects.bulk_create([User(username=f'ref{{i}}', password=password) for i in range(1, {referees} + 1)])\n"
-            "[make_member(u, 'referee') for u in users]\n"
-            f"tournament = Tournament.objects.get(slug={SLUG!r})\n"
-            f"print(json.dumps([create_device_link(tournament, label=f'Tablet {{i}}')[1] for i in range(1, {device_links} + 1)]))\n"
-        ))
+        staff = server.manage(
+            "shell",
+            "-v",
+            "0",
+            "-c",
+            (
+                "import json\n"
+                "from django.contrib.auth.hashers import make_password\n"
+                "from django.contrib.auth.models import User\n"
+                "from accounts.services import make_member\n"
+                "from accounts.services import create_device_link\n"
+                "from tournament.models import Tournament\n"
+                f"password = make_password({PASSWORD!r})\n"  # hashed once: the same hash for every account
+                f"users = User.objects.bulk_create([User(username=f'ref{{i}}', password=password) for i in range(1, {referees} + 1)])\n"
+                "[make_member(u, 'referee') for u in users]\n"
+                f"tournament = Tournament.objects.get(slug={SLUG!r})\n"
+                f"print(json.dumps([create_device_link(tournament, label=f'Tablet {{i}}')[1] for i in range(1, {device_links} + 1)]))\n"
+            ),
+        )
         tokens = json.loads(staff.stdout)
         return server.start(), tokens
     except BaseException:
@@ -59,6 +74,7 @@ def start_venue(folder, *, referees=0, device_links=0, workers=2, threads=4):
 
 def sign_in(server, *, referees=0, tokens=()):
     """Signed-in tablets (in parallel): ref1…refN through the login form, then one per device link."""
+
     def tablet(who):
         client = Client(server.url)
         return client.device_sign_in(who) if isinstance(who, str) else client.login(f"ref{who}", PASSWORD)
@@ -101,7 +117,9 @@ def exported_game(number, values):
     """The game as `export_tournament` writes it back (the interchange format)."""
     winner, racks = values
     return {
-        "number": number, "ending": "out", "winner": winner,
+        "number": number,
+        "ending": "out",
+        "winner": winner,
         "racks": {letter: {"tiles": t, "jokers": j, "opening": o} for letter, (t, j, o) in sorted(racks.items())},
     }
 

@@ -17,15 +17,21 @@ import pytest
 from tests.support.server import smoke_environment
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
-SUMMARY = re.compile(r"^hall: (\d+) requests, p95 (\d+) ms, errors (\d+), lost saves (\d+), freshness ([\d.]+|None) s$", re.M)
+SUMMARY = re.compile(
+    r"^hall: (\d+) requests, p95 (\d+) ms, errors (\d+), lost saves (\d+), freshness ([\d.]+|None) s$", re.M
+)
 
 pytestmark = [pytest.mark.server, pytest.mark.own_database]
 
 
 def test_a_short_hall_loses_no_save_and_fails_no_request():
     finished = subprocess.run(
-        [sys.executable, str(BENCH / "bench_hall.py"), "--smoke"], cwd=BENCH.parent, env=smoke_environment(),
-        capture_output=True, text=True, timeout=180,
+        [sys.executable, str(BENCH / "bench_hall.py"), "--smoke"],
+        cwd=BENCH.parent,
+        env=smoke_environment(),
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     output = finished.stdout + finished.stderr
     assert finished.returncode == 0, output[-3000:]

@@ -30,8 +30,12 @@ def test_the_benchmark_runs_at_its_smallest_setting_and_prints_its_figures(comma
     script, *arguments = command
     assert (BENCH / script).exists()
     finished = subprocess.run(
-        [sys.executable, str(BENCH / script), *arguments], cwd=BENCH.parent, env=smoke_environment(),
-        capture_output=True, text=True, timeout=SMOKE_SECONDS,
+        [sys.executable, str(BENCH / script), *arguments],
+        cwd=BENCH.parent,
+        env=smoke_environment(),
+        capture_output=True,
+        text=True,
+        timeout=SMOKE_SECONDS,
     )
     output = finished.stdout + finished.stderr
     assert finished.returncode == 0, output[-3000:]

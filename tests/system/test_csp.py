@@ -25,14 +25,30 @@ def tournament():
     games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(5, 0))]
     rounds = [
         {"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"], games)]},
-        {"number": 2, "state": "started", "tables": [table(1, ["p1", "p5", "p3", "p7"], state="empty"), table(2, ["p2", "p6", "p4", "p8"])]},
+        {
+            "number": 2,
+            "state": "started",
+            "tables": [table(1, ["p1", "p5", "p3", "p7"], state="empty"), table(2, ["p2", "p6", "p4", "p8"])],
+        },
     ]
     return build(8, rounds=rounds)
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", ["/", "/t/test/", "/t/test/standings.json", "/t/test/timer", "/accounts/login/",
-                                 "/staff/test/", "/admin/", "/t/nope/", "/print/test/public/standings.pdf"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/t/test/",
+        "/t/test/standings.json",
+        "/t/test/timer",
+        "/accounts/login/",
+        "/staff/test/",
+        "/admin/",
+        "/t/nope/",
+        "/print/test/public/standings.pdf",
+    ],
+)
 def test_every_response_carries_the_policy(client, url):
     tournament()
     header = client.get(url)["Content-Security-Policy"]
@@ -73,27 +89,56 @@ def visit(page, url, violations):
     page.add_init_script(VIOLATION_LISTENER)
     page.goto(url)
     page.wait_for_load_state("networkidle")
-    found = page.evaluate("window.__violations") + [m for m in messages if "Content Security Policy" in m or "Refused to" in m]
+    found = page.evaluate("window.__violations") + [
+        m for m in messages if "Content Security Policy" in m or "Refused to" in m
+    ]
     violations.extend(f"{url}: {v}" for v in found)
     return page
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_no_page_of_any_role_breaks_the_policy_in_chromium(live_server, new_page, client, organiser, head_referee, referee):
+def test_no_page_of_any_role_breaks_the_policy_in_chromium(
+    live_server, new_page, client, organiser, head_referee, referee
+):
     tournament()
     _, token = create_device_link(Tournament.objects.get(), label="Tablet")
     base = live_server.url
     violations = []
-    public = ["/", "/t/test/", "/t/test/standings/", "/t/test/player/p1/", "/t/test/round/1/", "/t/test/projector/",
-              "/t/test/ceremony/", "/t/test/timer", "/accounts/login/", f"/accounts/device/sign-in/{token}/"]
+    public = [
+        "/",
+        "/t/test/",
+        "/t/test/standings/",
+        "/t/test/player/p1/",
+        "/t/test/round/1/",
+        "/t/test/projector/",
+        "/t/test/ceremony/",
+        "/t/test/timer",
+        "/accounts/login/",
+        f"/accounts/device/sign-in/{token}/",
+    ]
     for path in public:
         visit(new_page(TABLET), base + path, violations)
     pages = {
-        organiser: ["/staff/", "/staff/test/", "/staff/test/settings/", "/staff/test/players/", "/staff/test/players/import/",
-                    "/staff/test/rounds/2/", "/accounts/device/test/", "/print/test/", "/admin/",
-                    "/admin/scoring/seatresult/", reverse("admin:tournament_player_change", args=[1])],
-        head_referee: ["/referee/test/", "/referee/test/ties/", "/t/test/results-control/", "/referee/test/round/1/table/1/"],
+        organiser: [
+            "/staff/",
+            "/staff/test/",
+            "/staff/test/settings/",
+            "/staff/test/players/",
+            "/staff/test/players/import/",
+            "/staff/test/rounds/2/",
+            "/accounts/device/test/",
+            "/print/test/",
+            "/admin/",
+            "/admin/scoring/seatresult/",
+            reverse("admin:tournament_player_change", args=[1]),
+        ],
+        head_referee: [
+            "/referee/test/",
+            "/referee/test/ties/",
+            "/t/test/results-control/",
+            "/referee/test/round/1/table/1/",
+        ],
         referee: ["/referee/test/players/", "/referee/test/player/1/"],
     }
     for user, paths in pages.items():
@@ -101,7 +146,9 @@ def test_no_page_of_any_role_breaks_the_policy_in_chromium(live_server, new_page
             page = signed_in_page(new_page, live_server, client, user)
             visit(page, base + path, violations)
     # The referee's sheet with htmx and sheet.js at work: the preview, the keypad, saving a game.
-    page = visit(signed_in_page(new_page, live_server, client, referee), base + "/referee/test/round/2/table/1/", violations)
+    page = visit(
+        signed_in_page(new_page, live_server, client, referee), base + "/referee/test/round/2/table/1/", violations
+    )
     page.click("label[for=g1-ending-A]")
     page.fill("#g1-B-tiles", "23")
     page.locator("#game-1 .rack--C .keypad summary").click()

@@ -33,14 +33,20 @@ def server(tmp_path_factory):
         path = folder / "tournament.json"
         path.write_text(json.dumps(tournament_data(8)), encoding="utf-8")
         server.manage("import_tournament", str(path))
-        server.manage("shell", "-v", "0", "-c", (
-            "from django.contrib.auth.models import User\n"
-            "from accounts.services import make_member\n"
-            f"user = User.objects.create_user('org', password={PASSWORD!r})\n"
-            "make_member(user, 'organiser')\n"
-            "from tournament.models import Player\n"
-            "Player.objects.update(present=True)\n"
-        ))
+        server.manage(
+            "shell",
+            "-v",
+            "0",
+            "-c",
+            (
+                "from django.contrib.auth.models import User\n"
+                "from accounts.services import make_member\n"
+                f"user = User.objects.create_user('org', password={PASSWORD!r})\n"
+                "make_member(user, 'organiser')\n"
+                "from tournament.models import Player\n"
+                "Player.objects.update(present=True)\n"
+            ),
+        )
         yield server.start()
     finally:
         server.close()
@@ -53,12 +59,18 @@ def organiser(server):
 
 def query(server, expression):
     """The value of a Python expression over the server's database (models imported)."""
-    result = server.manage("shell", "-v", "0", "-c", (
-        "import json\n"
-        "from scoring.models import Card\n"
-        "from tournament.models import AuditEntry, Player, Round, SubmissionToken, Tournament\n"
-        f"print(json.dumps({expression}))\n"
-    ))
+    result = server.manage(
+        "shell",
+        "-v",
+        "0",
+        "-c",
+        (
+            "import json\n"
+            "from scoring.models import Card\n"
+            "from tournament.models import AuditEntry, Player, Round, SubmissionToken, Tournament\n"
+            f"print(json.dumps({expression}))\n"
+        ),
+    )
     return json.loads(result.stdout)
 
 
@@ -82,11 +94,27 @@ def token_on(client, path):
 
 def settings_form(**values):
     data = {
-        "name": "Puchar", "date": "2026-03-14", "rounds_planned": "5", "seating_method": "mixed",
-        "players_per_organisation": "1", "move_seconds": "40", "final": "on", "final_games": "4", "final_release": "ceremony",
-        "joker_penalty": "50", "initial_meld": "30", "opening_penalty_mode": "replace", "penalty_not_possible": "100",
-        "penalty_possible_not_done": "200", "penalty_drawn_last_round": "100", "penalty_first_move": "100",
-        "pool_exhausted_scoring": "sum", "big_point_unit": "game", "big_point_places": "1, 0, 0, 0", "visibility": "live", "public_language": "pl",
+        "name": "Puchar",
+        "date": "2026-03-14",
+        "rounds_planned": "5",
+        "seating_method": "mixed",
+        "players_per_organisation": "1",
+        "move_seconds": "40",
+        "final": "on",
+        "final_games": "4",
+        "final_release": "ceremony",
+        "joker_penalty": "50",
+        "initial_meld": "30",
+        "opening_penalty_mode": "replace",
+        "penalty_not_possible": "100",
+        "penalty_possible_not_done": "200",
+        "penalty_drawn_last_round": "100",
+        "penalty_first_move": "100",
+        "pool_exhausted_scoring": "sum",
+        "big_point_unit": "game",
+        "big_point_places": "1, 0, 0, 0",
+        "visibility": "live",
+        "public_language": "pl",
     }
     return {**data, **values}
 
@@ -94,11 +122,18 @@ def settings_form(**values):
 def test_a_card_sent_six_times_at_once_is_given_once(server, organiser):
     player = query(server, "Player.objects.get(ext_id='p3').pk")
     path = f"/referee/test/player/{player}/card/"
-    data = {"colour": "yellow", "reason": "double tap", "submission": token_on(organiser, f"/referee/test/player/{player}/")}
+    data = {
+        "colour": "yellow",
+        "reason": "double tap",
+        "submission": token_on(organiser, f"/referee/test/player/{player}/"),
+    }
     answers = at_once(lambda i: organiser.post(path, data))
     assert [a.status for a in answers] == [302] * AT_ONCE
     assert {a.location for a in answers} == {f"/referee/test/player/{player}/"}
-    assert query(server, f"[Card.objects.filter(player={player}).count(), Player.objects.get(pk={player}).status]") == [1, "active"]
+    assert query(server, f"[Card.objects.filter(player={player}).count(), Player.objects.get(pk={player}).status]") == [
+        1,
+        "active",
+    ]
     assert not server_errors(server)
 
 
@@ -106,16 +141,21 @@ def test_creating_a_tournament_sent_six_times_at_once_creates_one(server, organi
     data = settings_form(name="Puchar Jesieni", submission=token_on(organiser, "/staff/new/"))
     answers = at_once(lambda i: organiser.post("/staff/new/", data))
     assert {(a.status, a.location) for a in answers} == {(302, "/staff/puchar-jesieni/players/")}
-    assert query(server, "list(Tournament.objects.filter(name='Puchar Jesieni').values_list('slug', flat=True))") == ["puchar-jesieni"]
+    assert query(server, "list(Tournament.objects.filter(name='Puchar Jesieni').values_list('slug', flat=True))") == [
+        "puchar-jesieni"
+    ]
     assert not server_errors(server)
 
 
 def test_six_tournaments_with_one_typed_address_at_once_one_is_made_the_others_get_the_forms_message(server, organiser):
     tokens = [token_on(organiser, "/staff/new/") for _ in range(AT_ONCE)]
     tokens[-1] = None  # and one sent without a token, as a script would
-    answers = at_once(lambda i: organiser.post("/staff/new/", settings_form(
-        name=f"Puchar {i}", slug="puchar-lata", **({"submission": tokens[i]} if tokens[i] else {}),
-    )))
+    answers = at_once(
+        lambda i: organiser.post(
+            "/staff/new/",
+            settings_form(name=f"Puchar {i}", slug="puchar-lata", **({"submission": tokens[i]} if tokens[i] else {})),
+        )
+    )
     assert sorted(a.status for a in answers) == [200] * (AT_ONCE - 1) + [302]
     assert all(TAKEN in a.text for a in answers if a.status == 200)
     assert query(server, "Tournament.objects.filter(slug='puchar-lata').count()") == 1
@@ -126,9 +166,11 @@ def test_six_tournaments_with_one_typed_address_at_once_one_is_made_the_others_g
 def test_six_tournaments_named_new_at_once_get_free_addresses_never_the_reserved_one(server, organiser, with_tokens):
     name = f"New {with_tokens}"  # "new-true" / "new-false": the same name six times
     tokens = [token_on(organiser, "/staff/new/") if with_tokens else None for _ in range(AT_ONCE)]
-    answers = at_once(lambda i: organiser.post("/staff/new/", settings_form(
-        name=name, **({"submission": tokens[i]} if tokens[i] else {}),
-    )))
+    answers = at_once(
+        lambda i: organiser.post(
+            "/staff/new/", settings_form(name=name, **({"submission": tokens[i]} if tokens[i] else {}))
+        )
+    )
     assert [a.status for a in answers] == [302] * AT_ONCE
     slugs = query(server, f"sorted(Tournament.objects.filter(name={name!r}).values_list('slug', flat=True))")
     base = f"new-{str(with_tokens).lower()}"
@@ -151,7 +193,10 @@ def test_a_draw_and_a_publish_sent_six_times_at_once_each_happen_once(server, or
     data = {"submission": TOKEN.search(form).group(1)}
     answers = at_once(lambda i: organiser.post("/staff/test/rounds/1/publish/", data))
     assert {(a.status, a.location) for a in answers} == {(302, "/staff/test/rounds/1/")}
-    assert query(server, "[Round.objects.filter(tournament__slug='test').count(), "
-                         "AuditEntry.objects.filter(action='round_draw').count(), "
-                         "AuditEntry.objects.filter(action='round_publish').count()]") == [1, 1, 1]
+    assert query(
+        server,
+        "[Round.objects.filter(tournament__slug='test').count(), "
+        "AuditEntry.objects.filter(action='round_draw').count(), "
+        "AuditEntry.objects.filter(action='round_publish').count()]",
+    ) == [1, 1, 1]
     assert not server_errors(server)

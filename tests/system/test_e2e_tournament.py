@@ -53,7 +53,9 @@ def play_round(tablets, head_page, live_server, round_number, *, before_verifyin
         enter_sheet(tablet, live_server, table)
         if index < len(tablets):
             screenshot(tablet, f"e2e-r{round_number}-tablet{index + 1}-sheet-submitted")
-    assert ScoreSheet.objects.filter(table__round__number=round_number, state=ScoreSheet.State.SUBMITTED).count() == len(tables)
+    assert ScoreSheet.objects.filter(
+        table__round__number=round_number, state=ScoreSheet.State.SUBMITTED
+    ).count() == len(tables)
     submitters = AuditEntry.objects.filter(action="submit", sheet__table__round__number=round_number)
     assert submitters.values("user").distinct().count() == len(tablets)  # every tablet submitted its share
     before_verifying()
@@ -86,8 +88,10 @@ def print_device_sheet(staff, base, count):
     the links read off the sheet (as a tablet's camera reads them from the QR codes)."""
     staff.goto(f"{base}/staff/{SLUG}/")
     form = staff.locator("form.print-devices")
-    fields = {name: form.locator(f"input[name={name}]").get_attribute("value")
-              for name in ("csrfmiddlewaretoken", "label", "valid_hours")}
+    fields = {
+        name: form.locator(f"input[name={name}]").get_attribute("value")
+        for name in ("csrfmiddlewaretoken", "label", "valid_hours")
+    }
     # The test server listens on this machine only: print its loopback address knowingly.
     form = {**fields, "count": str(count), "address": "loopback"}
     response = staff.context.request.post(f"{base}/print/{SLUG}/devices.pdf", form=form)

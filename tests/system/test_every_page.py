@@ -74,7 +74,6 @@ def untranslated(text, fragments):
     return sorted(found)
 
 
-
 def test_every_url_pattern_is_covered_or_excluded_with_a_reason(world):
     covered = {route for route, _url in pages(world)}
     every = {route for route, *_ in url_patterns()}
@@ -91,7 +90,9 @@ def test_every_page_reads_right_in_polish_and_answers_head_like_get(world, role)
         response = client.get(url)
         head = client.head(url)
         if head.status_code != response.status_code or head.content:
-            problems.append(f"{url}: GET {response.status_code}, HEAD {head.status_code} with {len(head.content)} bytes")
+            problems.append(
+                f"{url}: GET {response.status_code}, HEAD {head.status_code} with {len(head.content)} bytes"
+            )
         if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
             continue
         seen += 1

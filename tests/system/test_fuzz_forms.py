@@ -32,13 +32,56 @@ pytestmark = pytest.mark.django_db
 EXAMPLES = 15
 HOSTILE_TEXT = st.one_of(
     st.text(max_size=60),
-    st.sampled_from([
-        "", " ", "0", "-1", "-99999999999999999999", "99999999999999999999999999", "1e400", "NaN", "inf", "3.5",
-        "0x10", " 12 ", "١٢", "½", "A", "B", "C", "D", "E", "pool", "out", "opened", "not_possible", "yellow", "red",
-        "warning", "live", "frozen", "hidden", "next", "reset", "on", "true", "ąęłńóśźż Łódź", "💥" * 50, "\x00",
-        "a\x00b", "<script>alert(1)</script>", "'; DROP TABLE tournament_player;--", "x" * 5000, "13,13,J,J",
-        "//evil.example/", "https://evil.example/", "2026-02-30", "9999-12-31", "0000-00-00",
-    ]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "0",
+            "-1",
+            "-99999999999999999999",
+            "99999999999999999999999999",
+            "1e400",
+            "NaN",
+            "inf",
+            "3.5",
+            "0x10",
+            " 12 ",
+            "١٢",
+            "½",
+            "A",
+            "B",
+            "C",
+            "D",
+            "E",
+            "pool",
+            "out",
+            "opened",
+            "not_possible",
+            "yellow",
+            "red",
+            "warning",
+            "live",
+            "frozen",
+            "hidden",
+            "next",
+            "reset",
+            "on",
+            "true",
+            "ąęłńóśźż Łódź",
+            "💥" * 50,
+            "\x00",
+            "a\x00b",
+            "<script>alert(1)</script>",
+            "'; DROP TABLE tournament_player;--",
+            "x" * 5000,
+            "13,13,J,J",
+            "//evil.example/",
+            "https://evil.example/",
+            "2026-02-30",
+            "9999-12-31",
+            "0000-00-00",
+        ]
+    ),
     st.integers(min_value=-(10**25), max_value=10**25).map(str),
 )
 VALUE = st.one_of(HOSTILE_TEXT, st.lists(HOSTILE_TEXT, min_size=2, max_size=3))  # a list posts the field twice
@@ -76,25 +119,42 @@ def world(referee, head_referee, organiser):
     games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(5, 0))]
     rounds = [
         {"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"], games)]},
-        {"number": 2, "state": "started", "tables": [table(1, ["p1", "p5", "p3", "p7"]), table(2, ["p2", "p6", "p4", "p8"])]},
+        {
+            "number": 2,
+            "state": "started",
+            "tables": [table(1, ["p1", "p5", "p3", "p7"]), table(2, ["p2", "p6", "p4", "p8"])],
+        },
     ]
     tournament = import_tournament(tournament_data(8, rounds))
-    draft = tournament_data(8, [{"number": 1, "state": "draft", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])]}])
+    draft = tournament_data(
+        8,
+        [
+            {
+                "number": 1,
+                "state": "draft",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+    )
     draft["tournament"].update(slug="draft", name="Draft cup")
     draft = import_tournament(draft)
     fresh = tournament_data(8)
     fresh["tournament"].update(slug="fresh", name="Fresh cup")
     fresh = import_tournament(fresh)
     return {
-        "test": tournament, "draft": draft, "fresh": fresh,
+        "test": tournament,
+        "draft": draft,
+        "fresh": fresh,
         "visitors": {"referee": referee, "head_referee": head_referee, "organiser": organiser},
     }
 
 
 def sheet_version(tournament, round_number, table_number):
-    return str(ScoreSheet.objects.get(table__round__tournament=tournament, table__round__number=round_number,
-                                      table__number=table_number).version)
+    return str(
+        ScoreSheet.objects.get(
+            table__round__tournament=tournament, table__round__number=round_number, table__number=table_number
+        ).version
+    )
 
 
 def endpoints(world):
@@ -103,49 +163,116 @@ def endpoints(world):
     draft_players = list(Player.objects.filter(tournament=draft).order_by("ext_id").values_list("pk", flat=True))
     game_url = {"slug": t.slug, "round_number": 2, "table_number": 1, "game_number": 1}
     game = {
-        "version": sheet_version(t, 2, 1), "ending": "A", "reason": "",
-        "A-tiles": "0", "B-tiles": "23", "C-tiles": "10", "C-jokers": "1", "D-tiles": "5", "D-opening": "opened",
+        "version": sheet_version(t, 2, 1),
+        "ending": "A",
+        "reason": "",
+        "A-tiles": "0",
+        "B-tiles": "23",
+        "C-tiles": "10",
+        "C-jokers": "1",
+        "D-tiles": "5",
+        "D-opening": "opened",
     }
-    seat_fields = tuple(f"{letter}-{name}" for letter in "ABCD" for name in ("tiles", "jokers", "opening", "first_move", "keypad"))
+    seat_fields = tuple(
+        f"{letter}-{name}" for letter in "ABCD" for name in ("tiles", "jokers", "opening", "first_move", "keypad")
+    )
     tournament_form = form_values(TournamentForm(instance=t))
     new_tournament = {**tournament_form, "name": "Nowy turniej", "slug": ""}
     override_url = {**game_url, "round_number": 1}
     return {
         "tournament_create": Endpoint("organiser", reverse("organiser:create"), new_tournament),
         "tournament_settings": Endpoint("organiser", reverse("organiser:settings", args=[t.slug]), tournament_form),
-        "player_add": Endpoint("organiser", reverse("organiser:players", args=[t.slug]),
-                               {"surname": "Nowak", "given_names": "Anna", "organisation": "Klub Nowy"}),
-        "player_edit": Endpoint("organiser", reverse("organiser:player", args=[t.slug, p1.pk]),
-                                {"surname": "Pierwszy", "given_names": "Gracz", "organisation": "Klub 1"}),
-        "player_import": Endpoint("organiser", reverse("organiser:player_import", args=[fresh.slug]),
-                                  {"file": "name,organisation\nAnna Nowak,Klub A\n"}, upload=True),
-        "draw": Endpoint("organiser", reverse("organiser:draw", args=[fresh.slug]), {"method": "random", "seed": "42"}, accepts_base=False),
-        "swap": Endpoint("head_referee", reverse("organiser:round", args=[draft.slug, 1]),
-                         {"player_a": str(draft_players[0]), "player_b": str(draft_players[5]), "reason": "family"},
-                         accepts_base=False),
-        "game_save": Endpoint("referee", reverse("scoring:game_save", kwargs=game_url), game,
-                              extra_fields=seat_fields + ("confirm_tiles",), accepts_base=False),
-        "game_preview": Endpoint("referee", reverse("scoring:game_preview", kwargs=game_url), game,
-                                 extra_fields=seat_fields, writes=False),
-        "score_override": Endpoint("head_referee", reverse("scoring:score_override", kwargs=override_url),
-                                   {"version": sheet_version(t, 1, 1), "seat": "B", "score": "-30", "reason": "recount"},
-                                   prefix="o1-", accepts_base=False),
-        "sheet_submit": Endpoint("referee", reverse("scoring:sheet_submit", args=[t.slug, 2, 2]),
-                                 {"version": sheet_version(t, 2, 2)}, accepts_base=False),
-        "card": Endpoint("referee", reverse("scoring:give_card", args=[t.slug, p1.pk]),
-                         {"colour": "yellow", "reason": "noise", "round": "2", "next": ""}),
-        "visibility": Endpoint("head_referee", reverse("public:results_control", args=[t.slug]),
-                               {"visibility": "frozen", "reason": "before the final"}),
-        "ceremony": Endpoint("head_referee", reverse("public:results_control", args=[t.slug]),
-                             {"ceremony": "next", "seen_step": "0"}, extra_fields=("visibility", "next")),
-        "device_link": Endpoint("organiser", reverse("accounts:device_links", args=[t.slug]),
-                                form_values(DeviceLinkForm(initial={"label": "Tablet 1"}))),
+        "player_add": Endpoint(
+            "organiser",
+            reverse("organiser:players", args=[t.slug]),
+            {"surname": "Nowak", "given_names": "Anna", "organisation": "Klub Nowy"},
+        ),
+        "player_edit": Endpoint(
+            "organiser",
+            reverse("organiser:player", args=[t.slug, p1.pk]),
+            {"surname": "Pierwszy", "given_names": "Gracz", "organisation": "Klub 1"},
+        ),
+        "player_import": Endpoint(
+            "organiser",
+            reverse("organiser:player_import", args=[fresh.slug]),
+            {"file": "name,organisation\nAnna Nowak,Klub A\n"},
+            upload=True,
+        ),
+        "draw": Endpoint(
+            "organiser",
+            reverse("organiser:draw", args=[fresh.slug]),
+            {"method": "random", "seed": "42"},
+            accepts_base=False,
+        ),
+        "swap": Endpoint(
+            "head_referee",
+            reverse("organiser:round", args=[draft.slug, 1]),
+            {"player_a": str(draft_players[0]), "player_b": str(draft_players[5]), "reason": "family"},
+            accepts_base=False,
+        ),
+        "game_save": Endpoint(
+            "referee",
+            reverse("scoring:game_save", kwargs=game_url),
+            game,
+            extra_fields=seat_fields + ("confirm_tiles",),
+            accepts_base=False,
+        ),
+        "game_preview": Endpoint(
+            "referee", reverse("scoring:game_preview", kwargs=game_url), game, extra_fields=seat_fields, writes=False
+        ),
+        "score_override": Endpoint(
+            "head_referee",
+            reverse("scoring:score_override", kwargs=override_url),
+            {"version": sheet_version(t, 1, 1), "seat": "B", "score": "-30", "reason": "recount"},
+            prefix="o1-",
+            accepts_base=False,
+        ),
+        "sheet_submit": Endpoint(
+            "referee",
+            reverse("scoring:sheet_submit", args=[t.slug, 2, 2]),
+            {"version": sheet_version(t, 2, 2)},
+            accepts_base=False,
+        ),
+        "card": Endpoint(
+            "referee",
+            reverse("scoring:give_card", args=[t.slug, p1.pk]),
+            {"colour": "yellow", "reason": "noise", "round": "2", "next": ""},
+        ),
+        "visibility": Endpoint(
+            "head_referee",
+            reverse("public:results_control", args=[t.slug]),
+            {"visibility": "frozen", "reason": "before the final"},
+        ),
+        "ceremony": Endpoint(
+            "head_referee",
+            reverse("public:results_control", args=[t.slug]),
+            {"ceremony": "next", "seen_step": "0"},
+            extra_fields=("visibility", "next"),
+        ),
+        "device_link": Endpoint(
+            "organiser",
+            reverse("accounts:device_links", args=[t.slug]),
+            form_values(DeviceLinkForm(initial={"label": "Tablet 1"})),
+        ),
     }
 
 
 ENDPOINT_NAMES = [
-    "tournament_create", "tournament_settings", "player_add", "player_edit", "player_import", "draw", "swap",
-    "game_save", "game_preview", "score_override", "sheet_submit", "card", "visibility", "ceremony", "device_link",
+    "tournament_create",
+    "tournament_settings",
+    "player_add",
+    "player_edit",
+    "player_import",
+    "draw",
+    "swap",
+    "game_save",
+    "game_preview",
+    "score_override",
+    "sheet_submit",
+    "card",
+    "visibility",
+    "ceremony",
+    "device_link",
 ]
 
 
@@ -177,8 +304,10 @@ def post_data(endpoint, changes, junk, binary_upload):
         text = data["file"]
         name = "players.xlsx" if text.startswith("x") else "players.csv"
         data["file"] = SimpleUploadedFile(name, text.encode("utf-8", "surrogatepass"))
-    return {endpoint.prefix + name if name in endpoint.base or name in endpoint.extra_fields else name: value
-            for name, value in data.items()}
+    return {
+        endpoint.prefix + name if name in endpoint.base or name in endpoint.extra_fields else name: value
+        for name, value in data.items()
+    }
 
 
 def reported_error(response):
@@ -195,8 +324,11 @@ def test_hostile_posts_never_fail_and_never_write_half(world, name):
     valid = client_post(client, endpoint, dict(endpoint.base), expect_valid=True)
     assert valid or not (endpoint.writes and endpoint.accepts_base), f"the valid form of {name} should be accepted"
 
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                         HealthCheck.too_slow])
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
     @given(hostile_post(endpoint))
     def post_hostile(drawn):
         changes, junk, binary_upload = drawn

@@ -15,20 +15,54 @@ from tournament.models import Organisation, Player, Tournament
 pytestmark = pytest.mark.django_db
 
 HOSTILE = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=300),
-    st.sampled_from(["", " ", "A", "E", "p1", "p99", "opened", "out", "pool_exhausted", "ąęłóśźż", "💥", "\x00", "'; DROP TABLE x;--"]),
-    st.lists(st.integers(min_value=-5, max_value=20), max_size=5), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=300),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "A",
+            "E",
+            "p1",
+            "p99",
+            "opened",
+            "out",
+            "pool_exhausted",
+            "ąęłóśźż",
+            "💥",
+            "\x00",
+            "'; DROP TABLE x;--",
+        ]
+    ),
+    st.lists(st.integers(min_value=-5, max_value=20), max_size=5),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
 )
 
 
 def valid_file():
-    games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible")), out_game(2, "B", A=(5, 0), C=(7, 0), D=(9, 0))]
-    data = tournament_data(8, [{
-        "number": 1, "state": "completed", "started_at": "2026-02-10T09:30:00+01:00", "completed_at": "2026-02-10T09:31:00+00:00",
-        "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"])],
-    }])
-    data["timetable"] = [{"round": 1, "planned_start": "09:30", "length_minutes": 60}, {"round": 2, "planned_start": None}]
+    games = [
+        out_game(1, "A", B=(23, 0), C=(10, 1), D=(0, 0, "not_possible")),
+        out_game(2, "B", A=(5, 0), C=(7, 0), D=(9, 0)),
+    ]
+    data = tournament_data(
+        8,
+        [
+            {
+                "number": 1,
+                "state": "completed",
+                "started_at": "2026-02-10T09:30:00+01:00",
+                "completed_at": "2026-02-10T09:31:00+00:00",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+    )
+    data["timetable"] = [
+        {"round": 1, "planned_start": "09:30", "length_minutes": 60},
+        {"round": 2, "planned_start": None},
+    ]
     data["cards"] = [{"player": "p2", "round": 1, "colour": "yellow", "reason": "noise"}]
     data["tie_decisions"] = [{"order": ["p1", "p2"], "reason": "lot"}]
     return data
@@ -74,11 +108,16 @@ def assert_all_or_nothing(data):
         Tournament.objects.all().delete()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     mutations=st.lists(
-        st.tuples(st.sampled_from(ALL_PATHS), st.sampled_from(["replace", "replace", "delete", "duplicate", "add"]), HOSTILE),
-        min_size=1, max_size=3,
+        st.tuples(
+            st.sampled_from(ALL_PATHS), st.sampled_from(["replace", "replace", "delete", "duplicate", "add"]), HOSTILE
+        ),
+        min_size=1,
+        max_size=3,
     )
 )
 def test_hostile_values_anywhere_import_all_or_nothing(mutations):

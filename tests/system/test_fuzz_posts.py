@@ -61,7 +61,7 @@ SEED = 28
 ROLES = ("anonymous", "referee", "head referee", "organiser", "tablet")
 EXCLUDED = {
     "admin/": "Django's admin: its forms are Django's own and read-only for the app's data "
-              "(tests/tournament/test_admin.py, tests/organiser/test_demo.py)",
+    "(tests/tournament/test_admin.py, tests/organiser/test_demo.py)",
     "accounts/venue-check/": "GET only, no form: the server's answer to its own nonce (tests/accounts/test_venue_check.py)",
 }
 # Routes answered with a file, never a page with a form: posted to, not fetched for forms.
@@ -71,25 +71,58 @@ THOUSANDS_OF_DIGITS = "9" * 5000
 HUGE_NEGATIVE = "-" + "9" * 30
 RTL_LONG = ("\u200f\u202eabc\u202c" * 1250)[:10_000]
 HOSTILE = [
-    "", " ", "0", "-1", "-2147483649", "9223372036854775808", HUGE_NEGATIVE, THOUSANDS_OF_DIGITS,
-    "-" + THOUSANDS_OF_DIGITS, "1e400", "NaN", "3.5", "0x10", "١٢", "\x00", "a\x00b", "\u200f", "\u202eabc",
-    RTL_LONG, "x" * 10_000, "💥" * 50, "<script>alert(1)</script>", "'; DROP TABLE tournament_player;--",
-    "//evil.example/", "../../etc/passwd", "2026-02-30", "9999-12-31", "on", "J", "back", "clear",
+    "",
+    " ",
+    "0",
+    "-1",
+    "-2147483649",
+    "9223372036854775808",
+    HUGE_NEGATIVE,
+    THOUSANDS_OF_DIGITS,
+    "-" + THOUSANDS_OF_DIGITS,
+    "1e400",
+    "NaN",
+    "3.5",
+    "0x10",
+    "١٢",
+    "\x00",
+    "a\x00b",
+    "\u200f",
+    "\u202eabc",
+    RTL_LONG,
+    "x" * 10_000,
+    "💥" * 50,
+    "<script>alert(1)</script>",
+    "'; DROP TABLE tournament_player;--",
+    "//evil.example/",
+    "../../etc/passwd",
+    "2026-02-30",
+    "9999-12-31",
+    "on",
+    "J",
+    "back",
+    "clear",
 ]
 # Every field at once (a file field gets these as the file's content).
 SWEEPS = [
-    ("thousands of digits", THOUSANDS_OF_DIGITS), ("a huge negative number", HUGE_NEGATIVE),
-    ("a NUL byte", "a\x00b"), ("right-to-left marks, 10,000 characters", RTL_LONG), ("empty", ""),
+    ("thousands of digits", THOUSANDS_OF_DIGITS),
+    ("a huge negative number", HUGE_NEGATIVE),
+    ("a NUL byte", "a\x00b"),
+    ("right-to-left marks, 10,000 characters", RTL_LONG),
+    ("empty", ""),
 ]
 HOSTILE_FILES = [
-    ("players.csv", b""), ("players.csv", b"name,organisation\n" + b"x" * 10_000 + b",\x00\n"),
-    ("players.csv", THOUSANDS_OF_DIGITS.encode()), ("players.xlsx", b"PK\x03\x04" + b"\x00" * 100),
-    ("backup.json.gz", b"\x1f\x8b" + b"\x00" * 50), ("backup.json", b'{"format": "rummikub-tournament/1", "tournament": 1}'),
-    ("\u202egpj.csv", "\u202e\x00".encode()), ("../../backup.json", json.dumps({"x": THOUSANDS_OF_DIGITS}).encode()),
+    ("players.csv", b""),
+    ("players.csv", b"name,organisation\n" + b"x" * 10_000 + b",\x00\n"),
+    ("players.csv", THOUSANDS_OF_DIGITS.encode()),
+    ("players.xlsx", b"PK\x03\x04" + b"\x00" * 100),
+    ("backup.json.gz", b"\x1f\x8b" + b"\x00" * 50),
+    ("backup.json", b'{"format": "rummikub-tournament/1", "tournament": 1}'),
+    ("\u202egpj.csv", "\u202e\x00".encode()),
+    ("../../backup.json", json.dumps({"x": THOUSANDS_OF_DIGITS}).encode()),
 ]
 RANDOM_MIXES = 2
 FULL_ROLES = 2  # the first roles shown a form get every hostile version, the others one
-
 
 
 # ---------------------------------------------------------------- hostile values
@@ -113,16 +146,23 @@ def mutations(form, rng, full, foreign=()):
     if full:
         yield "the form as the page sends it", sent
         for label, value in SWEEPS:
-            yield f"every field {label}", {
-                name: [upload("players.csv", value)] if spec.kind == "file" else [value]
-                for name, spec in form.fields.items()
-            }
+            yield (
+                f"every field {label}",
+                {
+                    name: [upload("players.csv", value)] if spec.kind == "file" else [value]
+                    for name, spec in form.fields.items()
+                },
+            )
         yield "no field at all", {}
-        yield "every field twice", {
-            name: [upload("players.csv", b"name,organisation\n")] * 2 if spec.kind == "file"
-            else (sent.get(name, [""]) + [rng.choice(HOSTILE)])
-            for name, spec in form.fields.items()
-        }
+        yield (
+            "every field twice",
+            {
+                name: [upload("players.csv", b"name,organisation\n")] * 2
+                if spec.kind == "file"
+                else (sent.get(name, [""]) + [rng.choice(HOSTILE)])
+                for name, spec in form.fields.items()
+            },
+        )
     for number in range(RANDOM_MIXES if full else 1):
         yield f"random mix {number + 1}", random_mix(form, sent, rng, foreign)
 
@@ -191,14 +231,20 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     tablet_link, tablet_token = create_device_link(tournament, label="Tablet 1", created_by=organiser)
     link, token = create_device_link(tournament, label="Tablet 2", created_by=organiser)
     grant = TournamentRole.objects.create(user=referee, tournament=tournament, role="referee")
-    gone = TournamentRole.objects.create(user=User.objects.create_user("removed.referee"), tournament=tournament, role="referee")
+    gone = TournamentRole.objects.create(
+        user=User.objects.create_user("removed.referee"), tournament=tournament, role="referee"
+    )
     _name, undo = remove_staff_member(tournament, grant_id=gone.pk, removed_by=organiser)
     player = Player.objects.filter(tournament=tournament).order_by("pk").first()
     other = make_side("other", hall_data(slug="other-side"))
     other_link = DeviceLink.objects.get(tournament=other.tournament)
     foreign = [str(pk) for pk in Player.objects.filter(tournament=other.tournament).values_list("pk", flat=True)[:3]]
-    foreign += [str(other_link.pk), "p1", take_snapshot(other.tournament, "verify-r3-t1").name,
-                *(str(grant.pk) for grant in TournamentRole.objects.filter(tournament=other.tournament)[:2])]
+    foreign += [
+        str(other_link.pk),
+        "p1",
+        take_snapshot(other.tournament, "verify-r3-t1").name,
+        *(str(grant.pk) for grant in TournamentRole.objects.filter(tournament=other.tournament)[:2]),
+    ]
     invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
     cookies = {"anonymous": Client().cookies}
     for role, user in (("referee", referee), ("head referee", head_referee), ("organiser", organiser)):
@@ -209,18 +255,35 @@ def world(settings, tmp_path, referee, head_referee, organiser):
     assert tablet.post(reverse("accounts:device_sign_in", args=[tablet_token])).status_code == 302
     cookies["tablet"] = tablet.cookies
     arguments = {
-        "slug": tournament.slug, "number": 3, "round_number": 3, "table_number": 3, "game_number": 1,
-        "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": link.pk, "grant_id": grant.pk,
-        "token": token, "name": "standings.csv", "host": tournament.host.slug,
-        "membership_id": Membership.objects.get(user=referee).pk, "invitation_id": invitation.pk,
-        "invitation_token": invitation_token, "uidb64": urlsafe_base64_encode(force_bytes(organiser.pk)),
+        "slug": tournament.slug,
+        "number": 3,
+        "round_number": 3,
+        "table_number": 3,
+        "game_number": 1,
+        "pk": player.pk,
+        "player_id": player.pk,
+        "ext_id": player.ext_id,
+        "link_id": link.pk,
+        "grant_id": grant.pk,
+        "token": token,
+        "name": "standings.csv",
+        "host": tournament.host.slug,
+        "membership_id": Membership.objects.get(user=referee).pk,
+        "invitation_id": invitation.pk,
+        "invitation_token": invitation_token,
+        "uidb64": urlsafe_base64_encode(force_bytes(organiser.pk)),
     }
     return {
-        "tournament": tournament, "cookies": cookies, "arguments": arguments, "other": other.tournament,
+        "tournament": tournament,
+        "cookies": cookies,
+        "arguments": arguments,
+        "other": other.tournament,
         "foreign": foreign,
         "by_name": {  # arguments particular to one pattern
-            "organiser:snapshot_download": {"name": snapshot}, "organiser:snapshot_restore": {"name": snapshot},
-            "organiser:player_action": {"action": "check-in"}, "organiser:round_action": {"action": "publish", "number": 5},
+            "organiser:snapshot_download": {"name": snapshot},
+            "organiser:snapshot_restore": {"name": snapshot},
+            "organiser:player_action": {"action": "check-in"},
+            "organiser:round_action": {"action": "publish", "number": 5},
         },
         # Pages fetched for their forms besides each pattern's own: each sheet of round 3, the
         # rounds in each state, the tablets' sign-in page of the unused link.
@@ -229,8 +292,10 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         + [reverse("scoring:sheet", args=[tournament.slug, 2, 1])]
         + [reverse(f"organiser:{name}", args=[fresh.slug]) for name in ("dashboard", "players", "draw")]
         # the staff page asking whether to remove a referee, and offering to undo a removal
-        + [reverse("accounts:staff_members", args=[tournament.slug]) + f"?{query}"
-           for query in (f"remove={grant.pk}", urlencode({"removed": undo}))],
+        + [
+            reverse("accounts:staff_members", args=[tournament.slug]) + f"?{query}"
+            for query in (f"remove={grant.pk}", urlencode({"removed": undo}))
+        ],
     }
 
 
@@ -260,7 +325,9 @@ def pattern_urls(world):
         for extra in pattern_defaults(pattern):
             kwargs.pop(extra, None)
         found.append((route, name, reverse(name, kwargs=kwargs)))
-    assert not unknown, "add these URL arguments to the world, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
+    assert not unknown, (
+        "add these URL arguments to the world, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
+    )
     return found
 
 
@@ -311,8 +378,12 @@ def distinct(plans):
     """The plans without repeats (a form without fields is the same form in every sweep)."""
     seen = set()
     for description, data in plans:
-        key = repr(sorted((name, [v.name + repr(v.read()) if hasattr(v, "read") else v for v in values])
-                          for name, values in data.items()))
+        key = repr(
+            sorted(
+                (name, [v.name + repr(v.read()) if hasattr(v, "read") else v for v in values])
+                for name, values in data.items()
+            )
+        )
         for values in data.values():
             for value in values:
                 if hasattr(value, "seek"):
@@ -343,13 +414,36 @@ def targets(patterns, forms, max_urls=1):
 
 # Patterns that must be reached with a real form's fields (else the walk would post only junk).
 FORM_PATTERNS = {
-    "organiser:create", "organiser:settings", "organiser:players", "organiser:player", "organiser:player_action",
-    "organiser:player_import", "organiser:check_in_everyone", "organiser:draw", "organiser:round",
-    "organiser:round_action", "organiser:timetable", "organiser:backups", "organiser:snapshot_restore", "organiser:restore_new", "set_language",
-    "scoring:game_save", "scoring:game_preview", "scoring:score_override", "scoring:sheet_submit",
-    "scoring:sheet_verify", "scoring:give_card", "public:results_control",
-    "accounts:login", "accounts:logout", "accounts:device_links", "accounts:device_link_revoke",
-    "accounts:device_sign_in", "accounts:staff_members", "accounts:staff_member_remove", "accounts:staff_member_restore",
+    "organiser:create",
+    "organiser:settings",
+    "organiser:players",
+    "organiser:player",
+    "organiser:player_action",
+    "organiser:player_import",
+    "organiser:check_in_everyone",
+    "organiser:draw",
+    "organiser:round",
+    "organiser:round_action",
+    "organiser:timetable",
+    "organiser:backups",
+    "organiser:snapshot_restore",
+    "organiser:restore_new",
+    "set_language",
+    "scoring:game_save",
+    "scoring:game_preview",
+    "scoring:score_override",
+    "scoring:sheet_submit",
+    "scoring:sheet_verify",
+    "scoring:give_card",
+    "public:results_control",
+    "accounts:login",
+    "accounts:logout",
+    "accounts:device_links",
+    "accounts:device_link_revoke",
+    "accounts:device_sign_in",
+    "accounts:staff_members",
+    "accounts:staff_member_remove",
+    "accounts:staff_member_restore",
     "accounts:venue",
     "printing:device_sheet",
 }
@@ -357,7 +451,11 @@ FORM_PATTERNS = {
 
 def test_no_post_to_any_endpoint_as_any_role_gives_a_server_error(world):
     patterns = pattern_urls(world)
-    pages = list(dict.fromkeys([url for route, _name, url in patterns if not route.endswith(FILE_SUFFIXES)] + world["more_pages"]))
+    pages = list(
+        dict.fromkeys(
+            [url for route, _name, url in patterns if not route.endswith(FILE_SUFFIXES)] + world["more_pages"]
+        )
+    )
     forms = discover(world, pages)
     reached = {pattern_of(action)[0] for action in forms}
     assert FORM_PATTERNS - reached == set(), "no page showed a form posting to these"
@@ -373,20 +471,31 @@ def test_no_post_to_any_endpoint_as_any_role_gives_a_server_error(world):
                     rng = random.Random(zlib.crc32(f"{SEED} {role} {url}".encode()))
                     plans = []
                     for form in forms.get(url, [])[:2]:
-                        plans += list(mutations(form, rng, full=role in form.roles[:FULL_ROLES], foreign=world["foreign"]))
+                        plans += list(
+                            mutations(form, rng, full=role in form.roles[:FULL_ROLES], foreign=world["foreign"])
+                        )
                     for description, data in distinct(plans or [("hostile fields", junk(rng))]):
                         htmx = rng.random() < 0.5
                         errors.last = None
                         with transaction.atomic():
                             response = client_for(world, role).post(
-                                url, **encode(data, rng), **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+                                url, **encode(data, rng), **({"HTTP_HX_REQUEST": "true"} if htmx else {})
+                            )
                             crossed = carries(data, world["foreign"]) and rows_of(world["other"]) != other
                             transaction.set_rollback(True)
                         sent += 1
                         posted.add((route, role))
                         if response.status_code >= 500 or crossed:
-                            failures.append((response.status_code, role, url, description, htmx,
-                                             "changed the other side's tournament" if crossed else errors.last or ""))
+                            failures.append(
+                                (
+                                    response.status_code,
+                                    role,
+                                    url,
+                                    description,
+                                    htmx,
+                                    "changed the other side's tournament" if crossed else errors.last or "",
+                                )
+                            )
     finally:
         got_request_exception.disconnect(errors)
 
@@ -405,7 +514,10 @@ def report(failures, sent):
     lines = [f"{len(failures)} of {sent} requests failed with a server error:"]
     for last, cases in by_error.items():
         lines.append(f"\n{last} ({len(cases)}×), e.g.:")
-        lines += [f"  {role:12} POST {url} ({description}{', htmx' if htmx else ''})" for role, url, description, htmx, _t in cases[:5]]
+        lines += [
+            f"  {role:12} POST {url} ({description}{', htmx' if htmx else ''})"
+            for role, url, description, htmx, _t in cases[:5]
+        ]
         lines.append("\n".join("    " + line for line in where(cases[0][4])))
     return "\n".join(lines)
 
@@ -414,36 +526,75 @@ def where(trace):
     """A traceback shortened to the app's own frames and the error, or its last lines (a
     library's error: the frames that called into it say where)."""
     lines = trace.strip().splitlines()
-    own = [line for line in lines if line.lstrip().startswith("File ") and "site-packages" not in line
-           and "/lib/python" not in line]
+    own = [
+        line
+        for line in lines
+        if line.lstrip().startswith("File ") and "site-packages" not in line and "/lib/python" not in line
+    ]
     return own[-8:] + lines[-6:]
 
 
 # ---------------------------------------------------------------- headers and submission tokens
 
-NOT_AN_ADDRESS = ["http://[x", "http://[::1", "ftp://[", "http://testserver:99999999/", "http://testserver:port/",
-                  "\x00", "💥", "//", "http://", "x" * 10_000, "javascript:alert(1)", "http://evil.example/staff/"]
+NOT_AN_ADDRESS = [
+    "http://[x",
+    "http://[::1",
+    "ftp://[",
+    "http://testserver:99999999/",
+    "http://testserver:port/",
+    "\x00",
+    "💥",
+    "//",
+    "http://",
+    "x" * 10_000,
+    "javascript:alert(1)",
+    "http://evil.example/staff/",
+]
 HOSTILE_HEADERS = (
     [("HTTP_REFERER", value) for value in NOT_AN_ADDRESS + ["https://testserver/accounts/", "null"]]
     + [("HTTP_ORIGIN", value) for value in NOT_AN_ADDRESS + ["null", "https://testserver"]]
-    + [("HTTP_HOST", value) for value in ["[x", "[::1", "evil.example", "testserver:port", "", "💥", "a" * 300,
-                                          "testserver\x00", "[::1]:80", "..", "testserver:99999999"]]
+    + [
+        ("HTTP_HOST", value)
+        for value in [
+            "[x",
+            "[::1",
+            "evil.example",
+            "testserver:port",
+            "",
+            "💥",
+            "a" * 300,
+            "testserver\x00",
+            "[::1]:80",
+            "..",
+            "testserver:99999999",
+        ]
+    ]
     + [("HTTP_HX_CURRENT_URL", value) for value in NOT_AN_ADDRESS]
 )
 # The staff pages whose forms get the hostile headers and tokens, and the role that opens them.
 HEADER_PAGES = [
-    ("organiser", "accounts:staff_members"), ("organiser", "accounts:device_links"), ("organiser", "organiser:players"),
-    ("organiser", "organiser:settings"), ("referee", "scoring:sheet"),
+    ("organiser", "accounts:staff_members"),
+    ("organiser", "accounts:device_links"),
+    ("organiser", "organiser:players"),
+    ("organiser", "organiser:settings"),
+    ("referee", "scoring:sheet"),
 ]
 
 
 def hostile_tokens(own, other):
     """(description, submission token) the token field is sent with."""
     return [
-        ("long", "a" * 65), ("very long", own * 200), ("a final newline", own + "\n"), ("64 and a newline", "a" * 64 + "\n"),
-        ("non-ASCII", "ż" * 40), ("empty", ""), ("a NUL byte", own[:30] + "\x00" + own[31:]),
-        ("another user's", other), ("another user's with a newline", other + "\n"),
-        ("its own, the first time, every other field empty", own), ("its own, the second time", own),
+        ("long", "a" * 65),
+        ("very long", own * 200),
+        ("a final newline", own + "\n"),
+        ("64 and a newline", "a" * 64 + "\n"),
+        ("non-ASCII", "ż" * 40),
+        ("empty", ""),
+        ("a NUL byte", own[:30] + "\x00" + own[31:]),
+        ("another user's", other),
+        ("another user's with a newline", other + "\n"),
+        ("its own, the first time, every other field empty", own),
+        ("its own, the second time", own),
     ]
 
 
@@ -473,13 +624,17 @@ def test_hostile_headers_and_submission_tokens_give_no_server_error(world, organ
             for form in forms[:3]:
                 own = form.sent()[submissions.FIELD][0]
                 cases = [(f"{header} {value[:40]!r}", {header: value}, {}) for header, value in HOSTILE_HEADERS]
-                cases += [(f"a token: {label}", {"HTTP_REFERER": "http://[x"}, {submissions.FIELD: [token]})
-                          for label, token in hostile_tokens(own, other)]
+                cases += [
+                    (f"a token: {label}", {"HTTP_REFERER": "http://[x"}, {submissions.FIELD: [token]})
+                    for label, token in hostile_tokens(own, other)
+                ]
                 for number, (description, headers, fields) in enumerate(cases):
                     data = {**form.sent(), **csrf, **fields}
                     if "every other field empty" in description:  # a form refused, then sent again
-                        data = {name: values if name in (submissions.FIELD, "csrfmiddlewaretoken") else [""]
-                                for name, values in data.items()}
+                        data = {
+                            name: values if name in (submissions.FIELD, "csrfmiddlewaretoken") else [""]
+                            for name, values in data.items()
+                        }
                     secure = number % 2 == 1 and not fields  # https: the CSRF check reads the Referer too
                     htmx = {"HTTP_HX_REQUEST": "true"} if number % 3 == 0 else {}
                     errors.last = None
@@ -489,7 +644,9 @@ def test_hostile_headers_and_submission_tokens_give_no_server_error(world, organ
                             transaction.set_rollback(True)
                     sent += 1
                     if response.status_code >= 500:
-                        failures.append((response.status_code, role, form.action, description, bool(htmx), errors.last or ""))
+                        failures.append(
+                            (response.status_code, role, form.action, description, bool(htmx), errors.last or "")
+                        )
     finally:
         got_request_exception.disconnect(errors)
     assert not failures, report(failures, sent)

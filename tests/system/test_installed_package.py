@@ -19,8 +19,19 @@ import pytest
 pytestmark = [pytest.mark.own_database, pytest.mark.xdist_group("installed-package")]
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_IN_THE_BUILD = shutil.ignore_patterns(".git", ".venv", "var", "build", "*.egg-info", "__pycache__", "tests", "bench",
-                                          "test-artifacts", ".pytest_cache", ".hypothesis")
+NOT_IN_THE_BUILD = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "var",
+    "build",
+    "*.egg-info",
+    "__pycache__",
+    "tests",
+    "bench",
+    "test-artifacts",
+    ".pytest_cache",
+    ".hypothesis",
+)
 
 # Run inside the installed app: where `config` comes from, a rendered page, translations, a PDF.
 CHECKS = textwrap.dedent("""
@@ -55,33 +66,55 @@ def installed(tmp_path_factory):
     work = tmp_path_factory.mktemp("installed")
     shutil.copytree(ROOT, work / "src", ignore=NOT_IN_THE_BUILD)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", work / "wheel", work / "src"],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", work / "wheel", work / "src"],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     wheel = next((work / "wheel").glob("rummikub_tournament-*.whl"))
-    subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", work / "site", wheel],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--no-index", "--target", work / "site", wheel],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     (work / "app").mkdir()
     shutil.copy(ROOT / "manage.py", work / "app")
     return work
 
 
 def manage(installed, *args, **env):
-    environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE", "DATABASE_URL"}}
-    environment.update(PYTHONPATH=str(installed / "site"), VAR_DIR=str(installed / "var"), SECRET_KEY="installed-" + "k" * 40,
-                       ALLOWED_HOSTS="testserver", HTTPS="0", DJANGO_SETTINGS_MODULE="config.settings", **env)
-    result = subprocess.run([sys.executable, *args], cwd=installed / "app", env=environment,
-                            capture_output=True, text=True, timeout=600)
+    environment = {
+        k: v for k, v in os.environ.items() if k not in {"DEBUG", "TESTING", "DJANGO_SETTINGS_MODULE", "DATABASE_URL"}
+    }
+    environment.update(
+        PYTHONPATH=str(installed / "site"),
+        VAR_DIR=str(installed / "var"),
+        SECRET_KEY="installed-" + "k" * 40,
+        ALLOWED_HOSTS="testserver",
+        HTTPS="0",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        **env,
+    )
+    result = subprocess.run(
+        [sys.executable, *args], cwd=installed / "app", env=environment, capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
 
 def test_the_wheel_carries_the_package_data(installed):
     site = installed / "site"
-    for in_checkout, relative in ((ROOT / "templates", "templates"), (ROOT / "static", "static"),
-                                  (ROOT / "config" / "locale", "locale")):
+    for in_checkout, relative in (
+        (ROOT / "templates", "templates"),
+        (ROOT / "static", "static"),
+        (ROOT / "config" / "locale", "locale"),
+    ):
         checkout_files = sorted(p.relative_to(in_checkout) for p in in_checkout.rglob("*") if p.is_file())
-        wheel_files = sorted(p.relative_to(site / "config" / relative)
-                             for p in (site / "config" / relative).rglob("*") if p.is_file())
+        wheel_files = sorted(
+            p.relative_to(site / "config" / relative) for p in (site / "config" / relative).rglob("*") if p.is_file()
+        )
         assert wheel_files == checkout_files and wheel_files, relative
     assert (site / "organiser" / "demo" / "players-42.csv").is_file()
 

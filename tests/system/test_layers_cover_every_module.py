@@ -18,7 +18,9 @@ DATABASE = re.compile(r"\.objects\b|\bconnection\b|\bcursor\(|\.save\(|\.raw\(|\
 
 
 def app_layers():
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
     contract = next(c for c in contracts if c["name"].startswith(CONTRACT))
     layers = [[name.strip(" ()") for name in re.split(r"[|:]", layer)] for layer in contract["layers"]]
     return contract["containers"], layers
@@ -36,8 +38,11 @@ def code_of(path):
     """The code of a module (or of every module of a package), its comments and strings left out."""
     files = [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
     return "\n".join(
-        "".join(t.string for t in tokenize.generate_tokens(io.StringIO(f.read_text(encoding="utf-8")).readline)
-                if t.type not in (tokenize.COMMENT, tokenize.STRING))
+        "".join(
+            t.string
+            for t in tokenize.generate_tokens(io.StringIO(f.read_text(encoding="utf-8")).readline)
+            if t.type not in (tokenize.COMMENT, tokenize.STRING)
+        )
         for f in files
     )
 
@@ -58,7 +63,9 @@ def test_every_layer_name_is_a_module_of_some_app():
 def test_the_plain_python_modules_never_touch_the_database():
     apps, layers = app_layers()
     touching = [
-        f"{path.relative_to(ROOT)}" for app in apps for path in top_level_modules(app)
+        f"{path.relative_to(ROOT)}"
+        for app in apps
+        for path in top_level_modules(app)
         if path.stem in layers[-1] and DATABASE.search(code_of(path))
     ]
     assert touching == []

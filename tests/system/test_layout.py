@@ -78,8 +78,11 @@ def test_the_folders_of_tests_are_the_apps_the_system_and_support():
     assert folders - packages - FOLDERS_OF_THEIR_OWN == set()
     for folder in folders - {"data"}:
         assert (TESTS / folder / "__init__.py").exists(), f"tests/{folder}/ needs an __init__.py"
-        assert not [path for path in (TESTS / folder).rglob("*") if path.is_dir() and path.name != "__pycache__"
-                    and not (path / "__init__.py").exists()], f"a folder under tests/{folder}/ lacks an __init__.py"
+        assert not [
+            path
+            for path in (TESTS / folder).rglob("*")
+            if path.is_dir() and path.name != "__pycache__" and not (path / "__init__.py").exists()
+        ], f"a folder under tests/{folder}/ lacks an __init__.py"
     assert not [path.name for path in (TESTS / "support").glob("*.py") if is_test_module(path)], (
         "tests/support/ holds no tests"
     )

@@ -34,7 +34,11 @@ def pins(name):
 def requirements(*groups):
     listed = list(PYPROJECT["build-system"]["requires"])
     for group in groups:
-        listed += PYPROJECT["project"]["dependencies"] if group == "run" else PYPROJECT["project"]["optional-dependencies"][group]
+        listed += (
+            PYPROJECT["project"]["dependencies"]
+            if group == "run"
+            else PYPROJECT["project"]["optional-dependencies"][group]
+        )
     return [Requirement(line) for line in listed]
 
 
@@ -48,7 +52,9 @@ def test_every_requirement_of_pyproject_is_pinned_in_the_lock_within_its_range(l
             f"requirements/{lock} pins {name}=={pinned[name]}, outside {requirement}: run `make lock`"
         )
         for extra in requirement.extras:  # psycopg[binary]
-            assert canonicalize_name(f"{name}-{extra}") in pinned, f"{requirement}: the extra is not in requirements/{lock}"
+            assert canonicalize_name(f"{name}-{extra}") in pinned, (
+                f"{requirement}: the extra is not in requirements/{lock}"
+            )
 
 
 def test_the_test_lock_keeps_the_runtime_versions():
@@ -58,6 +64,8 @@ def test_the_test_lock_keeps_the_runtime_versions():
 
 def test_the_lock_names_no_index_or_local_path():
     for name in ("run.txt", "test.txt"):
-        text = "\n".join(line for line in (ROOT / "requirements" / name).read_text().splitlines() if not line.startswith("#"))
+        text = "\n".join(
+            line for line in (ROOT / "requirements" / name).read_text().splitlines() if not line.startswith("#")
+        )
         assert not re.search(r"^\s*-(-index-url|-extra-index-url|-find-links|f|i)\b", text, re.M), name
         assert "file:" not in text and " @ " not in text, name

@@ -25,7 +25,6 @@ RELEASE = "main-2026-11-25"
 CATALOGUE = {"django_migrations", "django_content_type", "auth_permission", "auth_group_permissions", "sqlite_sequence"}
 
 
-
 def row_counts(path):
     with sqlite3.connect(path) as connection:
         tables = [name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
@@ -34,8 +33,10 @@ def row_counts(path):
 
 def membership_roles(path):
     with sqlite3.connect(path) as connection:
-        query = ("SELECT u.username, m.role, h.slug FROM accounts_membership m JOIN auth_user u ON u.id = m.user_id "
-                 "JOIN tournament_hostorganisation h ON h.id = m.host_id ORDER BY u.username")
+        query = (
+            "SELECT u.username, m.role, h.slug FROM accounts_membership m JOIN auth_user u ON u.id = m.user_id "
+            "JOIN tournament_hostorganisation h ON h.id = m.host_id ORDER BY u.username"
+        )
         return [(username, role) for username, role, _host in connection.execute(query)]
 
 
@@ -45,18 +46,27 @@ def group_roles(packed_path, folder):
     with gzip.open(packed_path) as packed, earlier.open("wb") as unpacked:
         shutil.copyfileobj(packed, unpacked)
     with sqlite3.connect(earlier) as connection:
-        query = ("SELECT u.username, g.name FROM auth_user_groups ug JOIN auth_user u ON u.id = ug.user_id "
-                 "JOIN auth_group g ON g.id = ug.group_id ORDER BY u.username")
+        query = (
+            "SELECT u.username, g.name FROM auth_user_groups ug JOIN auth_user u ON u.id = ug.user_id "
+            "JOIN auth_group g ON g.id = ug.group_id ORDER BY u.username"
+        )
         return list(connection.execute(query))
 
 
 def manage(folder, *arguments):
     environment = {
-        name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "VAR_DIR", "DJANGO_SETTINGS_MODULE")
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("DATABASE_URL", "VAR_DIR", "DJANGO_SETTINGS_MODULE")
     }
     environment.update(TESTING="1", VAR_DIR=str(folder), DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}")
     finished = subprocess.run(
-        [sys.executable, "manage.py", *arguments], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300,
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert finished.returncode == 0, finished.stdout + finished.stderr
     return finished.stdout
@@ -105,18 +115,24 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
     with sqlite3.connect(database) as connection:
         split = dict(connection.execute("SELECT name, given_names || ' / ' || surname FROM tournament_player"))
     assert (split["Genowefa Gąsior"], split["Henryk Ćwik"], split["Łucja Żak 0"]) == (
-        "Genowefa / Gąsior", "Henryk / Ćwik", "Łucja Żak / 0",
+        "Genowefa / Gąsior",
+        "Henryk / Ćwik",
+        "Łucja Żak / 0",
     )
 
 
 def audit_rows(path, slug):
     """(action, user name, reason) of a tournament's audit entries in the old database, oldest first."""
     with sqlite3.connect(path) as connection:
-        return [tuple(row) for row in connection.execute(
-            "SELECT a.action, u.username, a.reason FROM scoring_auditentry a JOIN tournament_tournament t"
-            " ON t.id = a.tournament_id LEFT JOIN auth_user u ON u.id = a.user_id WHERE t.slug = ?"
-            " ORDER BY a.created_at, a.id", (slug,),
-        )]
+        return [
+            tuple(row)
+            for row in connection.execute(
+                "SELECT a.action, u.username, a.reason FROM scoring_auditentry a JOIN tournament_tournament t"
+                " ON t.id = a.tournament_id LEFT JOIN auth_user u ON u.id = a.user_id WHERE t.slug = ?"
+                " ORDER BY a.created_at, a.id",
+                (slug,),
+            )
+        ]
 
 
 def round_rows(path, slug):
@@ -124,7 +140,8 @@ def round_rows(path, slug):
     with sqlite3.connect(path) as connection:
         rows = connection.execute(
             "SELECT r.number, r.started_at, r.completed_at FROM tournament_round r JOIN tournament_tournament t"
-            " ON t.id = r.tournament_id WHERE t.slug = ? ORDER BY r.number", (slug,),
+            " ON t.id = r.tournament_id WHERE t.slug = ? ORDER BY r.number",
+            (slug,),
         )
         return [(number, utc_text(started), utc_text(completed)) for number, started, completed in rows]
 
@@ -139,6 +156,7 @@ def card_rows(path, slug):
     with sqlite3.connect(path) as connection:
         rows = connection.execute(
             "SELECT c.created_at, u.username FROM scoring_card c JOIN tournament_tournament t ON t.id = c.tournament_id"
-            " LEFT JOIN auth_user u ON u.id = c.given_by_id WHERE t.slug = ? ORDER BY c.created_at, c.id", (slug,),
+            " LEFT JOIN auth_user u ON u.id = c.given_by_id WHERE t.slug = ? ORDER BY c.created_at, c.id",
+            (slug,),
         )
         return [(utc_text(when), user) for when, user in rows]

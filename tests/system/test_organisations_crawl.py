@@ -32,10 +32,27 @@ pytestmark = pytest.mark.django_db
 # B's data, written so that no page of A and no page of the app's own says it (looked for in
 # lowercase): the tournament's name, its clubs, a card's reason and its tablet's label all carry
 # the first; the others are B's players' surnames.
-B_MARKERS = ("bravoberg", "quillfeather", "zanzibarek", "wolfsschanz", "pokrzywnicka",
-             "hollowmere", "traszkiewicz", "oxenbridge", "yellowhammer")
-B_NAMES = ["Ada Quillfeather", "Bogdan Zanzibarek", "Cecylia Wolfsschanz", "Dorota Pokrzywnicka",
-           "Edmund Hollowmere", "Felicja Traszkiewicz", "Gustaw Oxenbridge", "Halina Yellowhammer"]
+B_MARKERS = (
+    "bravoberg",
+    "quillfeather",
+    "zanzibarek",
+    "wolfsschanz",
+    "pokrzywnicka",
+    "hollowmere",
+    "traszkiewicz",
+    "oxenbridge",
+    "yellowhammer",
+)
+B_NAMES = [
+    "Ada Quillfeather",
+    "Bogdan Zanzibarek",
+    "Cecylia Wolfsschanz",
+    "Dorota Pokrzywnicka",
+    "Edmund Hollowmere",
+    "Felicja Traszkiewicz",
+    "Gustaw Oxenbridge",
+    "Halina Yellowhammer",
+]
 # URL arguments that name one object (not a number counted within the tournament, like a round's).
 OBJECT_ARGUMENTS = {"pk", "player_id", "link_id", "grant_id", "name", "ext_id"}
 SIGNED_OUT = reverse("accounts:login")
@@ -111,21 +128,51 @@ def crawl_b(bravo):
     """B's staff pages, files and forms as B's organiser finds them, with a floor and the kinds of
     page the crawl must reach, so that a crawler that stops seeing pages fails."""
     start = [
-        reverse("accounts:home"), reverse("organiser:home"), reverse("public:help"), reverse("accounts:venue_chooser"),
-        *(reverse(name, args=[bravo.tournament.slug]) for name in (
-            "organiser:dashboard", "scoring:home", "printing:index", "accounts:staff_members", "accounts:device_links",
-        )),
+        reverse("accounts:home"),
+        reverse("organiser:home"),
+        reverse("public:help"),
+        reverse("accounts:venue_chooser"),
+        *(
+            reverse(name, args=[bravo.tournament.slug])
+            for name in (
+                "organiser:dashboard",
+                "scoring:home",
+                "printing:index",
+                "accounts:staff_members",
+                "accounts:device_links",
+            )
+        ),
     ]
     found = crawl(client_of(bravo, "organiser"), start)
     counts = found.counts()
     assert len(found.urls()) >= 40 and counts["form"] >= 20, counts
     must_reach = {
-        "organiser:dashboard", "organiser:players", "organiser:player", "organiser:round", "organiser:draw",
-        "scoring:home", "scoring:sheet", "scoring:player", "scoring:give_card", "scoring:ties",
-        "organiser:backups", "organiser:snapshot_download", "organiser:backup_download", "organiser:exports",
-        "organiser:export_file", "printing:index", "printing:score_sheets", "printing:seating_by_table",
-        "accounts:staff_members", "accounts:venue", "organiser:timetable", "accounts:device_links",
-        "organiser:settings", "public:help", "public:results_control", "scoring:withdraw_card",
+        "organiser:dashboard",
+        "organiser:players",
+        "organiser:player",
+        "organiser:round",
+        "organiser:draw",
+        "scoring:home",
+        "scoring:sheet",
+        "scoring:player",
+        "scoring:give_card",
+        "scoring:ties",
+        "organiser:backups",
+        "organiser:snapshot_download",
+        "organiser:backup_download",
+        "organiser:exports",
+        "organiser:export_file",
+        "printing:index",
+        "printing:score_sheets",
+        "printing:seating_by_table",
+        "accounts:staff_members",
+        "accounts:venue",
+        "organiser:timetable",
+        "accounts:device_links",
+        "organiser:settings",
+        "public:help",
+        "public:results_control",
+        "scoring:withdraw_card",
     }
     assert must_reach - found.routes() == set(), "the crawl no longer reaches these"
     return found
@@ -145,7 +192,9 @@ def asked(found, people, alfa, bravo):
             if of_b(url, bravo) and names_an_object(url):
                 response = client.get(in_a(url, bravo, alfa))
                 if response.status_code >= 500 or leaks(response):
-                    failures.append(f"{person}: GET {in_a(url, bravo, alfa)} → {response.status_code} {leaks(response)}")
+                    failures.append(
+                        f"{person}: GET {in_a(url, bravo, alfa)} → {response.status_code} {leaks(response)}"
+                    )
     return failures
 
 

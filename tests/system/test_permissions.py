@@ -77,8 +77,16 @@ EXPECTED = {
     "accounts:venue_chooser": staff(ORG, post=405, answers={"other_referee": 403, "tablet_b": 403}),
     "accounts:venue_check": Expect(get=404, post=405, kwargs={"nonce": "not-made-here"}),  # anyone; its own nonce: 200
     "accounts:setup": Expect(get=302, post=302),  # an organiser exists: the sign-in page
-    "accounts:staff_members": staff(ORG, post=302, data={
-        "username": "new.referee", "role": "referee", "password": "long-enough-9", "password_again": "long-enough-9"}),
+    "accounts:staff_members": staff(
+        ORG,
+        post=302,
+        data={
+            "username": "new.referee",
+            "role": "referee",
+            "password": "long-enough-9",
+            "password_again": "long-enough-9",
+        },
+    ),
     "accounts:staff_member_remove": post_only(ORG, 302),
     "accounts:staff_member_restore": post_only(ORG, 302),  # an undo note that is missing: refused with a message
     # A host organisation's team: its organisers' alone; to anyone else signed in it does not exist.
@@ -114,7 +122,9 @@ EXPECTED = {
     "organiser:backup_download": staff(ORG),
     "organiser:snapshot_download": staff(ORG, get=404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
     "organiser:snapshot_restore": post_only(ORG, 404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
-    "organiser:restore_new": staff(SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "organiser:restore_new": staff(
+        SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}
+    ),
     "organiser:restore_confirm": post_only(SIGNED_IN, 302),  # no staged upload: back to /staff/ with a message
     # Referee tablets.
     "scoring:home": staff(REF),
@@ -191,6 +201,7 @@ ALL_URLS = list(url_patterns())
 
 # ---------------------------------------------------------------- the two tournaments and the visitors
 
+
 @pytest.fixture
 def world(referee, head_referee, organiser):
     """Tournament A (`test`): round 1 verified, round 2 started with empty sheets;
@@ -198,7 +209,11 @@ def world(referee, head_referee, organiser):
     games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(5, 0))]
     rounds = [
         {"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games), table(2, ["p5", "p6", "p7", "p8"], games)]},
-        {"number": 2, "state": "started", "tables": [table(1, ["p1", "p5", "p3", "p7"]), table(2, ["p2", "p6", "p4", "p8"])]},
+        {
+            "number": 2,
+            "state": "started",
+            "tables": [table(1, ["p1", "p5", "p3", "p7"]), table(2, ["p2", "p6", "p4", "p8"])],
+        },
     ]
     tournament = build(8, rounds=rounds)
     other_data = tournament_data(4)
@@ -208,16 +223,31 @@ def world(referee, head_referee, organiser):
     TournamentRole.objects.create(user=other_referee, tournament=other, role=Role.REFEREE)
     tablet_link, tablet_token = create_device_link(other, label="Tablet B")
     own_link, _token = create_device_link(tournament, label="Tablet A")
-    grant = TournamentRole.objects.create(user=User.objects.create_user("staff-a"), tournament=tournament, role=Role.REFEREE)
+    grant = TournamentRole.objects.create(
+        user=User.objects.create_user("staff-a"), tournament=tournament, role=Role.REFEREE
+    )
     visitors = {
-        "anonymous": None, "referee": referee, "head_referee": head_referee, "organiser": organiser,
-        "other_referee": other_referee, "tablet_b": tablet_link.user,
+        "anonymous": None,
+        "referee": referee,
+        "head_referee": head_referee,
+        "organiser": organiser,
+        "other_referee": other_referee,
+        "tablet_b": tablet_link.user,
     }
     player = Player.objects.get(tournament=tournament, ext_id="p1")
     params = {
-        "slug": tournament.slug, "number": 2, "round_number": 2, "table_number": 1, "game_number": 1,
-        "pk": player.pk, "player_id": player.pk, "ext_id": player.ext_id, "link_id": own_link.pk,
-        "token": tablet_token, "grant_id": grant.pk, "host": tournament.host.slug,
+        "slug": tournament.slug,
+        "number": 2,
+        "round_number": 2,
+        "table_number": 1,
+        "game_number": 1,
+        "pk": player.pk,
+        "player_id": player.pk,
+        "ext_id": player.ext_id,
+        "link_id": own_link.pk,
+        "token": tablet_token,
+        "grant_id": grant.pk,
+        "host": tournament.host.slug,
         "membership_id": Membership.objects.get(user=referee).pk,
         "invitation_id": create_invitation(tournament.host, role=Role.REFEREE, created_by=organiser)[0].pk,
     }
@@ -289,6 +319,7 @@ def ask(client, method, url, data, is_refusal=refused):
 
 
 # ---------------------------------------------------------------- the tests
+
 
 def test_every_url_has_an_expected_answer():
     names = {name for name, _route, _params in ALL_URLS}
@@ -393,10 +424,18 @@ READ_ONLY = {"list": 200, "view": 200, "change": 403, "add form": 403, "add": 40
 # The operator removes a whole tournament (tests/tournament/test_admin.py); here its delete form only.
 WHOLE = {**READ_ONLY, "delete form": 200, "delete": None}
 ADMIN_EXPECTED = {
-    "tournament.Tournament": WHOLE, "tournament.Organisation": READ_ONLY, "tournament.Player": READ_ONLY,
-    "tournament.Round": READ_ONLY, "tournament.Table": READ_ONLY, "tournament.Seat": READ_ONLY,
-    "scoring.ScoreSheet": READ_ONLY, "scoring.Game": READ_ONLY, "scoring.SeatResult": READ_ONLY,
-    "scoring.Card": READ_ONLY, "scoring.TieDecision": READ_ONLY, "tournament.AuditEntry": READ_ONLY,
+    "tournament.Tournament": WHOLE,
+    "tournament.Organisation": READ_ONLY,
+    "tournament.Player": READ_ONLY,
+    "tournament.Round": READ_ONLY,
+    "tournament.Table": READ_ONLY,
+    "tournament.Seat": READ_ONLY,
+    "scoring.ScoreSheet": READ_ONLY,
+    "scoring.Game": READ_ONLY,
+    "scoring.SeatResult": READ_ONLY,
+    "scoring.Card": READ_ONLY,
+    "scoring.TieDecision": READ_ONLY,
+    "tournament.AuditEntry": READ_ONLY,
     # An empty form is refused with its errors (200); the delete removes the grant (302).
     "accounts.TournamentRole": {**dict.fromkeys(ADMIN_REQUESTS, 200), "delete": 302},
     # A team's membership, like a grant: the delete removes it (302).
@@ -430,7 +469,9 @@ def test_every_admin_model_has_its_expected_answers():
     assert set(project_admin_models()) == set(ADMIN_EXPECTED)
 
 
-@pytest.mark.parametrize("visitor", ["anonymous", "referee", "head_referee", "organiser", "other_referee", "tablet_b", "operator"])
+@pytest.mark.parametrize(
+    "visitor", ["anonymous", "referee", "head_referee", "organiser", "other_referee", "tablet_b", "operator"]
+)
 def test_admin_permission_matrix(world, visitor):
     from scoring.models import Card, TieDecision
     from tournament.models import AuditEntry

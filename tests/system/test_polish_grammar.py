@@ -30,9 +30,11 @@ def test_the_final_is_masculine_and_a_round_feminine():
     with translation.override("pl"):
         final = Round(number=6, kind=Round.Kind.FINAL)
         round_2 = Round(number=2, kind=Round.Kind.QUALIFYING)
-        for state, masculine, feminine in [("published", "opublikowany", "opublikowana"),
-                                           ("started", "rozpoczęty", "rozpoczęta"),
-                                           ("completed", "zakończony", "zakończona")]:
+        for state, masculine, feminine in [
+            ("published", "opublikowany", "opublikowana"),
+            ("started", "rozpoczęty", "rozpoczęta"),
+            ("completed", "zakończony", "zakończona"),
+        ]:
             final.state = round_2.state = state
             assert f"{final} {final.get_state_display()}" == f"Finał {masculine}"
             assert f"{round_2} {round_2.get_state_display()}" == f"Runda 2 {feminine}"
@@ -43,17 +45,27 @@ def test_the_final_is_masculine_and_a_round_feminine():
 
 def test_no_polish_message_gives_a_player_a_gender():
     found = [
-        (entry["msgid"], text) for entry in entries() for text in entry["msgstr"]
+        (entry["msgid"], text)
+        for entry in entries()
+        for text in entry["msgstr"]
         if GENDERED.search(text) and entry["context"] != "card"  # a card (karta) is feminine: no player's gender
     ]
     assert found == []
 
 
-@pytest.mark.parametrize("msgid, expected", [
-    ("went out", "wszystko wyłożone"), ("laid out", "wyłożenie wykonane"), ("could not lay out", "wyłożenie niemożliwe"),
-    ("checked in", "obecność potwierdzona"), ("not checked in", "obecność niepotwierdzona"),
-    ("disqualified", "dyskwalifikacja"), ("Seat", "Krzesło"), ("Place", "Miejsce"),
-])
+@pytest.mark.parametrize(
+    "msgid, expected",
+    [
+        ("went out", "wszystko wyłożone"),
+        ("laid out", "wyłożenie wykonane"),
+        ("could not lay out", "wyłożenie niemożliwe"),
+        ("checked in", "obecność potwierdzona"),
+        ("not checked in", "obecność niepotwierdzona"),
+        ("disqualified", "dyskwalifikacja"),
+        ("Seat", "Krzesło"),
+        ("Place", "Miejsce"),
+    ],
+)
 def test_words_said_of_a_player_and_of_the_seat(msgid, expected):
     assert polish(msgid) == expected
 
@@ -66,8 +78,10 @@ def test_the_gendered_check_catches_what_it_is_for():
 @pytest.mark.django_db
 def test_the_seat_letter_column_reads_krzeslo_on_the_sheet_and_the_final_reads_right_on_the_dashboard(organiser_client):
     organiser_client.cookies["django_language"] = "pl"
-    rounds = [started_round(table(1, ["p1", "p2", "p3", "p4"]), number=1, state="completed"),
-              {"number": 2, "kind": "final", "state": "published", "tables": [table(1, ["p1", "p2", "p3", "p4"])]}]
+    rounds = [
+        started_round(table(1, ["p1", "p2", "p3", "p4"]), number=1, state="completed"),
+        {"number": 2, "kind": "final", "state": "published", "tables": [table(1, ["p1", "p2", "p3", "p4"])]},
+    ]
     build(4, rounds=rounds, settings={"rounds_planned": 1})
     with translation.override("pl"):
         sheet = organiser_client.get("/referee/test/round/2/table/1/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()

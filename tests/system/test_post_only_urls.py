@@ -9,8 +9,13 @@ from tests.support.pages import ROLES, client_for, pages, world  # noqa: F401 (w
 pytestmark = pytest.mark.django_db
 
 HEADING = {"pl": "Ten adres działa tylko po naciśnięciu przycisku", "en": "This address only takes a button press"}
-SECURITY_HEADERS = ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy",
-                    "Content-Security-Policy")
+SECURITY_HEADERS = (
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+    "Content-Security-Policy",
+)
 
 
 def problems_of_405(url, response, language):

@@ -27,8 +27,20 @@ def logins(folder):
 
 def import_started_round(server):
     """A tournament of 8 players whose round 1 is started, imported while the server runs."""
-    data = tournament_data(8, rounds=[{"number": 1, "kind": "qualifying", "state": "started", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"], state="empty"), table(2, ["p5", "p6", "p7", "p8"], state="empty")]}])
+    data = tournament_data(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "kind": "qualifying",
+                "state": "started",
+                "tables": [
+                    table(1, ["p1", "p2", "p3", "p4"], state="empty"),
+                    table(2, ["p5", "p6", "p7", "p8"], state="empty"),
+                ],
+            }
+        ],
+    )
     path = server.folder / "tournament.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     server.manage("import_tournament", str(path))
@@ -38,11 +50,22 @@ def save_game(referee):
     sheet = referee.get(f"/referee/{SLUG}/round/1/table/1/")
     assert sheet.status == 200
     version = re.search(r'name="version"[^>]*value="(\d+)"', sheet.text).group(1)
-    answer = referee.post(f"/referee/{SLUG}/round/1/table/1/game/1/", {
-        "version": version, "ending": "A", "B-tiles": "23", "B-jokers": "0", "B-opening": "opened",
-        "C-tiles": "10", "C-jokers": "1", "C-opening": "opened", "D-tiles": "0", "D-jokers": "0",
-        "D-opening": "not_possible",
-    })
+    answer = referee.post(
+        f"/referee/{SLUG}/round/1/table/1/game/1/",
+        {
+            "version": version,
+            "ending": "A",
+            "B-tiles": "23",
+            "B-jokers": "0",
+            "B-opening": "opened",
+            "C-tiles": "10",
+            "C-jokers": "1",
+            "C-opening": "opened",
+            "D-tiles": "0",
+            "D-jokers": "0",
+            "D-opening": "not_possible",
+        },
+    )
     assert answer.status in (200, 302), answer.text[:500]
 
 

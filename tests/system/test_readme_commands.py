@@ -16,8 +16,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PREFIX = ".venv/bin/python manage.py "
-PLACEHOLDERS = {"SLUG": "senioriada-demo", "senioriada-2026": "senioriada-demo", "$(date +%H%M)": "1130",
-                "FILE.json": "backup-1130.json"}
+PLACEHOLDERS = {
+    "SLUG": "senioriada-demo",
+    "senioriada-2026": "senioriada-demo",
+    "$(date +%H%M)": "1130",
+    "FILE.json": "backup-1130.json",
+}
 
 pytestmark = [pytest.mark.server, pytest.mark.own_database]
 
@@ -40,8 +44,9 @@ def fresh_shell(folder, var_dir):
     """A new terminal's environment (PATH, HOME, the language) and the data folder, nothing else."""
     environment = {name: os.environ[name] for name in ("PATH", "HOME", "LANG") if name in os.environ}
     environment["VAR_DIR"] = str(var_dir)
-    return lambda command: subprocess.run(["sh", "-c", command], cwd=folder, env=environment,
-                                          capture_output=True, text=True, timeout=300)
+    return lambda command: subprocess.run(
+        ["sh", "-c", command], cwd=folder, env=environment, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture
@@ -73,5 +78,12 @@ def test_every_readme_command_runs_as_printed_in_a_fresh_shell(project, tmp_path
         else:
             result = shell(command)
         assert result.returncode == 0, f"{command}\n{result.stdout}\n{result.stderr}"
-    for made in ("backup-1130.json", "results.xlsx", "standings.csv", "rounds.csv", "standings-comma.csv", "results-site.zip"):
+    for made in (
+        "backup-1130.json",
+        "results.xlsx",
+        "standings.csv",
+        "rounds.csv",
+        "standings-comma.csv",
+        "results-site.zip",
+    ):
         assert (project / made).stat().st_size > 0, made

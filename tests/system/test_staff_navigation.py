@@ -24,7 +24,11 @@ def staff_pages_of_the_tournament(world, client):  # noqa: F811
         if url.startswith(PUBLIC) and not url.startswith(f"/t/{DEMO_SLUG}/results-control/"):
             continue
         response = client.get(url)
-        if response.status_code == 200 and response["Content-Type"].startswith("text/html") and b"<html" in response.content:
+        if (
+            response.status_code == 200
+            and response["Content-Type"].startswith("text/html")
+            and b"<html" in response.content
+        ):
             found.append((url, response.content.decode()))
     return found
 

@@ -63,9 +63,21 @@ def start(mac, *, states=("running healthy",), docker=True, env_file=None, **ans
     if env_file is not None:
         (mac / "project" / ".env").write_text(env_file)
     (mac / "states").write_text("\n".join(states) + "\n")
-    environment = {"PATH": str(mac / "bin"), "HOME": str(mac / "home"), "FAKE": str(mac), "CONTAINER": CONTAINER, **answers}
-    result = subprocess.run([shutil.which("sh"), str(mac / "project" / COMMAND.name)], env=environment, input="",
-                            capture_output=True, text=True, timeout=60)
+    environment = {
+        "PATH": str(mac / "bin"),
+        "HOME": str(mac / "home"),
+        "FAKE": str(mac),
+        "CONTAINER": CONTAINER,
+        **answers,
+    }
+    result = subprocess.run(
+        [shutil.which("sh"), str(mac / "project" / COMMAND.name)],
+        env=environment,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     log = mac / "calls.log"
     calls = log.read_text().splitlines() if log.exists() else []
     return result.returncode, result.stdout + result.stderr, calls
@@ -87,13 +99,24 @@ def test_with_docker_desktop_stopped_it_says_so_and_starts_nothing(mac):
 
 
 def test_it_starts_the_service_waits_until_healthy_then_opens_the_browser(mac):
-    status, output, calls = start(mac, states=["created starting", "running starting", "running starting", "running healthy"])
+    status, output, calls = start(
+        mac, states=["created starting", "running starting", "running starting", "running healthy"]
+    )
     assert status == 0, output
     inspect = f"docker inspect --format {{{{.State.Status}}}} {{{{.State.Health.Status}}}} {CONTAINER}"
     assert calls == [
-        "docker info", "docker compose up -d", "docker compose ps -q app",
-        inspect, "sleep 2", inspect, "sleep 2", inspect, "sleep 2", inspect,
-        "open http://localhost:8000/", "docker compose exec -T app cat /app/var/demo-logins.txt",
+        "docker info",
+        "docker compose up -d",
+        "docker compose ps -q app",
+        inspect,
+        "sleep 2",
+        inspect,
+        "sleep 2",
+        inspect,
+        "sleep 2",
+        inspect,
+        "open http://localhost:8000/",
+        "docker compose exec -T app cat /app/var/demo-logins.txt",
     ]
     assert "ready." in output and "http://localhost:8000/" in output
     assert "organizator    organizator    s3cret-Pass" in output
@@ -105,11 +128,14 @@ def test_the_port_comes_from_the_env_file(mac):
     assert "open http://localhost:8080/" in calls
 
 
-@pytest.mark.parametrize("states, says", [
-    (["running starting", "running unhealthy"], "does not answer"),
-    (["running starting", "exited starting"], "The app stopped (exited starting)"),
-    ([""], "The app stopped (unknown)"),  # the container vanished
-])
+@pytest.mark.parametrize(
+    "states, says",
+    [
+        (["running starting", "running unhealthy"], "does not answer"),
+        (["running starting", "exited starting"], "The app stopped (exited starting)"),
+        ([""], "The app stopped (unknown)"),  # the container vanished
+    ],
+)
 def test_a_broken_start_shows_the_apps_log_and_opens_nothing(mac, states, says):
     status, output, calls = start(mac, states=states)
     assert status == 1
@@ -165,9 +191,18 @@ def test_the_windows_file_has_crlf_line_ends_and_says_the_same_things():
     raw = BATCH.read_bytes()
     assert raw.count(b"\n") == raw.count(b"\r\n") > 50
     text = raw.decode("ascii")
-    for message in ("Docker is not installed", "Docker Desktop is not running", "Engine running", "could not be started",
-                    "does not answer", "The app stopped", "still not ready after", "The app's last messages:",
-                    "Demo logins", "to stop it: docker compose stop"):
+    for message in (
+        "Docker is not installed",
+        "Docker Desktop is not running",
+        "Engine running",
+        "could not be started",
+        "does not answer",
+        "The app stopped",
+        "still not ready after",
+        "The app's last messages:",
+        "Demo logins",
+        "to stop it: docker compose stop",
+    ):
         assert message in text and message in COMMAND.read_text(), message
     assert 'set "WAIT_SECONDS=300"' in text and "WAIT_SECONDS=300" in COMMAND.read_text()
     assert 'start "" "http://localhost:%PORT%/"' in text

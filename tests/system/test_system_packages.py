@@ -38,8 +38,18 @@ def run_step(tmp_path, need, bin_dir, python=sys.executable):
     return subprocess.run(["sh", str(SCRIPT), need], env=env, capture_output=True, text=True, timeout=30)
 
 
-EVERYTHING = ["libharfbuzz-subset0", "fonts-dejavu-core", "chromium", "poppler-utils", "gettext", "postgresql",
-              "podman", "podman-compose", "runc", "mmdebstrap"]
+EVERYTHING = [
+    "libharfbuzz-subset0",
+    "fonts-dejavu-core",
+    "chromium",
+    "poppler-utils",
+    "gettext",
+    "postgresql",
+    "podman",
+    "podman-compose",
+    "runc",
+    "mmdebstrap",
+]
 
 
 def test_nothing_to_do_on_a_complete_machine(tmp_path):
@@ -59,11 +69,17 @@ def test_root_installs_exactly_what_is_missing(tmp_path):
     assert "chromium: the browser tests drive it" in result.stdout
 
 
-@pytest.mark.parametrize("need, expected", [
-    ("run", "libharfbuzz-subset0 fonts-dejavu-core"),
-    ("test", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext"),
-    ("ci", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql podman podman-compose runc mmdebstrap"),
-])
+@pytest.mark.parametrize(
+    "need, expected",
+    [
+        ("run", "libharfbuzz-subset0 fonts-dejavu-core"),
+        ("test", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext"),
+        (
+            "ci",
+            "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql podman podman-compose runc mmdebstrap",
+        ),
+    ],
+)
 def test_without_root_it_names_the_one_command_and_stops(tmp_path, need, expected):
     result = run_step(tmp_path, need, fake_machine(tmp_path, installed=[], uid=1000))
     assert result.returncode == 2
@@ -128,14 +144,17 @@ def test_make_test_after_make_run_adds_the_test_lock_only(tmp_path):
     assert planned_commands(tmp_path, "test", stamps=("run",)) == [TEST_LOCK]
 
 
-@pytest.mark.parametrize("changed, expected", [
-    ("requirements/run.txt", [RUN_LOCK, PROJECT, TEST_LOCK]),
-    ("requirements/test.txt", [TEST_LOCK]),
-    ("pyproject.toml", [RUN_LOCK, PROJECT, TEST_LOCK]),
-])
+@pytest.mark.parametrize(
+    "changed, expected",
+    [
+        ("requirements/run.txt", [RUN_LOCK, PROJECT, TEST_LOCK]),
+        ("requirements/test.txt", [TEST_LOCK]),
+        ("pyproject.toml", [RUN_LOCK, PROJECT, TEST_LOCK]),
+    ],
+)
 def test_a_changed_lock_is_installed_again(tmp_path, changed, expected):
     installs = planned_commands(tmp_path, "test", stamps=("run", "test"), changed=[changed])
-    assert installs[-len(expected):] == expected, installs
+    assert installs[-len(expected) :] == expected, installs
 
 
 def test_make_run_after_make_test_installs_nothing(tmp_path):

@@ -79,8 +79,20 @@ def artifact_name(prefix, path):
 def test_every_public_link_and_button_is_44_px_on_a_phone(live_server, new_page, world):
     player = Player.objects.filter(tournament=world["tournament"]).order_by("pk").first()
     paths = [
-        "/", f"{S}/", f"{S}/?q=kow", f"{S}/standings/", f"{S}/round/1/", f"{S}/round/3/", f"{S}/player/{player.ext_id}/",
-        f"{S}/timer", f"{S}/ceremony/", f"{S}/projector/", "/help/", "/help/organiser/", "/help/head-referee/", "/help/referee/",
+        "/",
+        f"{S}/",
+        f"{S}/?q=kow",
+        f"{S}/standings/",
+        f"{S}/round/1/",
+        f"{S}/round/3/",
+        f"{S}/player/{player.ext_id}/",
+        f"{S}/timer",
+        f"{S}/ceremony/",
+        f"{S}/projector/",
+        "/help/",
+        "/help/organiser/",
+        "/help/head-referee/",
+        "/help/referee/",
     ]
     page = new_page(PHONE, locale="pl-PL")
     counted, problems = 0, []
@@ -92,20 +104,31 @@ def test_every_public_link_and_button_is_44_px_on_a_phone(live_server, new_page,
     assert counted >= 250  # every player's name is a link: the pages were measured whole
 
 
-@pytest.mark.parametrize("role", ["referee", "organiser"])  # the organiser opens every staff page, the head referee's too
+@pytest.mark.parametrize(
+    "role", ["referee", "organiser"]
+)  # the organiser opens every staff page, the head referee's too
 def test_every_staff_link_and_button_is_44_px_on_a_tablet(live_server, new_page, client, world, role):
     user = User.objects.get(username=ROLES[role])
     page = signed_in_page(new_page, live_server, client, user, TABLET)
     page.context.add_cookies([{"name": "django_language", "value": "pl", "url": live_server.url}])
     counted, problems, seen = 0, [], 0
     for _route, path in pages(world):
-        if path.startswith(("/t/", "/help/", "/accounts/login/", "/accounts/device/sign-in/")) and "results-control" not in path:
+        if (
+            path.startswith(("/t/", "/help/", "/accounts/login/", "/accounts/device/sign-in/"))
+            and "results-control" not in path
+        ):
             continue  # public pages (measured on the phone) and the sign-in pages
         response = client.get(path)
-        if response.status_code != 200 or not response["Content-Type"].startswith("text/html") or b"<html" not in response.content:
+        if (
+            response.status_code != 200
+            or not response["Content-Type"].startswith("text/html")
+            or b"<html" not in response.content
+        ):
             continue
         seen += 1
-        count, found = small_targets(page, live_server.url + path, artifact_name(f"tablet-{role.replace(' ', '-')}", path))
+        count, found = small_targets(
+            page, live_server.url + path, artifact_name(f"tablet-{role.replace(' ', '-')}", path)
+        )
         counted += count
         problems += found
     assert not problems, f"{len(problems)} targets under {SMALLEST} px:\n" + "\n".join(problems)

@@ -23,10 +23,20 @@ LONG_NAMES = [
 ]
 
 # Every name and organisation element of the pages below.
-NAME_ELEMENTS = ", ".join([
-    ".player-row__name", ".player-row__org", ".who", ".org", ".seat-card__name", ".rack__name", ".choice__name",
-    ".seat__who", "main li a", "main td",
-])
+NAME_ELEMENTS = ", ".join(
+    [
+        ".player-row__name",
+        ".player-row__org",
+        ".who",
+        ".org",
+        ".seat-card__name",
+        ".rack__name",
+        ".choice__name",
+        ".seat__who",
+        "main li a",
+        "main td",
+    ]
+)
 
 SPLIT_WORDS = """(selector) => {
   const split = [];

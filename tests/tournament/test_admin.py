@@ -13,15 +13,32 @@ from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Tab
 
 pytestmark = pytest.mark.django_db
 
-RESULT_MODELS = [Tournament, Organisation, Player, Round, Table, Seat, ScoreSheet, Game, SeatResult, Card, TieDecision, AuditEntry]
+RESULT_MODELS = [
+    Tournament,
+    Organisation,
+    Player,
+    Round,
+    Table,
+    Seat,
+    ScoreSheet,
+    Game,
+    SeatResult,
+    Card,
+    TieDecision,
+    AuditEntry,
+]
 
 
 @pytest.fixture
 def tournament():
     games = [out_game(1, "A", B=(23, 0), C=(10, 1), D=(5, 0))]
     data_rounds = [{"number": 1, "tables": [table(1, ["p1", "p2", "p3", "p4"], games)]}]
-    tournament = build(4, rounds=data_rounds, cards=[{"player": "p2", "round": 1, "colour": "warning", "reason": "untidy"}],
-                       tie_decisions=[{"order": ["p3", "p4"], "reason": "lot"}])
+    tournament = build(
+        4,
+        rounds=data_rounds,
+        cards=[{"player": "p2", "round": 1, "colour": "warning", "reason": "untidy"}],
+        tie_decisions=[{"order": ["p3", "p4"], "reason": "lot"}],
+    )
     AuditEntry.objects.create(tournament=tournament, action="verify", reason="checked")
     return tournament
 
@@ -61,10 +78,18 @@ def test_a_superuser_cannot_set_a_verified_score_to_minus_999(superuser_client, 
     page = superuser_client.get(url)
     assert page.status_code == 200
     assert 'name="score"' not in page.content.decode()  # shown, not editable
-    response = superuser_client.post(url, {
-        "game": result.game_id, "letter": "B", "tiles": "23", "jokers": "0", "opening": "opened", "score": "-999",
-        "_save": "Save",
-    })
+    response = superuser_client.post(
+        url,
+        {
+            "game": result.game_id,
+            "letter": "B",
+            "tiles": "23",
+            "jokers": "0",
+            "opening": "opened",
+            "score": "-999",
+            "_save": "Save",
+        },
+    )
     assert response.status_code == 403
     assert state() == before
     assert SeatResult.objects.get(pk=result.pk).score == -23
@@ -77,7 +102,9 @@ def test_no_post_to_the_admin_changes_anything(superuser_client, tournament, mod
     obj = model.objects.order_by("pk").first()
     before = state()
     answers = {
-        "change": superuser_client.post(admin_url(model, "change", obj.pk), {"name": "x", "status": "withdrawn", "_save": "1"}),
+        "change": superuser_client.post(
+            admin_url(model, "change", obj.pk), {"name": "x", "status": "withdrawn", "_save": "1"}
+        ),
         "add": superuser_client.post(admin_url(model, "add"), {"name": "x", "_save": "1"}),
     }
     if model is not Tournament:  # a superuser may delete a whole tournament (see below)
@@ -94,7 +121,10 @@ def test_each_change_page_says_where_corrections_are_made(admin_client, tourname
     assert "read-only here" in html
     assert 'href="/referee/test/round/1/table/1/"' in html
     player = Player.objects.get(ext_id="p2")
-    assert f'href="/staff/test/players/{player.pk}/"' in admin_client.get(admin_url(Player, "change", player.pk)).content.decode()
+    assert (
+        f'href="/staff/test/players/{player.pk}/"'
+        in admin_client.get(admin_url(Player, "change", player.pk)).content.decode()
+    )
 
 
 def test_only_a_superuser_deletes_a_whole_tournament(client, organiser, tournament):

@@ -21,12 +21,14 @@ NAMES = {
 @pytest.mark.django_db(transaction=True)
 def test_existing_names_are_split_with_the_last_word_as_the_surname():
     old = migrate(BEFORE)
-    Tournament, Organisation, Player = (old.get_model("tournament", name) for name in ("Tournament", "Organisation", "Player"))
+    Tournament, Organisation, Player = (
+        old.get_model("tournament", name) for name in ("Tournament", "Organisation", "Player")
+    )
     tournament = Tournament.objects.create(name="Stary", slug="stary", date="2026-02-10")
     for number, name in enumerate(NAMES, start=1):
         organisation = Organisation.objects.create(tournament=tournament, name=f"Klub {number}")
         Player.objects.create(
-            tournament=tournament, organisation=organisation, name=name, start_number=number, ext_id=f"p{number}",
+            tournament=tournament, organisation=organisation, name=name, start_number=number, ext_id=f"p{number}"
         )
     try:
         new = migrate(AFTER)

@@ -11,19 +11,22 @@ from tournament.names import NameParts, full_name, sorted_by_surname, split_name
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("text, parts", [
-    ("Anna Nowak", ("Anna", "Nowak")),
-    ("  Anna   Maria  Nowak ", ("Anna Maria", "Nowak")),
-    ("Krystyna Wiśniewska-Szczepańska", ("Krystyna", "Wiśniewska-Szczepańska")),
-    ("Jan van Dijk", ("Jan", "van Dijk")),
-    ("Maria de la Cruz", ("Maria", "de la Cruz")),
-    ("van Dijk", ("van", "Dijk")),  # at least one given name stays in front
-    ("Nowak", ("", "Nowak")),
-    ("", ("", "")),
-    ("Nowak, Anna", ("Anna", "Nowak")),
-    ("Nowak-Kowalska ,  Anna Maria", ("Anna Maria", "Nowak-Kowalska")),
-    ("Nowak,", ("", "Nowak")),
-])
+@pytest.mark.parametrize(
+    "text, parts",
+    [
+        ("Anna Nowak", ("Anna", "Nowak")),
+        ("  Anna   Maria  Nowak ", ("Anna Maria", "Nowak")),
+        ("Krystyna Wiśniewska-Szczepańska", ("Krystyna", "Wiśniewska-Szczepańska")),
+        ("Jan van Dijk", ("Jan", "van Dijk")),
+        ("Maria de la Cruz", ("Maria", "de la Cruz")),
+        ("van Dijk", ("van", "Dijk")),  # at least one given name stays in front
+        ("Nowak", ("", "Nowak")),
+        ("", ("", "")),
+        ("Nowak, Anna", ("Anna", "Nowak")),
+        ("Nowak-Kowalska ,  Anna Maria", ("Anna Maria", "Nowak-Kowalska")),
+        ("Nowak,", ("", "Nowak")),
+    ],
+)
 def test_a_whole_name_is_split_with_the_surname_last(text, parts):
     assert split_name(text) == parts
 
@@ -48,15 +51,36 @@ def test_how_a_name_is_written():
 
 
 def test_surname_order_is_polish_alphabetical_then_given_names():
-    people = [NameParts(*reversed(name.split(" ", 1))) for name in [
-        "Żak Barbara", "Lis Łukasz", "Ćwik Jan", "Łukasz Adam", "Cebula Anna", "Lis Ewa", "Nowak Andrzej",
-        "Czech Zofia", "Zając Zenon", "Źrebiec Irena", "Nowakowska Alicja", "Nowak Żaneta",
-    ]]
+    people = [
+        NameParts(*reversed(name.split(" ", 1)))
+        for name in [
+            "Żak Barbara",
+            "Lis Łukasz",
+            "Ćwik Jan",
+            "Łukasz Adam",
+            "Cebula Anna",
+            "Lis Ewa",
+            "Nowak Andrzej",
+            "Czech Zofia",
+            "Zając Zenon",
+            "Źrebiec Irena",
+            "Nowakowska Alicja",
+            "Nowak Żaneta",
+        ]
+    ]
     assert [surname_first(p.given_names, p.surname) for p in sorted_by_surname(people)] == [
-        "Cebula Anna", "Czech Zofia", "Ćwik Jan",  # ć after every c
-        "Lis Ewa", "Lis Łukasz", "Łukasz Adam",  # ł after l, in the surname and in the given names
-        "Nowak Andrzej", "Nowak Żaneta", "Nowakowska Alicja",  # the whole surname first, then the given names
-        "Zając Zenon", "Źrebiec Irena", "Żak Barbara",  # ż last
+        "Cebula Anna",
+        "Czech Zofia",
+        "Ćwik Jan",  # ć after every c
+        "Lis Ewa",
+        "Lis Łukasz",
+        "Łukasz Adam",  # ł after l, in the surname and in the given names
+        "Nowak Andrzej",
+        "Nowak Żaneta",
+        "Nowakowska Alicja",  # the whole surname first, then the given names
+        "Zając Zenon",
+        "Źrebiec Irena",
+        "Żak Barbara",  # ż last
     ]
 
 
@@ -64,10 +88,18 @@ def test_a_player_keeps_the_name_and_its_parts_together():
     tournament = build(1)
     organisation = tournament.organisations.get()
     player = Player.objects.create(
-        tournament=tournament, organisation=organisation, name="Anna  Maria Nowak", start_number=2, ext_id="x", org_slot=2,
+        tournament=tournament,
+        organisation=organisation,
+        name="Anna  Maria Nowak",
+        start_number=2,
+        ext_id="x",
+        org_slot=2,
     )
     assert (player.given_names, player.surname, player.name, player.surname_first) == (
-        "Anna Maria", "Nowak", "Anna Maria Nowak", "Nowak Anna Maria",
+        "Anna Maria",
+        "Nowak",
+        "Anna Maria Nowak",
+        "Nowak Anna Maria",
     )
     player.surname, player.given_names = "Nowak-Lis", "Anna"
     player.save()

@@ -13,8 +13,17 @@ SAFE = "/ok/"
 
 @pytest.fixture
 def tournament(db):
-    return build(8, rounds=[{"number": 1, "kind": "qualifying", "state": "draft", "tables": [
-        table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])]}])
+    return build(
+        8,
+        rounds=[
+            {
+                "number": 1,
+                "kind": "qualifying",
+                "state": "draft",
+                "tables": [table(1, ["p1", "p2", "p3", "p4"]), table(2, ["p5", "p6", "p7", "p8"])],
+            }
+        ],
+    )
 
 
 def player_pk(tournament):
@@ -22,7 +31,9 @@ def player_pk(tournament):
 
 
 def check_in(client, tournament, target):
-    return client.post(f"/staff/test/players/{player_pk(tournament)}/check-in/", {"next": target}), "/staff/test/players/"
+    return client.post(
+        f"/staff/test/players/{player_pk(tournament)}/check-in/", {"next": target}
+    ), "/staff/test/players/"
 
 
 def publish(client, tournament, target):

@@ -35,7 +35,9 @@ POSTS = re.compile(r"""method=["']?(post|\{\{)""", re.I)
 TOKEN = re.compile(r'name="submission" value="([^"]+)"')
 DONE = "This form had already been sent: it was done once. Here is the result."
 NOT_AGAIN = "This form had already been sent and was not done again. Here is the page as it is now."
-NOT_YOURS = "This form was opened by another signed-in person and was not sent. Here is the page: fill the form in again."
+NOT_YOURS = (
+    "This form was opened by another signed-in person and was not sent. Here is the page: fill the form in again."
+)
 
 # POST forms without a submission token, each with its reason.
 WITHOUT_TOKEN = {
@@ -45,11 +47,11 @@ WITHOUT_TOKEN = {
     ("accounts/setup.html", "narrow"): "a sign-in (the first organiser), once only by itself (the setup code)",
     ("accounts/device_confirm.html", 'method="post"'): "a tablet's sign-in: the link works once by itself",
     ("accounts/invitation.html", 'method="post"'): "an invitation's acceptance: the link works once by itself "
-                                                    "(a compare-and-swap), the new account is a sign-in",
+    "(a compare-and-swap), the new account is a sign-in",
     ("accounts/set_password.html", "narrow"): "the password-setting link works once by itself (Django's token)",
     ("scoring/sheet_games.html", "game-form"): "a game save is guarded by the sheet's version (compare-and-swap)",
     ("organiser/_backup_upload.html", "restore-form"): "an upload shows a preview and changes nothing; "
-                                                        "its view reads the body after checking its size",
+    "its view reads the body after checking its size",
     ("organiser/backups.html", "snapshot_restore"): "shows a snapshot's preview and changes nothing",
 }
 
@@ -70,9 +72,14 @@ def exception_for(name, tag):
 def test_every_post_form_carries_a_submission_token_or_is_listed_with_its_reason():
     found = list(post_forms())
     assert len(found) > 40
-    missing = [f"{name}: <form{tag[:80]}…>" for name, tag, body in found
-               if "{% submission_token %}" not in body and exception_for(name, tag) is None]
-    assert not missing, "add {% submission_token %} beside {% csrf_token %}, or list the form with a reason:\n" + "\n".join(missing)
+    missing = [
+        f"{name}: <form{tag[:80]}…>"
+        for name, tag, body in found
+        if "{% submission_token %}" not in body and exception_for(name, tag) is None
+    ]
+    assert not missing, (
+        "add {% submission_token %} beside {% csrf_token %}, or list the form with a reason:\n" + "\n".join(missing)
+    )
     used = {exception_for(name, tag) for name, tag, body in found if "{% submission_token %}" not in body}
     assert set(WITHOUT_TOKEN) - used == set(), "an exception that no longer has its form"
     assert all("{% csrf_token %}" in body for _name, _tag, body in found)
@@ -118,7 +125,9 @@ def test_a_card_sent_twice_is_given_once_and_the_second_answer_shows_the_first_r
     assert SubmissionToken.objects.get().location == first["Location"]
     again = referee_client.get(f"/referee/test/player/{player.pk}/").content.decode()
     assert token_for(again, action) != data["submission"]  # the page renders a new token
-    referee_client.post(action, {**data, "submission": token_for(again, action), "confirm": "yellow"})  # a second yellow is confirmed
+    referee_client.post(
+        action, {**data, "submission": token_for(again, action), "confirm": "yellow"}
+    )  # a second yellow is confirmed
     assert Card.objects.filter(player=player).count() == 2  # a second card, given on purpose
 
 
@@ -177,8 +186,11 @@ def test_a_restore_confirmed_twice_restores_once_and_saves_one_snapshot_before_i
     upload = io.BytesIO(gzip.compress(dumps(export_tournament(old)).encode()))
     upload.name = "backup.json.gz"
     preview = organiser_client.post("/staff/test/backups/", {"file": upload}).content.decode()
-    data = {"token": preview.split('name="token" value="')[1].split('"')[0], "replace": "on",
-            "submission": token_for(preview, "/staff/new/restore/confirm/")}
+    data = {
+        "token": preview.split('name="token" value="')[1].split('"')[0],
+        "replace": "on",
+        "submission": token_for(preview, "/staff/new/restore/confirm/"),
+    }
     first = organiser_client.post("/staff/new/restore/confirm/", data)
     second = organiser_client.post("/staff/new/restore/confirm/", data)
     assert first["Location"] == second["Location"] == "/staff/test/"
@@ -227,8 +239,11 @@ def test_another_users_token_neither_runs_nor_uses_up_the_owners_form(organiser_
     make_member(co_organiser, "organiser")
     other = Client()
     other.force_login(co_organiser)
-    answer = other.post("/staff/test/players/check-in-everyone/", {"submission": token},
-                         HTTP_REFERER="http://testserver/staff/test/players/")
+    answer = other.post(
+        "/staff/test/players/check-in-everyone/",
+        {"submission": token},
+        HTTP_REFERER="http://testserver/staff/test/players/",
+    )
     assert answer.status_code == 302 and answer["Location"] == "/staff/test/players/"
     assert messages_of(answer) == [NOT_YOURS]
     assert not Player.objects.filter(present=True).exists() and not SubmissionToken.objects.exists()
@@ -254,8 +269,9 @@ def test_a_referer_that_is_no_address_sends_the_second_arrival_home(organiser_cl
         second = organiser_client.post("/staff/test/players/check-in-everyone/", data, HTTP_REFERER=referer)
         assert second.status_code == 302 and second["Location"] == "/accounts/"  # the staff home
     for current in ("http://[x", "http://testserver:99999999/"):
-        second = organiser_client.post("/staff/test/players/check-in-everyone/", data,
-                                       headers={"HX-Request": "true", "HX-Current-URL": current})
+        second = organiser_client.post(
+            "/staff/test/players/check-in-everyone/", data, headers={"HX-Request": "true", "HX-Current-URL": current}
+        )
         assert second.status_code == 200 and second["HX-Redirect"].startswith("/")
 
 
@@ -280,6 +296,8 @@ def test_without_a_valid_token_or_signed_out_a_post_runs_as_before(organiser_cli
 def test_tokens_older_than_a_day_are_pruned(organiser):
     SubmissionToken.objects.create(token="d" * 32, user=organiser)
     SubmissionToken.objects.create(token="e" * 32, user=organiser)
-    SubmissionToken.objects.filter(token="d" * 32).update(created_at=timezone.now() - datetime.timedelta(days=1, minutes=1))
+    SubmissionToken.objects.filter(token="d" * 32).update(
+        created_at=timezone.now() - datetime.timedelta(days=1, minutes=1)
+    )
     assert submissions.prune() == 1
     assert list(SubmissionToken.objects.values_list("token", flat=True)) == ["e" * 32]

@@ -7,10 +7,39 @@ from tournament.text import ALPHABET, polish_sort_key, slug_from, sorted_polish
 
 
 def test_letters_with_diacritics_follow_their_base_letter():
-    words = ["żaba", "zebra", "źrebię", "łania", "lis", "mak", "ćma", "cel", "dom", "ósemka", "osa", "pies", "ślimak", "sowa", "tak"]
+    words = [
+        "żaba",
+        "zebra",
+        "źrebię",
+        "łania",
+        "lis",
+        "mak",
+        "ćma",
+        "cel",
+        "dom",
+        "ósemka",
+        "osa",
+        "pies",
+        "ślimak",
+        "sowa",
+        "tak",
+    ]
     assert sorted_polish(words) == [
-        "cel", "ćma", "dom", "lis", "łania", "mak", "osa", "ósemka", "pies", "sowa", "ślimak", "tak",
-        "zebra", "źrebię", "żaba",
+        "cel",
+        "ćma",
+        "dom",
+        "lis",
+        "łania",
+        "mak",
+        "osa",
+        "ósemka",
+        "pies",
+        "sowa",
+        "ślimak",
+        "tak",
+        "zebra",
+        "źrebię",
+        "żaba",
     ]
 
 
@@ -49,9 +78,47 @@ def test_a_web_address_part_from_a_polish_name():
 
 
 def test_polish_sort_key_follows_the_polish_alphabet():
-    names = ["Żak", "Zając", "Łęcki", "Lis", "Ćwik", "Cebula", "Annabel", "Anna Nowak", "Ósma", "Oko", "Śliwa",
-             "Szymon", "Źdźbło", "Zenon", "ąbel", "Abel", "Ewa", "Ęcki", "Nowak", "Ńa"]
+    names = [
+        "Żak",
+        "Zając",
+        "Łęcki",
+        "Lis",
+        "Ćwik",
+        "Cebula",
+        "Annabel",
+        "Anna Nowak",
+        "Ósma",
+        "Oko",
+        "Śliwa",
+        "Szymon",
+        "Źdźbło",
+        "Zenon",
+        "ąbel",
+        "Abel",
+        "Ewa",
+        "Ęcki",
+        "Nowak",
+        "Ńa",
+    ]
     assert sorted(names, key=polish_sort_key) == [
-        "Abel", "Anna Nowak", "Annabel", "ąbel", "Cebula", "Ćwik", "Ewa", "Ęcki", "Lis", "Łęcki", "Nowak", "Ńa",
-        "Oko", "Ósma", "Szymon", "Śliwa", "Zając", "Zenon", "Źdźbło", "Żak",
+        "Abel",
+        "Anna Nowak",
+        "Annabel",
+        "ąbel",
+        "Cebula",
+        "Ćwik",
+        "Ewa",
+        "Ęcki",
+        "Lis",
+        "Łęcki",
+        "Nowak",
+        "Ńa",
+        "Oko",
+        "Ósma",
+        "Szymon",
+        "Śliwa",
+        "Zając",
+        "Zenon",
+        "Źdźbło",
+        "Żak",
     ]

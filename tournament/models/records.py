@@ -31,16 +31,28 @@ class AuditEntry(models.Model):
     The table keeps the name it was made with (`scoring_auditentry`), when the log lived in scoring.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries")
-    # An organisation's own entries (its team, its invitations) name its host and no tournament.
-    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="audit_entries", verbose_name=_("host organisation"))
-    sheet = models.ForeignKey(
-        "scoring.ScoreSheet", on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries",
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
     )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # An organisation's own entries (its team, its invitations) name its host and no tournament.
+    host = models.ForeignKey(
+        HostOrganisation,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("host organisation"),
+    )
+    sheet = models.ForeignKey(
+        "scoring.ScoreSheet", on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     user_name = models.CharField(
-        _("user name"), max_length=150, blank=True,
+        _("user name"),
+        max_length=150,
+        blank=True,
         help_text=_("The user's name when the change was made; kept when the account is gone or the log was restored."),
     )
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
@@ -49,7 +61,8 @@ class AuditEntry(models.Model):
     after = models.JSONField(_("after"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     from_file = models.BooleanField(
-        _("from a restored file"), default=False,
+        _("from a restored file"),
+        default=False,
         help_text=_("Restored from a backup or an imported file: who and when are what the file says, not checked."),
     )
 
@@ -59,9 +72,12 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")
         indexes = [models.Index(fields=["tournament", "created_at"])]
-        constraints = [models.CheckConstraint(
-            condition=models.Q(tournament__isnull=False) | models.Q(host__isnull=False), name="audit_entry_names_its_place",
-        )]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tournament__isnull=False) | models.Q(host__isnull=False),
+                name="audit_entry_names_its_place",
+            )
+        ]
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

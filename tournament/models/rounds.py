@@ -97,7 +97,8 @@ class RoundTime(models.Model):
     number = models.PositiveSmallIntegerField(_("round"))
     planned_start = models.TimeField(_("planned start"), null=True, blank=True)
     length_minutes = models.PositiveSmallIntegerField(
-        _("length in minutes"), default=DEFAULT_ROUND_MINUTES,
+        _("length in minutes"),
+        default=DEFAULT_ROUND_MINUTES,
         validators=[MinValueValidator(ROUND_MINUTES_RANGE[0]), MaxValueValidator(ROUND_MINUTES_RANGE[1])],
     )
 

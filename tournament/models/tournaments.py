@@ -52,7 +52,7 @@ class Tournament(models.Model):
         LIVE = "live", _("live: public as soon as the final's score sheet is verified")
 
     host = models.ForeignKey(
-        HostOrganisation, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("host organisation"),
+        HostOrganisation, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("host organisation")
     )
     name = models.CharField(_("tournament name"), max_length=200)
     # Unique on the whole server, so within each organisation too: the public address /t/<slug>/,
@@ -61,78 +61,99 @@ class Tournament(models.Model):
     date = models.DateField(_("date"))
 
     joker_penalty = models.IntegerField(
-        _("joker left on a rack"), default=50, validators=[MinValueValidator(0)],
+        _("joker left on a rack"),
+        default=50,
+        validators=[MinValueValidator(0)],
         help_text=_("50 in the standard game, 30 in the Twist/Expert variant."),
     )
     opening_penalty_mode = models.CharField(
-        _("opening penalty mode"), max_length=10, choices=PenaltyMode.choices, default=PenaltyMode.REPLACE,
+        _("opening penalty mode"), max_length=10, choices=PenaltyMode.choices, default=PenaltyMode.REPLACE
     )
     penalty_not_possible = models.IntegerField(
-        _("could not lay out"), default=100, validators=[MinValueValidator(0)],
+        _("could not lay out"),
+        default=100,
+        validators=[MinValueValidator(0)],
         help_text=_("Penalty when the player could not make the first laying out."),
     )
     penalty_possible_not_done = models.IntegerField(
-        _("could lay out but did not"), default=200, validators=[MinValueValidator(0)],
+        _("could lay out but did not"), default=200, validators=[MinValueValidator(0)]
     )
     penalty_drawn_last_round = models.IntegerField(
-        _("needed tile drawn in the last round"), default=100, validators=[MinValueValidator(0)],
+        _("needed tile drawn in the last round"),
+        default=100,
+        validators=[MinValueValidator(0)],
         help_text=_("The tile needed was drawn in the last round and the intention was declared."),
     )
     penalty_first_move = models.IntegerField(
-        _("laid out in the first move, game ended in another's first move"), default=100,
+        _("laid out in the first move, game ended in another's first move"),
+        default=100,
         validators=[MinValueValidator(0)],
     )
     pool_exhausted_scoring = models.CharField(
-        _("scoring when the pool runs out"), max_length=10, choices=PoolScoring.choices, default=PoolScoring.SUM,
+        _("scoring when the pool runs out"), max_length=10, choices=PoolScoring.choices, default=PoolScoring.SUM
     )
     big_point_unit = models.CharField(
-        _("big points awarded"), max_length=10, choices=BigPointUnit.choices, default=BigPointUnit.GAME,
+        _("big points awarded"), max_length=10, choices=BigPointUnit.choices, default=BigPointUnit.GAME
     )
     big_point_places = models.JSONField(
-        _("big points by place"), default=default_big_point_places,
+        _("big points by place"),
+        default=default_big_point_places,
         help_text=_("Points for 1st, 2nd, 3rd and 4th place at the table, e.g. 1, 0, 0, 0 or 4, 3, 1, 0."),
     )
     players_per_organisation = models.PositiveSmallIntegerField(
-        _("players per organisation"), default=1, validators=[MinValueValidator(1), MaxValueValidator(50)],
+        _("players per organisation"), default=1, validators=[MinValueValidator(1), MaxValueValidator(50)]
     )
     rounds_planned = models.PositiveSmallIntegerField(
-        _("qualifying rounds"), default=5, validators=[MinValueValidator(1), MaxValueValidator(20)],
+        _("qualifying rounds"), default=5, validators=[MinValueValidator(1), MaxValueValidator(20)]
     )
     final = models.BooleanField(_("final table"), default=True, help_text=_("The top 4 play a final at one table."))
     final_games = models.PositiveSmallIntegerField(
-        _("games in the final"), default=4, validators=[MinValueValidator(1), MaxValueValidator(12)],
+        _("games in the final"), default=4, validators=[MinValueValidator(1), MaxValueValidator(12)]
     )
     move_seconds = models.PositiveSmallIntegerField(
-        _("seconds per move"), default=40, validators=[MinValueValidator(5), MaxValueValidator(600)],
+        _("seconds per move"), default=40, validators=[MinValueValidator(5), MaxValueValidator(600)]
     )
     initial_meld = models.PositiveSmallIntegerField(_("initial meld threshold"), default=30)
     seating_method = models.CharField(
-        _("seating after round 1"), max_length=10, choices=SeatingMethod.choices, default=SeatingMethod.MIXED,
+        _("seating after round 1"), max_length=10, choices=SeatingMethod.choices, default=SeatingMethod.MIXED
     )
     visibility = models.CharField(
-        _("results visibility"), max_length=10, choices=Visibility.choices, default=Visibility.LIVE,
+        _("results visibility"), max_length=10, choices=Visibility.choices, default=Visibility.LIVE
     )
     auto_freeze = models.BooleanField(
-        _("freeze results when the last round starts"), default=False,
+        _("freeze results when the last round starts"),
+        default=False,
         help_text=_("When the last qualifying round (or the final) starts, public results freeze."),
     )
     final_release = models.CharField(
-        _("the final's results in public"), max_length=10, choices=FinalRelease.choices, default=FinalRelease.CEREMONY,
-        help_text=_("Hidden: when the final starts, the public results are hidden (regulations §12.3); the ceremony's "
-                    "last click, 1st place, makes them public. Live: phones and the projector show the final's order "
-                    "as soon as its sheet is verified, before the ceremony."),
+        _("the final's results in public"),
+        max_length=10,
+        choices=FinalRelease.choices,
+        default=FinalRelease.CEREMONY,
+        help_text=_(
+            "Hidden: when the final starts, the public results are hidden (regulations §12.3); the ceremony's "
+            "last click, 1st place, makes them public. Live: phones and the projector show the final's order "
+            "as soon as its sheet is verified, before the ceremony."
+        ),
     )
     frozen_round = models.PositiveSmallIntegerField(
-        _("public results as of round"), null=True, blank=True,
+        _("public results as of round"),
+        null=True,
+        blank=True,
         help_text=_("In frozen mode the public sees results up to this round."),
     )
     ceremony_step = models.PositiveSmallIntegerField(_("ceremony places revealed"), default=0)
     # The hall's screens (projector, medal ceremony) speak the hall's language whatever their
     # browser is set to; phones keep their own language switch on the other public pages.
     public_language = models.CharField(
-        _("language of the hall's screens"), max_length=8, choices=settings.LANGUAGES, default=default_public_language,
-        help_text=_("The projector and the medal ceremony always show this language, whatever the browser of the computer "
-                    "showing them is set to. Phones keep their own choice on the other public pages."),
+        _("language of the hall's screens"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=default_public_language,
+        help_text=_(
+            "The projector and the medal ceremony always show this language, whatever the browser of the computer "
+            "showing them is set to. Phones keep their own choice on the other public pages."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # The tournament's own identity, never reused (the slug may be, after a deletion): its
@@ -203,7 +224,7 @@ class Player(models.Model):
     start_number = models.PositiveIntegerField(_("start number"))
     ext_id = models.CharField(_("player id"), max_length=50, help_text=_("The id used in the JSON interchange file."))
     org_slot = models.PositiveSmallIntegerField(
-        default=1, help_text=_("1…quota: backs the players-per-organisation limit in the database."),
+        default=1, help_text=_("1…quota: backs the players-per-organisation limit in the database.")
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE)
     present = models.BooleanField(_("checked in"), default=False)
@@ -238,7 +259,9 @@ class Player(models.Model):
         """`name` follows the parts, which are saved with it. A player made with a `name`
         alone, or whose `name` alone was changed, gets it split ("Anna Nowak": Anna / Nowak)."""
         loaded = getattr(self, "_loaded_names", None)
-        name_alone_changed = loaded is not None and self.name != loaded[0] and (self.given_names, self.surname) == loaded[1:]
+        name_alone_changed = (
+            loaded is not None and self.name != loaded[0] and (self.given_names, self.surname) == loaded[1:]
+        )
         if not self.surname or name_alone_changed:
             self.given_names, self.surname = names.split_name(self.name, comma=False)
         self.name = names.full_name(self.given_names, self.surname)

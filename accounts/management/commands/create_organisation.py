@@ -10,15 +10,20 @@ LOCAL_ADDRESS = "http://localhost:8000"
 
 
 class Command(BaseCommand):
-    help = ("Add a host organisation with a new organiser account, and print the one-time link where "
-            "that organiser sets a password.")
+    help = (
+        "Add a host organisation with a new organiser account, and print the one-time link where "
+        "that organiser sets a password."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--name", required=True, help="the organisation's name, e.g. \"UTW Kraków\"")
+        parser.add_argument("--name", required=True, help='the organisation\'s name, e.g. "UTW Kraków"')
         parser.add_argument("--slug", required=True, help="its short address, e.g. utw-krakow")
         parser.add_argument("--organiser", required=True, help="the new organiser's user name (must be free)")
-        parser.add_argument("--address", default="", help=f"the server's address for the link (default: PUBLIC_URL, "
-                                                          f"else {LOCAL_ADDRESS})")
+        parser.add_argument(
+            "--address",
+            default="",
+            help=f"the server's address for the link (default: PUBLIC_URL, else {LOCAL_ADDRESS})",
+        )
 
     def handle(self, *args, name, slug, organiser, address, **options):
         try:

@@ -15,7 +15,9 @@ NOT_IN_SHEET_NAMES = re.compile(r"[\[\]:*?/\\]")
 OPTIONS = {
     # Text is written with write_string anyway; these make sure no other path turns it into
     # a formula, a link or a number.
-    "strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False,
+    "strings_to_formulas": False,
+    "strings_to_urls": False,
+    "strings_to_numbers": False,
     "constant_memory": True,  # rows go to disk as they are written: memory stays flat
 }
 

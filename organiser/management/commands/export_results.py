@@ -14,9 +14,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--format", choices=["xlsx", "csv"], required=True)
-        parser.add_argument("--table", choices=["rounds", "standings"], default="standings", help="CSV only: which table")
         parser.add_argument(
-            "--separator", choices=["semicolon", "comma"], default="semicolon",
+            "--table", choices=["rounds", "standings"], default="standings", help="CSV only: which table"
+        )
+        parser.add_argument(
+            "--separator",
+            choices=["semicolon", "comma"],
+            default="semicolon",
             help="CSV only: semicolons (the default; Excel in Polish opens them in columns) or commas (other tools)",
         )
         parser.add_argument("--out", required=True, help="the file to write")
@@ -24,7 +28,7 @@ class Command(BaseCommand):
     def handle(self, *args, slug, out, **options):
         tournament = tournament_by_slug(slug)
         comma = "-comma" if options["separator"] == "comma" else ""
-        name = "results.xlsx" if options["format"] == "xlsx" else f'{options["table"]}{comma}.csv'
+        name = "results.xlsx" if options["format"] == "xlsx" else f"{options['table']}{comma}.csv"
         _content_type, make = EXPORT_FILES[name]
         write_file(out, make(tournament))
         self.stdout.write(out)

@@ -30,7 +30,9 @@ class Command(BaseCommand):
     help = "Create the demo tournament (42 players, two rounds played) and its staff logins, to try the app out."
 
     def add_arguments(self, parser):
-        parser.add_argument("--if-empty", action="store_true", help="do nothing but print the logins if a tournament exists")
+        parser.add_argument(
+            "--if-empty", action="store_true", help="do nothing but print the logins if a tournament exists"
+        )
         add_organisation_argument(parser)
 
     def handle(self, *args, if_empty=False, organisation=None, **options):

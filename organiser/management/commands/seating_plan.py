@@ -35,17 +35,21 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         seconds = round(time.perf_counter() - start, 3)
         if options["json"]:
-            self.stdout.write(json.dumps({
-                "players": players,
-                "rounds": [
-                    [{"table": j, "seats": table} for j, table in enumerate(seating, start=1)]
-                    for seating in plan
-                ],
-                "report": report,
-                "seconds": seconds,
-                "seed": seed,
-                "method": method,
-            }))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "players": players,
+                        "rounds": [
+                            [{"table": j, "seats": table} for j, table in enumerate(seating, start=1)]
+                            for seating in plan
+                        ],
+                        "report": report,
+                        "seconds": seconds,
+                        "seed": seed,
+                        "method": method,
+                    }
+                )
+            )
             return
         out = self.stdout.write
         out(f"Seating plan: {players} players, {rounds} rounds, method {method}, seed {seed}")
