@@ -6,10 +6,13 @@ Django's gettext and the referee's filters and tags, and `{% csrf_token %}` and
 reads every form's tags in templates).
 """
 
+import weakref
+
+from django.template.backends.utils import csrf_input
 from django.template.defaultfilters import date, truncatechars
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
-from jinja2 import ChainableUndefined, Environment, nodes
+from jinja2 import ChainableUndefined, Environment, Undefined, nodes
 from jinja2.ext import Extension
 
 from scoring.templatetags import referee
@@ -17,15 +20,26 @@ from tournament.templatetags.submissions import submission_token
 
 
 class FormTokens(Extension):
-    """`{% csrf_token %}` and `{% submission_token %}`, as Django's tags write them."""
+    """`{% csrf_token %}` and `{% submission_token %}`, as Django's tags write them.
+
+    One CSRF token a request, as a Django template makes one a rendering (a score sheet draws
+    nine forms in three templates: masking a token for each took more than drawing some forms)."""
 
     tags = {"csrf_token", "submission_token"}
+    _csrf_inputs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def parse(self, parser):
         tag = next(parser.stream)
-        if tag.value == "csrf_token":
-            return nodes.Output([nodes.Name("csrf_input", "load")], lineno=tag.lineno)
-        return nodes.Output([self.call_method("_submission_token", [nodes.Name("request", "load")])], lineno=tag.lineno)
+        method = "_csrf_input" if tag.value == "csrf_token" else "_submission_token"
+        return nodes.Output([self.call_method(method, [nodes.Name("request", "load")])], lineno=tag.lineno)
+
+    @classmethod
+    def _csrf_input(cls, request):
+        if request is None or isinstance(request, Undefined):
+            return ""
+        if request not in cls._csrf_inputs:
+            cls._csrf_inputs[request] = csrf_input(request)
+        return cls._csrf_inputs[request]
 
     @staticmethod
     def _submission_token(request):

@@ -15,8 +15,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db import models
-from django.db.models import Count, F, FilteredRelation, OuterRef, Q, Subquery
+from django.contrib.auth.models import User
+from django.db import connection, models
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -37,72 +38,87 @@ def sheet_table(tournament: Tournament, *, round_number: int, table_number: int)
 
     `table.seated` holds the seats in letter order, `table.stored_games` the games by number,
     each with `game.seat_results` (plain lists, as `Prefetch(to_attr=...)` leaves them);
-    `table.sheet` is missing when the table has no score sheet yet.
-    """
-    rows = list(
-        SHEET_ROWS.filter(
-            table__round__tournament=tournament, table__round__number=round_number, table__number=table_number
-        )
-    )
+    `table.read_sheet` is the score sheet, None when the table has none yet (`sheet_of`).
+
+    Every sheet page and save asks it, so it is one plain SQL query (`SHEET_ROWS`): the ORM took
+    longer to build it than the database to run it. Each row is cut into its models' columns."""
+    with connection.cursor() as cursor:
+        cursor.execute(SHEET_ROWS, [tournament.pk, Round.State.DRAFT, round_number, table_number])
+        rows = cursor.fetchall()
     if not rows:
         return None
-    table = rows[0].table
-    table.round.tournament = tournament
-    seats = {row.letter: row for row in rows}
+    first = _cut(rows[0])
+    table, round_, sheet = first[Table], first[Round], first[ScoreSheet]
+    round_.tournament = tournament
+    table.round = round_
+    table.read_sheet = sheet
+    if sheet is not None:
+        sheet.table = table
+        sheet.verified_by = first[User]
+    seats: dict[str, Seat] = {}
+    games: dict[int, Game] = {}
+    for row in rows:
+        values = _cut(row)
+        seat = seats.setdefault(values[Seat].letter, values[Seat])
+        if seat is values[Seat]:
+            seat.table, seat.player = table, values[Player]
+        game, result = values[Game], values[SeatResult]
+        if result is None or game is None:
+            continue
+        game = games.setdefault(game.number, game)
+        if game is values[Game]:
+            game.seat_results = []
+        result.game = game
+        game.seat_results.append(result)
     table.seated = [seats[letter] for letter in sorted(seats)]
-    for seat in table.seated:
-        seat.table = table
-    table.stored_games = _games_of_rows(rows)
+    table.stored_games = dict(sorted(games.items()))
     return table
 
 
-RESULT_FIELDS = (
-    "id",
-    "went_out",
-    "tiles",
-    "jokers",
-    "opening",
-    "first_move_case",
-    "keypad",
-    "score",
-    "is_winner",
-    "override_score",
-    "override_reason",
-)
-GAME_FIELDS = ("id", "number", "ending", "winner")
+def _concrete_fields(model: type[models.Model]) -> list[Any]:
+    return [f for f in model._meta.get_fields() if getattr(f, "concrete", False) and not f.many_to_many]
 
 
-# The rows of `sheet_table`, built once (a query with this many columns takes longer to build than to run).
-SHEET_ROWS = (
-    Seat.objects.exclude(table__round__state=Round.State.DRAFT)
-    .annotate(
-        mine=FilteredRelation(
-            "table__sheet__games__results", condition=Q(table__sheet__games__results__letter=F("letter"))
-        )
+# The models a row of `SHEET_ROWS` holds, in its order: each with its table's alias in the query and its fields.
+SHEET_MODELS = [
+    (model, alias, _concrete_fields(model))
+    for model, alias in (
+        (Seat, "s"),
+        (Player, "p"),
+        (Table, "t"),
+        (Round, "r"),
+        (ScoreSheet, "sh"),
+        (User, "u"),
+        (Game, "g"),
+        (SeatResult, "sr"),
     )
-    .annotate(**{f"result_{name}": F(f"mine__{name}") for name in RESULT_FIELDS})
-    .annotate(**{f"game_{name}": F(f"mine__game__{name}") for name in GAME_FIELDS})
-    .select_related("player", "table__round", "table__sheet__verified_by")
-    .order_by("mine__game__number", "letter")
+]
+
+
+def _cut(row: tuple) -> dict[type[models.Model], Any]:
+    """A row of `SHEET_ROWS` as its model objects (None for a model whose row is missing)."""
+    objects: dict[type[models.Model], Any] = {}
+    start = 0
+    for model, _alias, fields in SHEET_MODELS:
+        values = row[start : start + len(fields)]
+        start += len(fields)
+        names = [f.attname for f in fields]
+        objects[model] = None if values[0] is None else model.from_db(connection.alias, names, values)
+    return objects
+
+
+SHEET_ROWS = """
+    SELECT {columns}
+    FROM {Seat} s JOIN {Table} t ON t.id = s.table_id JOIN {Round} r ON r.id = t.round_id
+    JOIN {Player} p ON p.id = s.player_id
+    LEFT JOIN {ScoreSheet} sh ON sh.table_id = t.id LEFT JOIN {User} u ON u.id = sh.verified_by_id
+    LEFT JOIN {Game} g ON g.sheet_id = sh.id LEFT JOIN {SeatResult} sr ON sr.game_id = g.id AND sr.letter = s.letter
+    WHERE r.tournament_id = %s AND r.state <> %s AND r.number = %s AND t.number = %s
+    ORDER BY g.number, s.letter
+""".format(
+    columns=", ".join(f"{alias}.{f.column}" for _model, alias, fields in SHEET_MODELS for f in fields),
+    **{model.__name__: model._meta.db_table for model, _alias, _fields in SHEET_MODELS},
 )
-
-
-def _games_of_rows(rows: list[Any]) -> dict[int, Game]:
-    """The stored games in the rows `sheet_table` read (seats annotated with one stored game's
-    columns and their own result's), by number, each with its seat results."""
-    games: dict[int, Game] = {}
-    for row in rows:
-        if row.result_id is None:
-            continue
-        number = row.game_number
-        if number not in games:
-            games[number] = Game(
-                **{name: getattr(row, f"game_{name}") for name in GAME_FIELDS}, sheet_id=row.table.sheet.pk
-            )
-            games[number].seat_results = []
-        values = {name: getattr(row, f"result_{name}") for name in RESULT_FIELDS}
-        games[number].seat_results.append(SeatResult(game=games[number], letter=row.letter, **values))
-    return games
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -131,6 +147,8 @@ def results_by_letter(game: Game | None) -> dict[str, SeatResult]:
 
 def sheet_of(table: Table) -> ScoreSheet | None:
     """The table's score sheet as read with it, or None when it has none yet."""
+    if hasattr(table, "read_sheet"):
+        return table.read_sheet
     try:
         sheet = table.sheet
     except ScoreSheet.DoesNotExist:
@@ -348,11 +366,29 @@ def cards_of_player(player: Player) -> list[Card]:
 
 def cards_at_table(table: Table) -> dict[int, list[Card]]:
     """{player id: the player's cards, oldest first (the withdrawn ones too)} of the players seated
-    at a table read by `sheet_table`, in one query."""
+    at a table read by `sheet_table`, each with its round, in one plain SQL query (`CARDS_OF_PLAYERS`:
+    every sheet page asks it, and the ORM took longer to build it than the database to run it)."""
     cards: dict[int, list[Card]] = {seat.player_id: [] for seat in seats_of(table)}
-    for card in Card.objects.filter(player__in=list(cards)).select_related("round"):
+    if not cards:
+        return cards
+    query = CARDS_OF_PLAYERS.format(
+        card=Card._meta.db_table, round=Round._meta.db_table, players=", ".join(["%s"] * len(cards))
+    )
+    card: Any
+    for card in Card.objects.raw(query, list(cards)):
+        if card.round_id is not None:
+            card.round = Round(
+                pk=card.round_id, tournament_id=card.tournament_id, number=card.round_number, kind=card.round_kind
+            )
         cards[card.player_id].append(card)
     return cards
+
+
+CARDS_OF_PLAYERS = """
+    SELECT c.*, r.number AS round_number, r.kind AS round_kind
+    FROM {card} c LEFT JOIN {round} r ON r.id = c.round_id
+    WHERE c.player_id IN ({players}) ORDER BY c.created_at, c.id
+"""
 
 
 def cards_given(tournament: Tournament, *, newest_first: bool = False) -> list[Card]:

@@ -27,6 +27,8 @@ from scoring.views.sheet_conflict import Conflict, ConflictSeat
 from tournament.models import Player
 from tournament.navigation import htmx_or_page
 
+NUMBER_MARK = 987654321  # in an address reversed once, where each game's or player's number goes
+
 
 @dataclass
 class SeatRow:
@@ -214,14 +216,13 @@ class SheetPage:
         """Each seat with its player and the form to give the player a card (which shows the
         player's cards so far: the cards of the table are read in one query)."""
         cards = selectors.cards_at_table(self.table)
-        slug = self.tournament.slug
         return [
             SeatCard(
                 letter,
                 player,
                 self.card_form(letter, player, cards[player.pk]),
-                reverse("scoring:player", args=(slug, player.pk)),
-                reverse("scoring:give_card", args=(slug, player.pk)),
+                self.numbered_url("player", player.pk),
+                self.numbered_url("give_card", player.pk),
             )
             for letter, player in self.players.items()
         ]
@@ -258,9 +259,7 @@ class SheetPage:
         entry = GameEntry(number, starts, stored, starter=self.players[starts], current=number == self.current_number)
         if stored is not None and stored.winner:
             entry.winner = self.players.get(stored.winner)
-        entry.urls = {
-            name: self.url(name, game_number=number) for name in ("game_save", "game_preview", "score_override")
-        }
+        entry.urls = {name: self.numbered_url(name, number) for name in ("game_save", "game_preview", "score_override")}
         if stored is not None:
             entry.status = "saved"
             if self.head:
@@ -362,6 +361,16 @@ class SheetPage:
                 },
             )
         return self._urls[key]
+
+    def numbered_url(self, name, number):
+        """The address of game `number` of this sheet, or of player `number` (`player`,
+        `give_card`): each name is reversed once per page, with a mark the number replaces."""
+        if name not in self._urls:
+            if name in ("player", "give_card"):
+                self._urls[name] = reverse(f"scoring:{name}", args=(self.tournament.slug, NUMBER_MARK))
+            else:
+                self._urls[name] = self.url(name, game_number=NUMBER_MARK)
+        return self._urls[name].replace(f"/{NUMBER_MARK}/", f"/{number}/")
 
     @property
     def entry_list(self):
