@@ -14,6 +14,8 @@ LISTEN_HOST    the address the server listens on (`bin/serve` sets it; 0.0.0.0 =
 CONTAINER      "1" in the container image: this machine's network address is not the laptop's, so
                the venue address is asked for on the organiser's pages (accounts/venue.py)
 BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
+REDIS_URL      the cache shared by every app server, e.g. redis://127.0.0.1:6379/0 (default: each
+               process's own memory, right for one laptop)
 """
 
 import datetime
@@ -87,6 +89,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "tournament",
     "scoring",
@@ -199,6 +203,18 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache: pages and PDFs rendered once per version. A service's app servers share Redis
+# (Django's own RedisCache); a laptop keeps it in each process's memory. Losing it costs only speed.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Long work (snapshots, a round's PDFs, the results-site zip, restores) runs as tasks queued in the
+# database, in the transaction that asks for them, for a worker (`manage.py db_worker`) to run.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one tournament day
 CSRF_FAILURE_VIEW = "accounts.views.staff.csrf_failure"
