@@ -44,6 +44,14 @@ def sorted_polish(items, key=lambda item: item):
     return sorted(items, key=lambda item: polish_sort_key(key(item)))
 
 
+def match_key(text):
+    """A name as people tell names apart by ear: case, spacing and Polish diacritics ignored
+    ("Łukasz  Wójcik" and "lukasz wojcik" give the same key)."""
+    folded = unicodedata.normalize("NFKD", str(text).replace("ł", "l").replace("Ł", "L"))
+    letters = "".join(char for char in folded if not unicodedata.combining(char))
+    return " ".join(letters.casefold().split())
+
+
 def slug_from(text):
     """An ASCII web address part from a Polish name: "Łódź 2026" → "lodz-2026"."""
     return slugify(str(text).replace("ł", "l").replace("Ł", "L"))

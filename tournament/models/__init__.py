@@ -3,10 +3,11 @@
 Models hold data and constraints; state changes live in the services of the apps above
 (`organiser.services` for these models, `scoring.services` for results). `SubmissionToken`
 makes every staff form safe to send twice (`tournament.submissions`). One module a subject:
-`hosts`, `tournaments`, `rounds`, `records` (form tokens and the audit log).
+`hosts`, `tournaments`, `people` (people and seasons), `rounds`, `records` (form tokens and the audit log).
 """
 
 from tournament.models.hosts import LAPTOP_HOST, HostOrganisation, sole_host_organisation
+from tournament.models.people import DEFAULT_SEASON_POINTS, Person, Season
 from tournament.models.records import AuditEntry, SubmissionToken
 from tournament.models.rounds import (
     DEFAULT_ROUND_MINUTES,
@@ -36,6 +37,9 @@ __all__ = [
     "Tournament",
     "Organisation",
     "Player",
+    "Person",
+    "Season",
+    "DEFAULT_SEASON_POINTS",
     "SEAT_LETTERS",
     "SEAT_CHOICES",
     "Round",

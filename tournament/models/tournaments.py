@@ -229,6 +229,10 @@ class Player(models.Model):
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE)
     present = models.BooleanField(_("checked in"), default=False)
     joins_from_round = models.PositiveSmallIntegerField(_("joins from round"), null=True, blank=True)
+    # The person this player is, known to the host organisation across its tournaments.
+    person = models.ForeignKey(
+        "tournament.Person", on_delete=models.PROTECT, null=True, blank=True, related_name="players"
+    )
 
     class Meta:
         ordering = ["start_number"]
