@@ -49,7 +49,7 @@ def unanswered(settings, monkeypatch, organiser_client):
     settings.PUBLIC_URL, settings.LISTEN_HOST, settings.VENUE_CHECK_TIMEOUT = "", "127.0.0.1", 2
     asked = []
     monkeypatch.setattr(venue_check, "ask", lambda base, timeout: asked.append(base) or False)
-    monkeypatch.setattr(venue_check, "cache", _MemoryCache())
+    monkeypatch.setattr(venue_check, "shared_cache", _MemoryCache())
     seated_tournament(8, states=("started",))
     return asked
 
