@@ -17,7 +17,7 @@ from engine import seating
 from scoring.models import ScoreSheet
 from scoring.selectors.sheets import SeatedTable
 from tournament import clock
-from tournament.models import AuditEntry, HostOrganisation, Organisation, Person, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Organisation, Person, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
 from tournament.selectors import qualifying_over, round_times
 from tournament.text import match_key
@@ -214,7 +214,7 @@ def player_counts(tournament: Tournament) -> tuple[Counter, int]:
 
 def players_with_organisations(tournament: Tournament) -> list[Player]:
     """The players by start number, each with their organisation."""
-    return list(Player.objects.filter(tournament=tournament).select_related("organisation"))
+    return list(Player.objects.filter(tournament=tournament).select_related("organisation", "person"))
 
 
 def players_by_surname(tournament: Tournament) -> list[Player]:
@@ -305,28 +305,26 @@ def tables_still_playing(round_: Round) -> list[Table]:
 # ---------------------------------------------------------------- people
 
 
-def _people(host: HostOrganisation) -> QuerySet[Person]:
+def _people(host_id: int | None) -> QuerySet[Person]:
     """The host organisation's people still offered (not merged into another), each with how many
     tournaments they played (`tournament_count`)."""
-    return Person.objects.filter(host=host, merged_into__isnull=True).annotate(
+    return Person.objects.filter(host=host_id, merged_into__isnull=True).annotate(
         tournament_count=Count("players__tournament", distinct=True)
     )
 
 
-def people_of(host: HostOrganisation, *, search: str = "", limit: int = 200) -> list[Person]:
+def people_of(host_id: int | None, *, search: str = "", limit: int | None = 200) -> list[Person]:
     """The host organisation's people whose name holds `search` (case and Polish diacritics
-    ignored), surnames in Polish order; at most `limit`."""
-    people = _people(host)
+    ignored), surnames in Polish order; at most `limit` (None: all)."""
+    people = _people(host_id).order_by("surname", "given_names", "pk")
     if match_key(search):
         people = people.filter(name_key__contains=match_key(search))
     return sorted_by_surname(people[:limit])
 
 
-def people_to_add(tournament: Tournament, *, search: str = "", limit: int = 50) -> list[Person]:
+def people_to_add(tournament: Tournament, *, search: str = "", limit: int | None = 50) -> list[Person]:
     """The host organisation's people a search finds who are not players of `tournament` yet."""
-    if tournament.host_id is None:
-        return []
-    people = _people(tournament.host).exclude(players__tournament=tournament)
+    people = _people(tournament.host_id).exclude(players__tournament=tournament).order_by("surname", "pk")
     if match_key(search):
         people = people.filter(name_key__contains=match_key(search))
     return sorted_by_surname(people[:limit])
@@ -370,11 +368,6 @@ def namesakes(players: list[Player]) -> set[int]:
     hosts = {p.person.host_id for p in players if p.person is not None}
     counts = Counter(people.filter(host__in=hosts).values_list("host", "name_key"))
     return {p.pk for p in players if p.person is not None and counts[(p.person.host_id, p.person.name_key)] > 1}
-
-
-def host_tournaments_started(host: HostOrganisation) -> set[int]:
-    """The pks of the host organisation's tournaments where a round has been drawn."""
-    return set(Round.objects.filter(tournament__host=host).values_list("tournament", flat=True))
 
 
 def last_merge(person: Person) -> AuditEntry | None:
