@@ -35,6 +35,7 @@ def ask_person(form, candidates):
         choices=[(str(person.pk), person_label(person)) for person in candidates]
         + [(NEW_PERSON, _("a new person, not one of these"))],
     )
+    form._bound_fields_cache.pop("person", None)  # rendered anew as the question
     form.asked_person = True
 
 
