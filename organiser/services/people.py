@@ -77,7 +77,8 @@ def undo_merge(merged: Person, *, reason: str, user: AbstractBaseUser | None) ->
     if merged.merged_into_id is None or entry is None:
         raise Refused("person_not_merged", name=merged.name)
     survivor = Person.objects.get(pk=merged.merged_into_id)
-    back = list(Player.objects.filter(pk__in=entry.before["players"], person=survivor).order_by("pk"))
+    moved = (entry.before or {}).get("players", [])
+    back = list(Player.objects.filter(pk__in=moved, person=survivor).order_by("pk"))
     Player.objects.filter(pk__in=[p.pk for p in back]).update(person=merged)
     merged.merged_into = None
     merged.save(update_fields=["merged_into"])

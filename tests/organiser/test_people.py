@@ -8,7 +8,7 @@ from organiser import selectors, services
 from organiser.importers import PlayerRow
 from organiser.interchange import import_tournament
 from tests.factories import build, table, tournament_data
-from tournament.models import AuditEntry, HostOrganisation, Person, Player, Tournament
+from tournament.models import AuditEntry, HostOrganisation, Person, Player
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
