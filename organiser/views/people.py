@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import Role
 from accounts.roles import staff_required
@@ -20,6 +20,7 @@ def _search(request):
     return " ".join(request.GET.get("q", "").split())[:200]
 
 
+@require_http_methods(["GET", "HEAD"])
 @staff_required(Role.ORGANISER)
 def people(request, tournament):
     """The organisation's people, surnames first, with a search by name (diacritics ignored)."""
@@ -57,10 +58,10 @@ def _person_initial(person):
 
 
 @staff_required(Role.ORGANISER)
-def person_detail(request, tournament, pk):
+def person_detail(request, tournament, person_id):
     """A person: their tournaments; their name, club and year of birth corrected for every later
     tournament (a tournament that has drawn a round keeps the name it printed)."""
-    person = selectors.person_or_404(tournament.host_id, pk)
+    person = selectors.person_or_404(tournament.host_id, person_id)
     form = PersonForm(posted_data(request), initial=_person_initial(person))
     if request.method == "POST" and form.is_valid():
         try:
@@ -86,9 +87,9 @@ def person_detail(request, tournament, pk):
 
 @require_POST
 @staff_required(Role.ORGANISER)
-def person_merge(request, tournament, pk):
+def person_merge(request, tournament, person_id):
     """ "The same person as…": this record's players become the chosen person's."""
-    person = selectors.person_or_404(tournament.host_id, pk)
+    person = selectors.person_or_404(tournament.host_id, person_id)
     others = [p for p in selectors.people_of(tournament.host_id, limit=None) if p.pk != person.pk]
     form = MergeForm(request.POST, people=others)
     if form.is_valid():
@@ -107,9 +108,9 @@ def person_merge(request, tournament, pk):
 
 @require_POST
 @staff_required(Role.ORGANISER)
-def person_undo_merge(request, tournament, pk):
+def person_undo_merge(request, tournament, person_id):
     """Undo "the same person as…": the players this record had go back to it."""
-    person = selectors.person_or_404(tournament.host_id, pk)
+    person = selectors.person_or_404(tournament.host_id, person_id)
     form = UndoMergeForm(request.POST)
     if form.is_valid():
         try:
