@@ -20,6 +20,9 @@ def one_player_per_person(apps, schema_editor):
             )
             player.save(update_fields=["person"])
         seen.add(key)
+    if schema_editor.connection.vendor == "postgresql":
+        # PostgreSQL checks the new foreign keys now, so the constraint below may alter the table.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
