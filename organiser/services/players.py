@@ -269,13 +269,16 @@ def _refuse_if_seated_in_a_draw(player):
 
 @transaction.atomic
 def remove_player(player: Player, *, user: AbstractBaseUser | None) -> None:
-    """Delete a player registered by mistake; only before round 1 starts (later: withdraw)."""
+    """Delete a player registered by mistake (and the person only they were); only before round 1
+    starts (later: withdraw)."""
     tournament = player.tournament
     if last_started_number(tournament):
         raise Refused("remove_after_start")
     _refuse_if_seated_in_a_draw(player)
     log_change(tournament, user, "player_remove", before={"id": player.ext_id, "name": player.name})
+    person = player.person
     player.delete()
+    drop_if_unused(person)  # a person made by this mistaken registration alone
     _drop_empty_organisations(tournament)
 
 

@@ -14,6 +14,7 @@ from organiser import selectors, services
 from organiser.person_forms import AddPeopleForm, MergeForm, PersonForm, UndoMergeForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
 from tournament.refusals import Refused
+from tournament.text import match_key
 
 
 def _search(request):
@@ -35,8 +36,15 @@ def people(request, tournament):
     return render(request, "organiser/people.html", context)
 
 
-def _person_context(tournament, person, **forms):
+def _others(tournament, person):
+    """The people this record could be the same as: those of the same surname (Polish letters
+    aside) first, then everyone else, surnames in order."""
     others = [p for p in selectors.people_of(tournament.host_id, limit=None) if p.pk != person.pk]
+    return sorted(others, key=lambda other: match_key(other.surname) != match_key(person.surname))
+
+
+def _person_context(tournament, person, **forms):
+    others = _others(tournament, person)
     return {
         "tournament": tournament,
         "person": person,
@@ -90,8 +98,7 @@ def person_detail(request, tournament, person_id):
 def person_merge(request, tournament, person_id):
     """ "The same person as…": this record's players become the chosen person's."""
     person = selectors.person_or_404(tournament.host_id, person_id)
-    others = [p for p in selectors.people_of(tournament.host_id, limit=None) if p.pk != person.pk]
-    form = MergeForm(request.POST, people=others)
+    form = MergeForm(request.POST, people=_others(tournament, person))
     if form.is_valid():
         survivor = selectors.person_or_404(tournament.host_id, form.cleaned_data["survivor"])
         try:

@@ -280,3 +280,12 @@ def test_polish_plurals_of_tournaments_played():
         "Wójcik Łukasz · UTW · 1948 · 5 turniejów",
         "Wójcik Łukasz · UTW · 1948 · 22 turnieje",
     ]
+
+
+def test_removing_a_mistaken_registration_keeps_the_people_of_earlier_tournaments():
+    earlier("styczen", ("Anna Nowak", "UTW"))
+    anna = Person.objects.get()
+    tournament = build(0)
+    services.remove_player(services.add_player(tournament, name="Anna Nowak", organisation="UTW", user=None), user=None)
+    services.remove_player(services.add_player(tournament, name="Jan Lis", organisation="UTW", user=None), user=None)
+    assert list(Person.objects.all()) == [anna]
