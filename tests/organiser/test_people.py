@@ -289,3 +289,19 @@ def test_removing_a_mistaken_registration_keeps_the_people_of_earlier_tournament
     services.remove_player(services.add_player(tournament, name="Anna Nowak", organisation="UTW", user=None), user=None)
     services.remove_player(services.add_player(tournament, name="Jan Lis", organisation="UTW", user=None), user=None)
     assert list(Person.objects.all()) == [anna]
+
+
+def test_the_players_page_asks_too_when_a_name_is_corrected_to_a_namesakes(organiser_client):
+    earlier("styczen", ("Anna Nowak", "UTW Kraków"), ("Anna Nowak", "Klub Łódź"))
+    lodz = person("Anna Nowak", "Klub Łódź")
+    player = services.add_player(build(0), name="Ana Nowak", organisation="Klub Gdańsk", user=None)
+    url = f"/staff/test/players/{player.pk}/"
+    data = {"surname": "Nowak", "given_names": "Anna", "organisation": "Klub Gdańsk"}
+    asked = organiser_client.post(url, data)
+    assert asked.status_code == 200 and f'value="{lodz.pk}"' in asked.content.decode()
+    player.refresh_from_db()
+    assert player.name == "Ana Nowak"
+    assert organiser_client.post(url, {**data, "person": str(lodz.pk)}).status_code == 302
+    player.refresh_from_db()
+    assert (player.name, player.person) == ("Anna Nowak", lodz)
+    assert Person.objects.count() == 2  # the typo's person is gone
