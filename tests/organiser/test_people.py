@@ -305,3 +305,13 @@ def test_the_players_page_asks_too_when_a_name_is_corrected_to_a_namesakes(organ
     player.refresh_from_db()
     assert (player.name, player.person) == ("Anna Nowak", lodz)
     assert Person.objects.count() == 2  # the typo's person is gone
+
+
+def test_the_teams_latest_changes_name_a_merge_in_words(organiser_client, organiser):
+    earlier("styczen", ("Anna Nowak", "UTW"))
+    luty = earlier("luty", ("Jan Lis", "UTW"), date="2026-02-01")
+    ania = services.add_player(luty, name="Ania Nowak", organisation="UTW", user=None).person
+    services.merge_people(ania, Person.objects.get(given_names="Anna"), reason="ta sama", user=organiser)
+    host = Person.objects.get(given_names="Anna").host
+    page = organiser_client.get(f"/accounts/team/{host.slug}/").content.decode()
+    assert "two records of one person merged" in page and "Ania Nowak" in page
