@@ -13,7 +13,8 @@ Never a person of another organisation.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection
+from collections import defaultdict
+from collections.abc import Collection, Sequence
 
 from organiser.importers import PlayerRow
 from organiser.selectors import person_candidates
@@ -32,12 +33,19 @@ def certain_person(candidates: list[Person], club: str) -> Person | None:
     return same_club[0] if len(same_club) == 1 else None
 
 
-def new_person(host_id: int, entry: PlayerRow, *, uid: uuid.UUID | None = None) -> Person:
+def new_person(host_id: int, entry: PlayerRow) -> Person:
     """A person of the host organisation from a registration (its organisation as their club)."""
+    person = _unsaved_person(host_id, entry)
+    person.save()
+    return person
+
+
+def _unsaved_person(host_id, entry, *, uid=None):
+    """A new person not saved yet, with its name key (a bulk insert does not call `save`)."""
     person = Person(host_id=host_id, surname=entry.surname, given_names=entry.given_names, club=entry.organisation)
+    person.name_key = match_key(person.name)
     if uid is not None:
         person.uid = uid
-    person.save()
     return person
 
 
@@ -83,15 +91,38 @@ def _surviving(person: Person) -> Person:
     return person
 
 
-def person_of_file(tournament: Tournament, entry: PlayerRow, uid: uuid.UUID | None, taken: set[int]) -> Person:
-    """The person of an imported file's player: its `uid` when it is one of the host
-    organisation's people (the survivor of a merge), a new person with that uid when unknown
-    here, a new person with a new uid when it is another organisation's; without a uid, by name."""
-    if uid is None:
-        return matched_person(tournament, entry, taken=taken)
-    known = Person.objects.filter(uid=uid).first()
-    if known is None:
-        return new_person(tournament.host_id, entry, uid=uid)
-    if known.host_id != tournament.host_id:
-        return new_person(tournament.host_id, entry)
-    return _surviving(known)
+def people_of_file(tournament: Tournament, lines: Sequence[tuple[PlayerRow, uuid.UUID | None]]) -> list[Person]:
+    """The person of each player of an imported file (its row and its `players[].person`), in
+    three queries however long the file: the `uid` when it is one of the host organisation's
+    people (the survivor of a merge), a new person with that uid when unknown here, a new person
+    with a new uid when it is another organisation's; without a uid, by name as `matched_person`
+    (a file never asks). Two of the file's players are never one person."""
+    host_id = tournament.host_id
+    known: dict[uuid.UUID | None, Person] = {
+        person.uid: person for person in Person.objects.filter(uid__in=[uid for _row, uid in lines if uid])
+    }
+    namesakes: defaultdict[str, list[Person]] = defaultdict(list)
+    keys = {match_key(row.name) for row, _uid in lines}
+    for person in Person.objects.filter(host=host_id, name_key__in=keys, merged_into__isnull=True):
+        namesakes[person.name_key].append(person)
+    people: list[Person] = []
+    taken: set[int] = set()
+    for row, uid in lines:
+        person = _person_of_line(host_id, row, uid, known.get(uid), namesakes[match_key(row.name)], taken)
+        if person.pk is not None:
+            taken.add(person.pk)
+        people.append(person)
+    Person.objects.bulk_create([person for person in people if person.pk is None])
+    return people
+
+
+def _person_of_line(host_id, row, uid, known, namesakes, taken):
+    """One line of `people_of_file`: `known` is the person of its `uid` (None: unknown here or
+    no uid), `taken` the people of the file's earlier lines."""
+    if known is not None:
+        person = _surviving(known) if known.host_id == host_id else None  # never another organisation's
+        # two of the file's people merged here into one: the second becomes a new person
+        return person if person is not None and person.pk not in taken else _unsaved_person(host_id, row)
+    candidates = [person for person in namesakes if person.pk not in taken]
+    person = certain_person(candidates, row.organisation) if uid is None and candidates else None
+    return person or _unsaved_person(host_id, row, uid=uid)

@@ -12,7 +12,7 @@ from organiser.interchange.audit import load_audit
 from organiser.interchange.checks import decode, fail
 from organiser.interchange.parse import parse
 from organiser.interchange.timetable import load_timetable
-from organiser.matching import new_person, person_of_file
+from organiser.matching import people_of_file
 from scoring.models import Card, ScoreSheet, TieDecision
 from scoring.services.sheets import store_game
 from tournament import validation
@@ -67,7 +67,7 @@ def import_tournament(data, *, host=None, slug=None):
 
 def load_players(tournament, plan):
     """Write the parsed players with their organisations and people (`players[].person`, else by
-    name: `services.people.person_of_file`); {player id in the file: Player}."""
+    name: `matching.people_of_file`); {player id in the file: Player}."""
     organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
     for p in plan["players"].values():
         organisations.setdefault(
@@ -80,15 +80,13 @@ def load_players(tournament, plan):
             colours[card["player"]][card["colour"]] += 1
     players = {}
     org_slots = Counter()
-    taken = set()
-    for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
+    lines = [
+        (PlayerRow(p["given_names"], p["surname"], p["organisation"]), p["person"]) for p in plan["players"].values()
+    ]
+    people = people_of_file(tournament, lines)
+    for number, ((player_id, p), person) in enumerate(zip(plan["players"].items(), people, strict=True), start=1):
         organisation = organisations[validation.name_key(p["organisation"])]
         org_slots[organisation.name] += 1
-        entry = PlayerRow(p["given_names"], p["surname"], p["organisation"])
-        person = person_of_file(tournament, entry, p["person"], taken)
-        if person.pk in taken:  # two of the file's ids were merged here into one person
-            person = new_person(tournament.host_id, entry)
-        taken.add(person.pk)
         players[player_id] = Player(
             tournament=tournament,
             organisation=organisation,
