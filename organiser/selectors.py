@@ -313,21 +313,25 @@ def _people(host_id: int | None) -> QuerySet[Person]:
     )
 
 
+def _found(people: QuerySet[Person], search: str) -> QuerySet[Person]:
+    """The people whose name holds every word of `search`, in any order ("nowak anna" finds Anna
+    Nowak), case and Polish diacritics ignored."""
+    for word in match_key(search).split():
+        people = people.filter(name_key__contains=word)
+    return people
+
+
 def people_of(host_id: int | None, *, search: str = "", limit: int | None = 200) -> list[Person]:
     """The host organisation's people whose name holds `search` (case and Polish diacritics
     ignored), surnames in Polish order; at most `limit` (None: all)."""
-    people = _people(host_id).order_by("surname", "given_names", "pk")
-    if match_key(search):
-        people = people.filter(name_key__contains=match_key(search))
+    people = _found(_people(host_id), search).order_by("surname", "given_names", "pk")
     return sorted_by_surname(people[:limit])
 
 
 def people_to_add(tournament: Tournament, *, search: str = "", limit: int | None = 50) -> list[Person]:
     """The host organisation's people a search finds who are not players of `tournament` yet."""
-    people = _people(tournament.host_id).exclude(players__tournament=tournament).order_by("surname", "pk")
-    if match_key(search):
-        people = people.filter(name_key__contains=match_key(search))
-    return sorted_by_surname(people[:limit])
+    people = _found(_people(tournament.host_id).exclude(players__tournament=tournament), search)
+    return sorted_by_surname(people.order_by("surname", "pk")[:limit])
 
 
 def person_candidates(host_id: int, name: str, *, tournament: Tournament | None = None) -> list[Person]:

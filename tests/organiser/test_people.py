@@ -227,8 +227,9 @@ def test_the_people_page_searches_ignoring_diacritics_and_hides_other_organisati
     other = HostOrganisation.objects.create(name="Inni", slug="inni")
     earlier("obcy", ("Łucja Łącka", "UTW"), host=other)
     earlier("styczen", ("Łucja Łęcka", "UTW"), ("Jan Lis", "UTW"), host=ours)
-    page = organiser_client.get("/staff/test/people/", {"q": "LUCJA LECKA"}).content.decode()
-    assert "Łęcka Łucja" in page and "Łącka" not in page and "Lis Jan" not in page
+    for search in ("LUCJA LECKA", "łęcka łucja"):  # in any order
+        page = organiser_client.get("/staff/test/people/", {"q": search}).content.decode()
+        assert "Łęcka Łucja" in page and "Łącka" not in page and "Lis Jan" not in page
     stranger = Person.objects.get(host=other)
     assert organiser_client.get(f"/staff/test/people/{stranger.pk}/").status_code == 404
     assert organiser_client.post(f"/staff/test/people/{stranger.pk}/merge/", {}).status_code == 404
