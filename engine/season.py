@@ -8,6 +8,8 @@ The rules, each a setting of the season:
 - a place gives the points the table lists for it (`place_points[0]` for 1st place); places
   beyond the table give 0; a disqualified person scores 0 in that tournament (the result is still
   listed); a withdrawn one scores by the place the standings give;
+- a person listed twice in one tournament (two records of one person, merged later) keeps the
+  better result there;
 - each person's best `best_count` results count (None: all of them); between equal results the
   earlier tournament counts;
 - order: points, then tournaments won (1st place), then the best single place, then equal: equal
@@ -122,7 +124,11 @@ def season_table(tournaments: Iterable[TournamentPlacings], scoring: Scoring) ->
         for placing in tournament.placings:
             points = scoring.points_for(placing.place, placing.status)
             result = Result(tournament.key, placing.place, placing.status, points, counted=False)
-            results.setdefault(placing.person, []).append(result)
+            listed = results.setdefault(placing.person, [])
+            if listed and listed[-1].tournament == tournament.key:  # two records of one person: the better counts
+                listed[-1] = max(listed[-1], result, key=lambda r: (r.points, -(r.place or 1_000_000)))
+            else:
+                listed.append(result)
     rows = [SeasonRow(person, mark_counted(listed, scoring.best_count)) for person, listed in results.items()]
     rows.sort(key=SeasonRow.order_key)
     previous: tuple[int, int, int] | None = None

@@ -166,3 +166,9 @@ def test_adding_a_zero_point_result_never_changes_points(season, scoring, person
 def test_a_disqualified_result_gives_nothing(season, scoring):
     for row in season_table(season, scoring):
         assert all(r.points == 0 for r in row.results if r.status == DISQUALIFIED)
+
+
+def test_two_records_of_one_person_in_one_tournament_keep_the_better_result():
+    season = [placings("T1", ("p", 3, ACTIVE), ("q", 2, ACTIVE), ("p", 1, ACTIVE))]
+    rows = season_table(season, SMALL)
+    assert [(row.person, row.points, row.tournaments) for row in rows] == [("p", 10, 1), ("q", 6, 1)]
