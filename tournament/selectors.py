@@ -190,9 +190,13 @@ def playing_clock(tournament: Tournament, now: datetime.datetime | None = None) 
     return clock_of(round_, line.length_minutes if line else DEFAULT_ROUND_MINUTES, now)
 
 
+def season_with_slug(slug: str) -> Season | None:
+    return Season.objects.select_related("host").filter(slug=slug).first()
+
+
 def season_or_404(slug: str) -> Season:
     """The season of a public address (with its organisation), else 404."""
-    season = Season.objects.select_related("host").filter(slug=slug).first()
+    season = season_with_slug(slug)
     if season is None:
         raise Http404("no such season")
     return season

@@ -65,7 +65,12 @@ def _state(season: Season) -> dict[str, Any]:
     }
 
 
+RESERVED_SEASON_SLUGS = frozenset({"new"})  # /staff/seasons/new/ makes a season
+
+
 def _slug_taken(slug: str, season: Season | None = None) -> bool:
+    if slug in RESERVED_SEASON_SLUGS:
+        return True
     others = Season.objects.filter(slug=slug)
     return (others.exclude(pk=season.pk) if season else others).exists()
 

@@ -100,6 +100,16 @@ class SeasonTable:
     def counted(self) -> list[Tournament]:
         return [entry.tournament for entry in self.tournaments if entry.counts]
 
+    @property
+    def grid(self) -> list[tuple[SeasonLine, list[SeasonResult | None]]]:
+        """Each line with its result in each counted tournament (None: not played), in their order."""
+        counted = self.counted
+        grid = []
+        for line in self.lines:
+            by_tournament = {result.tournament.pk: result for result in line.results}
+            grid.append((line, [by_tournament.get(t.pk) for t in counted]))
+        return grid
+
     def line_of(self, person: Person) -> SeasonLine | None:
         return next((line for line in self.lines if line.person.pk == person.pk), None)
 
@@ -194,3 +204,8 @@ def _line(row, person, clubs):
 def person_history(season: Season, person: Person, *, public: bool) -> SeasonLine | None:
     """A person's line of the season's table (with every result of theirs), or None."""
     return season_table(season, public=public).line_of(person)
+
+
+def seasons_of(tournament: Tournament) -> list[Season]:
+    """The seasons a tournament is in, with their organisation."""
+    return list(tournament.seasons.select_related("host").order_by("name"))
