@@ -471,7 +471,7 @@ class SeasonForm(forms.Form):
             raise forms.ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 25, 20, 16."))
         return tuple(int(p) for p in parts)
 
-    def host(self):
+    def season_host(self):
         return chosen_host(self.hosts, self.cleaned_data.get("host"), asked="host" in self.fields)
 
     def season_data(self):

@@ -51,7 +51,7 @@ def season_create(request):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.create_season(form.host(), form.season_data(), user=request.user)
+            season = services.create_season(form.season_host(), form.season_data(), user=request.user)
         except Refused as refusal:
             form.add_error(refusal.field, refusal.message)
         else:
