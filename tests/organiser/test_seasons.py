@@ -4,6 +4,7 @@ refused, another's season 404), and read out by `season_standings` (JSON and tab
 the XLSX, row by row against the tables worked by hand (tests/factories.py)."""
 
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -247,3 +248,20 @@ def test_the_csv_and_the_spreadsheet_hold_the_staff_table_row_by_row(organiser_c
     assert read_csv(file_rows(organiser_client, season, "season.csv"))[1:] == as_text
     assert read_csv(file_rows(organiser_client, season, "season-comma.csv"), ",")[1:] == as_text
     assert organiser_client.get(reverse("organiser:season_file", args=[season.slug, "x.pdf"])).status_code == 404
+
+
+def test_the_results_site_of_a_tournament_in_a_season_holds_the_seasons_public_table(tmp_path):
+    from tests.support.files import zip_texts
+
+    season_of_three()
+    out = tmp_path / "site.zip"
+    call_command("export_site", "zima-1", "--out", str(out), stdout=None)
+    files = zip_texts(out.read_bytes())
+    assert 'href="seasons/zima.html"' in files["index.html"]
+    page = files["seasons/zima.html"]
+    body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    names = re.findall(r'<td class="who">\s*([^<]+?)\s*<span class="org">([^<]*)</span>', body)
+    points = [int(p) for p in re.findall(r'<td class="num big">(\d+)</td>', body)]
+    assert list(zip(names, points)) == [((name, club), p) for _r, name, club, p, *_ in SEASON_PUBLIC_TABLE]
+    assert "Results pending:" in page and "Senioriada zima-3" in page
+    assert 'href="../style.css"' in page and "/s/" not in page  # relative links only
