@@ -94,12 +94,12 @@ def season_edit(request, season):
 
 @login_required
 @require_safe
-def season_file(request, season, name):
+def season_file(request, season, file):
     season = organised_season_or_404(request.user, season)
-    if name not in SEASON_FILES:
+    if file not in SEASON_FILES:
         raise Http404("no such file")
-    content_type, make = SEASON_FILES[name]
+    content_type, make = SEASON_FILES[file]
     response = HttpResponse(make(season), content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{season.slug}-{name}"'
+    response["Content-Disposition"] = f'attachment; filename="{season.slug}-{file}"'
     response["Cache-Control"] = "no-store"
     return response
