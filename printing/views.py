@@ -355,14 +355,14 @@ def _season_pdf(table):
 
 
 @login_required
-def season_standings(request, slug):
+def season_standings(request, season):
     """The season's table with every finished tournament (its organisation's organisers)."""
-    season = organised_season_or_404(request.user, slug)
+    season = organised_season_or_404(request.user, season)
     return pdf_response(_season_pdf(season_table(season, public=False)), f"{season.slug}-season.pdf")
 
 
 @require_safe
-def season_public(request, slug):
+def season_public(request, season):
     """The season's table the public may see: only the tournaments whose results are public."""
-    season = season_or_404(slug)
+    season = season_or_404(season)
     return public_pdf_response(_season_pdf(season_table(season, public=True)), f"{season.slug}-season.pdf")

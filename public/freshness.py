@@ -247,12 +247,12 @@ def season_digest(season):
 
 
 def season_page(view):
-    """Decorator for a season's public views taking its slug: the view gets the season, with
-    `.digest`; an unchanged GET gets 304, as `public_page` does for a tournament."""
+    """Decorator for a season's public views taking its address (`season`): the view gets the
+    season, with `.digest`; an unchanged GET gets 304, as `public_page` does for a tournament."""
 
     @functools.wraps(view)
-    def wrapper(request, slug, *args, **kwargs):
-        season = season_or_404(slug)
+    def wrapper(request, season, *args, **kwargs):
+        season = season_or_404(season)
         digest = season_digest(season)
         etag = public_etag(request, digest, viewer=viewer_of(request))
         answer = conditional_answer(request, etag)

@@ -29,8 +29,8 @@ def _points_text(points):
     return ", ".join(str(p) for p in points)
 
 
-@login_required
 @require_safe
+@login_required
 def season_list(request):
     if not organises_a_host(request.user):
         raise PermissionDenied
@@ -60,8 +60,8 @@ def season_create(request):
     return render(request, "organiser/season_form.html", {"form": form})
 
 
-@login_required
 @require_safe
+@login_required
 def season_detail(request, season):
     season = organised_season_or_404(request.user, season)
     context = {"season": season, "table": season_table(season, public=False), "log": season_log(season)}
@@ -92,8 +92,8 @@ def season_edit(request, season):
     return render(request, "organiser/season_form.html", {"form": form, "season": season})
 
 
-@login_required
 @require_safe
+@login_required
 def season_file(request, season, file):
     season = organised_season_or_404(request.user, season)
     if file not in SEASON_FILES:

@@ -41,7 +41,7 @@ ARGUMENTS = {
     "token": lambda w: w["token"],
     "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
     "host": lambda w: w["tournament"].host.slug,
-    "season": lambda w: w["season"].slug,  # a season of the demo tournament, at the demo's address
+    "season": lambda w: w["season"].slug,  # a season of the demo tournament
     "file": lambda w: "season.csv",  # a season's file (organiser/exports/seasons.py)
     "uid": lambda w: w["person"].uid,
     "membership_id": lambda w: w["membership"].pk,
@@ -136,7 +136,7 @@ def world(settings, tmp_path):
             host=tournament.host, surname=player.surname, given_names=player.given_names
         )
         player.save(update_fields=["person"])
-    season = Season.objects.create(host=tournament.host, name="Sezon", slug=DEMO_SLUG)
+    season = Season.objects.create(host=tournament.host, name="Sezon", slug="sezon-demo")
     season.tournaments.add(tournament)
     return {
         "tournament": tournament,
