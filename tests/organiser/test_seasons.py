@@ -134,6 +134,9 @@ def test_create_season_refuses_another_organisations_tournament_and_writes_nothi
 
 def test_the_organiser_makes_a_season_on_the_page(organiser_client):
     build(4)  # the organiser's organisation's tournament "test"
+    seasons = f'href="{reverse("organiser:seasons")}"'
+    assert seasons in organiser_client.get(reverse("organiser:home")).content.decode()
+    assert seasons in organiser_client.get(reverse("organiser:dashboard", args=["test"])).content.decode()
     page = organiser_client.get(reverse("organiser:season_create"))
     assert page.status_code == 200 and DEFAULT_POINTS in page.content.decode()
     data = {"name": "Sezon", "slug": "sezon", "tournaments": ["test"], "place_points": "10, 5, 1", "best_count": "2"}

@@ -102,3 +102,12 @@ def test_polish_plurals_on_a_persons_page(client, season, settings):
         html = Client(HTTP_ACCEPT_LANGUAGE="pl").get(reverse("public:season_person", args=[season.slug, zak.uid]))
     text = html.content.decode()
     assert "31 punktów" in text and "2 turnieje" in text and "Miejsce 3 w sezonie" in text
+
+
+def test_a_change_of_the_seasons_settings_changes_the_page(client, season):
+    url = reverse("public:season", args=[season.slug])
+    first = client.get(url)
+    season.best_count = None  # every result counts: the public rows stay (two each at most), the rules line changes
+    season.save()
+    second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert second.status_code == 200 and "every tournament counts" in second.content.decode()
