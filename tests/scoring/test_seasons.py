@@ -6,8 +6,9 @@ hand in tests/factories.py; people merged (their players moved to one person) an
 import pytest
 
 from scoring.selectors.seasons import NOT_PUBLIC, season_table
-from tests.factories import SEASON_PUBLIC_TABLE, SEASON_STAFF_TABLE, season_of_three
-from tournament.models import Player, Tournament
+from scoring.services.visibility import advance_ceremony, hide_for_the_final
+from tests.factories import SEASON_PUBLIC_TABLE, SEASON_STAFF_TABLE, after_the_final, season_of_three, with_people
+from tournament.models import Player, Season, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +104,31 @@ def test_a_record_merged_into_another_counts_as_that_one():
         1,
         [("zima-1", 2, 20, True), ("zima-2", 5, 11, False), ("zima-3", 1, 25, True)],
     )
+
+
+def test_the_final_table_places_its_players():
+    # FINAL_STANDINGS: the final places Gracz 7, 6, 1, 5 first whatever their qualifying order;
+    # default points 25, 20, 16, 13, 11, 10, 9, 8.
+    tournament = with_people(after_the_final())
+    season = Season.objects.create(host=tournament.host, name="S", slug="s")
+    season.tournaments.add(tournament)
+    rows = [(line.rank, line.name, line.points) for line in season_table(season, public=False).lines]
+    assert rows == [
+        (1, "7 Gracz", 25),
+        (2, "6 Gracz", 20),
+        (3, "1 Gracz", 16),
+        (4, "5 Gracz", 13),
+        (5, "2 Gracz", 11),
+        (6, "3 Gracz", 10),
+        (7, "4 Gracz", 9),
+        (8, "8 Gracz", 8),
+    ]
+    # The final's start hides the public results ("hidden until the ceremony"): pending until the
+    # ceremony's last reveal, 1st place, makes them public.
+    hide_for_the_final(tournament)
+    for _place in (3, 2):
+        advance_ceremony(Tournament.objects.get(pk=tournament.pk))
+        table = season_table(season, public=True)
+        assert table.lines == [] and [e.pending for e in table.tournaments] == [NOT_PUBLIC]
+    advance_ceremony(Tournament.objects.get(pk=tournament.pk))
+    assert [(line.rank, line.name, line.points) for line in season_table(season, public=True).lines] == rows
