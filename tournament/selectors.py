@@ -190,6 +190,12 @@ def playing_clock(tournament: Tournament, now: datetime.datetime | None = None) 
     return clock_of(round_, line.length_minutes if line else DEFAULT_ROUND_MINUTES, now)
 
 
+def all_seasons(host: HostOrganisation | None = None) -> list[Season]:
+    """The seasons (of one host organisation), the newest first."""
+    seasons = Season.objects.all() if host is None else Season.objects.filter(host=host)
+    return list(seasons.order_by("-created_at", "name"))
+
+
 def season_with_slug(slug: str) -> Season | None:
     return Season.objects.select_related("host").filter(slug=slug).first()
 

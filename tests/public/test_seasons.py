@@ -111,3 +111,9 @@ def test_a_change_of_the_seasons_settings_changes_the_page(client, season):
     season.save()
     second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 200 and "every tournament counts" in second.content.decode()
+
+
+def test_the_home_page_and_the_organisations_page_list_the_seasons(client, season):
+    link = f'href="{reverse("public:season", args=[season.slug])}"'
+    assert link in client.get("/").content.decode()
+    assert link in client.get(reverse("public:organisation", args=[season.host.slug])).content.decode()
