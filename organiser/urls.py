@@ -3,12 +3,17 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import backups, dashboard, exports, people, players, rounds, timetable, tournaments
+from organiser.views import backups, dashboard, exports, people, players, rounds, seasons, timetable, tournaments
 
 app_name = "organiser"
 urlpatterns = [
     path("", tournaments.staff_home, name="home"),
     path("new/", tournaments.tournament_create, name="create"),
+    path("seasons/", seasons.season_list, name="seasons"),
+    path("seasons/new/", seasons.season_create, name="season_create"),
+    path("seasons/<slug:season>/", seasons.season_detail, name="season"),
+    path("seasons/<slug:season>/edit/", seasons.season_edit, name="season_edit"),
+    path("seasons/<slug:season>/<str:file>", seasons.season_file, name="season_file"),
     path("<slug:slug>/", dashboard.dashboard, name="dashboard"),
     path("<slug:slug>/status/", dashboard.dashboard_status, name="dashboard_status"),
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="settings"),

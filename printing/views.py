@@ -5,6 +5,7 @@ Staff PDFs need the head referee role (organisers outrank it); public PDFs obey
 right yet (no seating, results not final, hidden results) is a message page instead.
 """
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -21,15 +22,16 @@ from accounts.forms import DeviceSheetForm
 from accounts.help import BY_SLUG
 from accounts.models import Role
 from accounts.roles import staff_required
-from accounts.selectors import active_link_count
+from accounts.selectors import active_link_count, organised_season_or_404
 from accounts.services import create_device_sheet
 from accounts.venue import venue_address
 from printing import documents, selectors
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
+from scoring.selectors.seasons import season_table
 from scoring.selectors.sheets import results_are_final
 from scoring.selectors.standings import compute_standings
 from scoring.selectors.visibility import public_scope, public_standings
-from tournament.selectors import round_or_404, tournament_or_404
+from tournament.selectors import round_or_404, season_or_404, tournament_or_404
 
 STAFF = Role.HEAD_REFEREE
 # `address=loopback` in a request: print a loopback address anyway (offered by the device sheet's
@@ -337,3 +339,30 @@ def help_pdf(request, role):
     page = BY_SLUG[role]
     pdf = render_pdf("printing/help.html", {"page": page, "title": page.title})
     return public_pdf_response(pdf, f"help-{page.slug}-{get_language()}.pdf")
+
+
+# ---------------------------------------------------------------- a season's table
+
+
+def _season_pdf(table):
+    now = date_format(timezone.localtime(), "DATETIME_FORMAT")
+    if table.public:
+        subtitle = _("As of %(time)s. Public results only.") % {"time": now}
+    else:
+        subtitle = _("As of %(time)s. Staff copy: includes results not yet public.") % {"time": now}
+    context = {"season": table.season, "table": table, "title": table.season.name, "subtitle": subtitle}
+    return render_pdf("printing/season.html", context)
+
+
+@login_required
+def season_standings(request, season):
+    """The season's table with every finished tournament (its organisation's organisers)."""
+    season = organised_season_or_404(request.user, season)
+    return pdf_response(_season_pdf(season_table(season, public=False)), f"{season.slug}-season.pdf")
+
+
+@require_safe
+def season_public(request, season):
+    """The season's table the public may see: only the tournaments whose results are public."""
+    season = season_or_404(season)
+    return public_pdf_response(_season_pdf(season_table(season, public=True)), f"{season.slug}-season.pdf")

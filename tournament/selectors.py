@@ -8,12 +8,22 @@ it was looked up in, so reading `.tournament` costs no query.
 from __future__ import annotations
 
 import datetime
+import uuid
 
 from django.db.models import Count, Max
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
-from tournament.models import DEFAULT_ROUND_MINUTES, HostOrganisation, Player, Round, RoundTime, Tournament
+from tournament.models import (
+    DEFAULT_ROUND_MINUTES,
+    HostOrganisation,
+    Person,
+    Player,
+    Round,
+    RoundTime,
+    Season,
+    Tournament,
+)
 from tournament.text import slug_from
 from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
@@ -178,3 +188,33 @@ def playing_clock(tournament: Tournament, now: datetime.datetime | None = None) 
         return None
     line = RoundTime.objects.filter(tournament=tournament, number=round_.number).first()
     return clock_of(round_, line.length_minutes if line else DEFAULT_ROUND_MINUTES, now)
+
+
+def all_seasons(host: HostOrganisation | None = None) -> list[Season]:
+    """The seasons (of one host organisation), the newest first."""
+    seasons = Season.objects.all() if host is None else Season.objects.filter(host=host)
+    return list(seasons.order_by("-created_at", "name"))
+
+
+def season_with_slug(slug: str) -> Season | None:
+    return Season.objects.select_related("host").filter(slug=slug).first()
+
+
+def season_or_404(slug: str) -> Season:
+    """The season of a public address (with its organisation), else 404."""
+    season = season_with_slug(slug)
+    if season is None:
+        raise Http404("no such season")
+    return season
+
+
+def season_person_or_404(season: Season, uid: str) -> Person:
+    """The season's organisation's person of a public id (`Person.uid`), else 404."""
+    try:
+        key = uuid.UUID(uid)
+    except ValueError:
+        raise Http404("no such person") from None
+    person = Person.objects.filter(host=season.host_id, uid=key).first()
+    if person is None:
+        raise Http404("no such person")
+    return person

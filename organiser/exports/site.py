@@ -10,6 +10,8 @@ link is relative: the folder opens from `file://` and can be put on any web serv
     players.html          every player by surname, A–Ż
     players/<start number>.html   a player's tables, opponents and games
     rounds/<number>.html  a round's tables with their results (the final too)
+    seasons/<season>.html the public table of each season the tournament is in (only the
+                          tournaments whose results are public count; the others are listed pending)
     style.css             the public pages' style sheets, with a few lines for print
 """
 
@@ -22,6 +24,7 @@ from django.utils import timezone
 from organiser.exports.writers.archive import zip_bytes
 from organiser.selectors import organisation_count, players_with_organisations
 from scoring.selectors.results import player_histories, public_rounds, tables_by_round
+from scoring.selectors.seasons import season_table, seasons_of
 from scoring.selectors.standings import placing_reason
 from scoring.selectors.visibility import counts_any_game, public_scope, public_standings
 from tournament.names import sorted_by_surname
@@ -41,6 +44,7 @@ def site_files(tournament):
     rounds = public_rounds(tournament)
     rounds_tables = tables_by_round(tournament, rounds, scope)
     players = players_with_organisations(tournament)
+    seasons = seasons_of(tournament)
     base = {
         "tournament": tournament,
         "scope": scope,
@@ -59,6 +63,7 @@ def site_files(tournament):
             final=next((r for r in rounds if r.is_final), None),
             player_count=len(players),
             organisation_count=organisation_count(tournament),
+            seasons=seasons,
         ),
         "standings.html": page("standings.html", nav="standings", rows=rows, has_results=has_results),
         "players.html": page("players.html", nav="players", players=sorted_by_surname(players)),
@@ -66,6 +71,10 @@ def site_files(tournament):
     for round_, tables in rounds_tables:
         files[f"rounds/{round_.number}.html"] = page(
             "round.html", "../", round=round_, tables=tables, results_shown=scope.shows_round(round_.number)
+        )
+    for season in seasons:
+        files[f"seasons/{season.slug}.html"] = page(
+            "season.html", "../", season=season, table=season_table(season, public=True)
         )
     standing = {row.player.pk: row for row in rows or ()}
     histories = player_histories(rounds_tables)

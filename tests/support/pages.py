@@ -18,7 +18,7 @@ from accounts.team import create_invitation
 from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.support.urls import pattern_defaults, url_patterns
-from tournament.models import Player, Tournament
+from tournament.models import Person, Player, Season, Tournament
 
 # Patterns left out, each with its reason.
 EXCLUDED = {
@@ -42,6 +42,9 @@ ARGUMENTS = {
     "token": lambda w: w["token"],
     "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
     "host": lambda w: w["tournament"].host.slug,
+    "season": lambda w: w["season"].slug,  # a season of the demo tournament
+    "file": lambda w: "season.csv",  # a season's file (organiser/exports/seasons.py)
+    "uid": lambda w: w["person"].uid,
     "membership_id": lambda w: w["membership"].pk,
     "invitation_id": lambda w: w["invitation"].pk,
     "invitation_token": lambda w: w["invitation_token"],
@@ -128,9 +131,19 @@ def world(settings, tmp_path):
         user=User.objects.get(username="sedzia"), tournament=tournament, role="referee"
     )
     invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
+    player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    if player.person is None:
+        player.person = Person.objects.create(
+            host=tournament.host, surname=player.surname, given_names=player.given_names
+        )
+        player.save(update_fields=["person"])
+    season = Season.objects.create(host=tournament.host, name="Sezon", slug="sezon-demo")
+    season.tournaments.add(tournament)
     return {
         "tournament": tournament,
-        "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
+        "player": player,
+        "person": player.person,
+        "season": season,
         "link": link,
         "token": token,
         "grant": grant,
