@@ -16,6 +16,15 @@ CONTAINER      "1" in the container image: this machine's network address is not
 BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
 REDIS_URL      the cache shared by every app server, e.g. redis://127.0.0.1:6379/0 (default: each
                process's own memory, right for one laptop)
+HOSTED         "1" for a service of many organisations on several app servers (config/hosted.py):
+               refuses to start without SECRET_KEY, a PostgreSQL DATABASE_URL and REDIS_URL; no key
+               file, no demo, no setup code (the operator runs `manage.py create_organisation`);
+               `bin/serve` neither migrates nor runs a worker (`bin/serve release`, `bin/serve worker`);
+               logs to standard output, one JSON line per event (default off: the laptop)
+PROXY_HOPS     with PROXY=1, how many proxies in front append to X-Forwarded-For (default 1): the
+               client's address is that many entries from the right (accounts/client_address.py),
+               for the sign-in throttle and the setup code's tries
+SENTRY_DSN     errors go to Sentry too when set (sentry-sdk, no personal data; default off)
 """
 
 import datetime
@@ -28,6 +37,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from accounts.venue import PublicUrlError, check_public_url
+from config.hosted import OneLineJsonFormatter, missing_for_hosting, refusal, start_sentry
 from config.secret_key import SecretKeyError, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -49,12 +59,15 @@ def env_flag(name, default=False):
 
 DEBUG = env_flag("DEBUG")
 TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only requirements
+HOSTED = env_flag("HOSTED")  # a service of many organisations on several app servers (config/hosted.py)
+if HOSTED and missing_for_hosting(dict(os.environ)):
+    raise ImproperlyConfigured(refusal(missing_for_hosting(dict(os.environ))))
 BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "background")
 if TESTING and not os.environ.get("SECRET_KEY"):
     SECRET_KEY = "test-settings-key-for-the-test-suite-only-0123456789"
 else:
     try:
-        SECRET_KEY = secret_key(VAR_DIR)
+        SECRET_KEY = secret_key(VAR_DIR, hosted=HOSTED)
     except (OSError, SecretKeyError) as error:
         raise ImproperlyConfigured(f"The secret key: {error}") from None
 
@@ -255,28 +268,45 @@ CONTENT_SECURITY_POLICY = {
     "frame-ancestors": ["'none'"],
 }
 
-# Errors stay on the laptop: a server error's traceback goes to the console and to a rotating
-# file the organiser's dashboard points to (organiser/server_log.py); no page ever shows one.
-ERROR_LOG = VAR_DIR / "log" / "errors.log"
-ERROR_LOG.parent.mkdir(exist_ok=True)
+# A server error: its traceback goes to the console, a row the dashboards show to the organisation
+# it happened to (tournament/server_errors.py), and on a laptop a rotating file as well; no page
+# ever shows one. A hosted service logs one JSON line per event to standard output, no file.
+ERROR_LOG = None if HOSTED else VAR_DIR / "log" / "errors.log"
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "formatters": {
+        "dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "one_line": {"()": OneLineJsonFormatter},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler"},
-        "error_file": {
-            "class": "logging.handlers.RotatingFileHandler",
-            "filename": str(ERROR_LOG),
-            "level": "ERROR",
-            "maxBytes": 1_000_000,
-            "backupCount": 5,
-            "encoding": "utf-8",
-            "formatter": "dated",
-            "delay": True,
-        },
+        "server_errors": {"class": "tournament.server_errors.ServerErrorHandler", "level": "ERROR"},
     },
-    "root": {"handlers": ["console", "error_file"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # A request for a foreign host name is refused (400), not an error of the app.
-    "loggers": {"django.security.DisallowedHost": {"handlers": ["console"], "propagate": False}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # A request for a foreign host name is refused (400), not an error of the app.
+        "django.security.DisallowedHost": {"handlers": ["console"], "propagate": False},
+        "django.request": {"handlers": ["server_errors"]},
+    },
 }
+if HOSTED:
+    LOGGING["handlers"]["console"] = {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"}
+    LOGGING["handlers"]["console"]["formatter"] = "one_line"
+else:
+    ERROR_LOG.parent.mkdir(exist_ok=True)
+    LOGGING["handlers"]["error_file"] = {
+        "class": "logging.handlers.RotatingFileHandler",
+        "filename": str(ERROR_LOG),
+        "level": "ERROR",
+        "maxBytes": 1_000_000,
+        "backupCount": 5,
+        "encoding": "utf-8",
+        "formatter": "dated",
+        "delay": True,
+    }
+    LOGGING["root"]["handlers"].append("error_file")
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    start_sentry(SENTRY_DSN)
