@@ -10,7 +10,6 @@ import logging
 from pathlib import Path
 
 import pytest
-
 from django.contrib.auth.models import User
 from django.test import Client
 
