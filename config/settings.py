@@ -189,6 +189,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 AXES_USERNAME_CALLABLE = "accounts.signin.throttled_username"  # at most the 255 characters axes stores
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_address"  # behind the proxy: X-Forwarded-For
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:home"
 LOGOUT_REDIRECT_URL = "accounts:login"
@@ -237,6 +238,12 @@ CSRF_FAILURE_VIEW = "accounts.views.staff.csrf_failure"
 # --deploy` is clean). X-Forwarded-Proto is trusted only when PROXY=1 says a proxy sets it.
 HTTPS = PUBLIC_URL.startswith("https://")
 PROXY = env_flag("PROXY")
+# How many proxies append to X-Forwarded-For: the client's address is that many entries from the
+# right (accounts/client_address.py). Read only when PROXY=1.
+hops = os.environ.get("PROXY_HOPS", "1").strip()
+if not hops.isdigit() or int(hops) < 1:
+    raise ImproperlyConfigured(f"PROXY_HOPS must be a whole number of proxies, 1 or more, not {hops!r}.")
+PROXY_HOPS = int(hops)
 if PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 if HTTPS and not PROXY and not TESTING:

@@ -8,6 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import first_run
+from accounts.client_address import client_address
 from accounts.forms import FirstOrganiserForm
 from accounts.services import create_first_organiser
 from tournament.refusals import Refused
@@ -27,7 +28,7 @@ def setup(request):
                 code=data["code"],
                 username=data["username"],
                 password=data["password"],
-                address=request.META.get("REMOTE_ADDR", ""),
+                address=client_address(request),
                 organisation=data["organisation"],
             )
         except Refused as refusal:
