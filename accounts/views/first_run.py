@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -17,7 +18,10 @@ from tournament.refusals import Refused
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def setup(request):
-    """Create the first organiser with the setup code; once one exists, this is the sign-in page."""
+    """Create the first organiser with the setup code; once one exists, this is the sign-in page.
+    A hosted service has no such page."""
+    if not first_run.setup_exists():
+        raise Http404
     if not first_run.needs_setup():
         return redirect("accounts:login")
     form = FirstOrganiserForm(request.POST if request.method == "POST" else None)
