@@ -6,6 +6,7 @@ VAR_DIR but the static files. The hosted tests need PostgreSQL (DATABASE_URL), a
 
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 import urllib.request
@@ -95,6 +96,22 @@ def test_on_a_laptop_one_command_runs_the_server_and_the_worker_and_one_signal_s
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
+
+
+@pytest.mark.own_database
+def test_the_release_step_migrates_and_leaves_the_public_version_triggers_in_place(tmp_path):
+    """On SQLite too (the migrations rebuild tables, which drops their triggers)."""
+    released = subprocess.run(
+        [SERVE, "release"], cwd=ROOT, env=environment(tmp_path), capture_output=True, text=True, timeout=300
+    )
+    assert released.returncode == 0, released.stderr
+    with sqlite3.connect(tmp_path / "db.sqlite3") as database:
+        triggers = database.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'public_version_%'"
+        ).fetchone()[0]
+        applied = database.execute("SELECT count(*) FROM django_migrations").fetchone()[0]
+    assert triggers > 0 and applied > 0
+    assert not (tmp_path / "demo-logins.txt").exists()  # no demo: only the migrations
 
 
 @pytest.fixture
