@@ -279,31 +279,15 @@ CONTENT_SECURITY_POLICY = {
 # it happened to (tournament/server_errors.py), and on a laptop a rotating file as well; no page
 # ever shows one. A hosted service logs one JSON line per event to standard output, no file.
 ERROR_LOG = None if HOSTED else VAR_DIR / "log" / "errors.log"
-LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "one_line": {"()": OneLineJsonFormatter},
-    },
-    "handlers": {
-        "console": {"class": "logging.StreamHandler"},
-        "server_errors": {"class": "tournament.server_errors.ServerErrorHandler", "level": "ERROR"},
-    },
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
-        # A request for a foreign host name is refused (400), not an error of the app.
-        "django.security.DisallowedHost": {"handlers": ["console"], "propagate": False},
-        "django.request": {"handlers": ["server_errors"]},
-    },
+LOG_HANDLERS: dict[str, dict] = {
+    "console": {"class": "logging.StreamHandler"},
+    "server_errors": {"class": "tournament.server_errors.ServerErrorHandler", "level": "ERROR"},
 }
-if HOSTED:
-    LOGGING["handlers"]["console"] = {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"}
-    LOGGING["handlers"]["console"]["formatter"] = "one_line"
+if ERROR_LOG is None:
+    LOG_HANDLERS["console"] = {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "one_line"}
 else:
     ERROR_LOG.parent.mkdir(exist_ok=True)
-    LOGGING["handlers"]["error_file"] = {
+    LOG_HANDLERS["error_file"] = {
         "class": "logging.handlers.RotatingFileHandler",
         "filename": str(ERROR_LOG),
         "level": "ERROR",
@@ -313,7 +297,24 @@ else:
         "formatter": "dated",
         "delay": True,
     }
-    LOGGING["root"]["handlers"].append("error_file")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "one_line": {"()": OneLineJsonFormatter},
+    },
+    "handlers": LOG_HANDLERS,
+    "root": {
+        "handlers": ["console"] if ERROR_LOG is None else ["console", "error_file"],
+        "level": os.environ.get("LOG_LEVEL", "WARNING"),
+    },
+    "loggers": {
+        # A request for a foreign host name is refused (400), not an error of the app.
+        "django.security.DisallowedHost": {"handlers": ["console"], "propagate": False},
+        "django.request": {"handlers": ["server_errors"]},
+    },
+}
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
 if SENTRY_DSN:
     start_sentry(SENTRY_DSN)
