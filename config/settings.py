@@ -182,6 +182,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]
 # Sign-in throttling (django-axes): a username is locked from one IP address only, for a
 # cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).
+# Behind the service's proxy (PROXY=1) the address is the client's from X-Forwarded-For.
 AUTHENTICATION_BACKENDS = ["accounts.signin.SignInThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
