@@ -135,16 +135,13 @@ def release() -> None:
     print("Migrated: the release's servers may start.", flush=True)
 
 
-def announce(*, hosted: bool) -> None:
-    """Where tablets and phones open the server, and how to stop it."""
+def announce() -> None:
+    """Where tablets and phones open the server, and how to stop it (a laptop's terminal)."""
     from django.conf import settings
 
     from accounts import first_run
     from accounts.venue import startup_lines
 
-    if hosted:
-        print(f"Serving on {os.environ['HOST']}:{os.environ['PORT']}.", flush=True)
-        return
     for line in startup_lines(os.environ["HOST"], os.environ["PORT"], settings.PUBLIC_URL):
         print(line)
     code = first_run.setup_code()
@@ -210,14 +207,11 @@ def main(argv: list[str]) -> None:
     from django.conf import settings
 
     django.setup()
-    hosted = bool(getattr(settings, "HOSTED", False))
-    if hosted:
-        prepare_hosted()
-    else:
-        prepare_laptop(load_demo=os.environ.get("DEMO", "1") != "0")
-    announce(hosted=hosted)
-    if hosted:
+    if getattr(settings, "HOSTED", False):
+        prepare_hosted()  # gunicorn logs where it listens, as a JSON line like every other event
         os.execv(sys.executable, GUNICORN)
+    prepare_laptop(load_demo=os.environ.get("DEMO", "1") != "0")
+    announce()
     sys.exit(Supervisor().run())
 
 

@@ -4,6 +4,7 @@ it refuses to start while migrations are pending; `bin/serve release` applies th
 public-version triggers are there after it; then the server starts with nothing of its own in
 VAR_DIR but the static files. The hosted tests need PostgreSQL (DATABASE_URL), as a service has."""
 
+import json
 import os
 import signal
 import sqlite3
@@ -166,6 +167,8 @@ def test_a_hosted_server_does_not_migrate_the_release_step_does_and_the_triggers
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+    events = [json.loads(line) for line in process.stdout.read().decode().splitlines()]  # one JSON line each
+    assert any("Listening at" in event["message"] for event in events)
 
 
 def test_the_worker_mode_runs_the_task_worker_alone(tmp_path, hosted_env):
