@@ -26,8 +26,8 @@ urlpatterns = [
     path("<slug:slug>/exports/", exports.exports_page, name="exports"),
     path("<slug:slug>/exports/<str:name>", exports.export_file, name="export_file"),
     # A file made by a task (a round's batch PDFs, the results website): progress, then the file.
-    path("<slug:slug>/files/<int:pk>/", files.produced_file, name="produced_file"),
-    path("<slug:slug>/files/<int:pk>/download/", files.produced_file_download, name="produced_file_download"),
+    path("<slug:slug>/files/<int:file_id>/", files.produced_file, name="produced_file"),
+    path("<slug:slug>/files/<int:file_id>/download/", files.produced_file_download, name="produced_file_download"),
     path("new/restore/", backups.restore_new, name="restore_new"),
     path("new/restore/confirm/", backups.restore_confirm, name="restore_confirm"),
     path("<slug:slug>/backups/", backups.backups, name="backups"),

@@ -16,9 +16,9 @@ Kind = ProducedFile.Kind
 Status = ProducedFile.Status
 
 
-def _file_of(request, tournament, pk, **options):
-    """The tournament's file `pk` (404 for another's); the results website is the organiser's only."""
-    produced = produced_file_or_404(tournament, pk, **options)
+def _file_of(request, tournament, file_id, **options):
+    """The tournament's file `file_id` (404 for another's); the results website is the organiser's only."""
+    produced = produced_file_or_404(tournament, file_id, **options)
     if produced.kind == Kind.RESULTS_SITE and not outranks(request.role, Role.ORGANISER):
         raise PermissionDenied
     return produced
@@ -31,8 +31,8 @@ def _state(produced):
 
 @staff_required(Role.HEAD_REFEREE)
 @require_safe
-def produced_file(request, tournament, pk):
-    produced = _file_of(request, tournament, pk)
+def produced_file(request, tournament, file_id):
+    produced = _file_of(request, tournament, file_id)
     state = _state(produced)
     organiser = outranks(request.role, Role.ORGANISER)
     context = {
@@ -55,9 +55,9 @@ def produced_file(request, tournament, pk):
 
 @staff_required(Role.HEAD_REFEREE)
 @require_safe
-def produced_file_download(request, tournament, pk):
+def produced_file_download(request, tournament, file_id):
     """The finished file; before it is finished, its progress page."""
-    produced = _file_of(request, tournament, pk, with_content=True)
+    produced = _file_of(request, tournament, file_id, with_content=True)
     if produced.status != Status.DONE:
         return redirect("organiser:produced_file", tournament.slug, produced.pk)
     return produced_file_response(produced)
