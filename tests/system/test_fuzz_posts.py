@@ -53,7 +53,7 @@ from tests.support.html_forms import page_forms
 from tests.support.sides import make_side, rows_of
 from tests.support.urls import pattern_defaults, url_patterns
 from tournament import submissions
-from tournament.models import Player
+from tournament.models import Player, ProducedFile
 
 pytestmark = pytest.mark.django_db
 
@@ -272,6 +272,16 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         "invitation_id": invitation.pk,
         "invitation_token": invitation_token,
         "uidb64": urlsafe_base64_encode(force_bytes(organiser.pk)),
+        "file_id": ProducedFile.objects.create(  # a round's score sheets, made (GET only: POST is 405)
+            tournament=tournament,
+            kind=ProducedFile.Kind.SCORE_SHEETS,
+            content_key="round 3",
+            source_path=reverse("printing:score_sheets", args=[tournament.slug, 3]),
+            status=ProducedFile.Status.DONE,
+            content=b"%PDF-1.7 ",
+            file_name="round-3-score-sheets.pdf",
+            content_type="application/pdf",
+        ).pk,
     }
     return {
         "tournament": tournament,
