@@ -36,7 +36,7 @@ def test_the_export_buttons_download_the_files(new_page, live_server, client, or
         download.value.save_as(saved[filename])
     # The website is made by a task: its progress page, polling, offers it once the queue ran.
     page.get_by_role("link", name="Results website (ZIP)").click()
-    page.get_by_text("Waiting for its turn").wait_for()
+    page.get_by_text("Waiting for its turn.").wait_for()
     run_queued_tasks()
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the file").click()

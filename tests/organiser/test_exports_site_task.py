@@ -52,7 +52,7 @@ def test_unchanged_public_data_reuses_the_zip_and_a_change_makes_a_new_one(organ
     page = organiser_client.get(site_url(tournament))
     assert page.status_code == 302 and page["Location"].startswith(f"/staff/{tournament.slug}/files/")
     progress = organiser_client.get(page["Location"]).content.decode()
-    assert "Waiting for its turn" in progress and f'href="/staff/{tournament.slug}/exports/"' in progress
+    assert "Waiting for its turn." in progress and f'href="/staff/{tournament.slug}/exports/"' in progress
     run_queued_tasks()
     running = organiser_client.get(page["Location"]).content.decode()
     assert "Download the file" in running

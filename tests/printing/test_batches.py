@@ -65,7 +65,7 @@ def _none_once(unfinished_file):
 def test_the_progress_page_shows_how_many_tables_are_done(organiser_client, tournament):
     page = progress_page(organiser_client.get(SHEETS))
     html = organiser_client.get(page).content.decode()
-    assert "Waiting for its turn" in html and 'hx-trigger="every 1s"' in html
+    assert "Waiting for its turn." in html and 'hx-trigger="every 1s"' in html
     assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in html  # without JavaScript
     ProducedFile.objects.update(status=ProducedFile.Status.RUNNING, done=1, total=2)
     fragment = organiser_client.get(page, HTTP_HX_REQUEST="true").content.decode()
