@@ -53,9 +53,11 @@ def test_unchanged_public_data_reuses_the_zip_and_a_change_makes_a_new_one(organ
     assert page.status_code == 302 and page["Location"].startswith(f"/staff/{tournament.slug}/files/")
     progress = organiser_client.get(page["Location"]).content.decode()
     assert "Waiting for its turn." in progress and f'href="/staff/{tournament.slug}/exports/"' in progress
+    ProducedFile.objects.filter(status="queued").update(status="running", done=3, total=12)
+    running = organiser_client.get(page["Location"], HTTP_HX_REQUEST="true").content.decode()
+    assert "3 of 12 pages" in running
     run_queued_tasks()
-    running = organiser_client.get(page["Location"]).content.decode()
-    assert "Download the file" in running
+    assert "Download the file" in organiser_client.get(page["Location"]).content.decode()
     assert any(b"Zmieniony" in page for page in members(organiser_client.get(site_url(tournament)).content).values())
 
 

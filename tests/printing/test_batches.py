@@ -2,10 +2,12 @@
 offered when done (the same PDF as rendered at once), reused while the data is unchanged, made
 anew when it changes, a failure recorded with "try again", and another organisation's file 404."""
 
+import datetime
 import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from printing import batches, selectors
@@ -164,3 +166,15 @@ def test_score_sheets_report_each_table_as_it_is_laid_out(tournament):
     with batches.pages_laid_out(reported.append):
         batches.score_sheets_pdf(round_, selectors.round_tables(round_), "http://192.168.1.9:8000")
     assert reported == [1, 2]  # the two tables' pages (the one form's page came first: page 1)
+
+
+def test_a_file_whose_worker_stopped_is_shown_failed_and_asked_again(organiser_client, tournament):
+    page = progress_page(organiser_client.get(SHEETS))
+    long_ago = timezone.now() - files.STALE_AFTER - datetime.timedelta(minutes=1)
+    ProducedFile.objects.update(status="running", done=1, total=2, updated_at=long_ago)
+    html = organiser_client.get(page).content.decode()
+    assert "The file was not finished: the server stopped making it." in html and "hx-trigger" not in html
+    assert f'href="{SHEETS}">Try again' in html
+    assert progress_page(organiser_client.get(SHEETS)) != page
+    run_queued_tasks()
+    assert list(ProducedFile.objects.order_by("pk").values_list("status", flat=True)) == ["failed", "done"]
