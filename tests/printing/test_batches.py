@@ -4,8 +4,10 @@ anew when it changes, a failure recorded with "try again", and another organisat
 
 import datetime
 import re
+import threading
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -178,3 +180,24 @@ def test_a_file_whose_worker_stopped_is_shown_failed_and_asked_again(organiser_c
     assert progress_page(organiser_client.get(SHEETS)) != page
     run_queued_tasks()
     assert list(ProducedFile.objects.order_by("pk").values_list("status", flat=True)) == ["failed", "done"]
+
+
+def test_eight_requests_at_the_same_moment_make_one_file(tournament):
+    """Eight servers (threads with connections of their own) ask at once: one row, one task."""
+    asked = batches.file_request(Round.objects.get(number=1), ProducedFile.Kind.TABLE_CARDS, "/x", 3)
+    barrier, answers = threading.Barrier(8), []
+
+    def ask():
+        try:
+            barrier.wait()
+            answers.append(files.ask_for_file(tournament, asked, batches.make_round_pdf).pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(answers) == 8 and len(set(answers)) == 1
+    assert ProducedFile.objects.count() == 1 and DBTaskResult.objects.count() == 1
