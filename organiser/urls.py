@@ -3,7 +3,7 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import backups, dashboard, exports, people, players, rounds, seasons, timetable, tournaments
+from organiser.views import backups, dashboard, exports, files, people, players, rounds, seasons, timetable, tournaments
 
 app_name = "organiser"
 urlpatterns = [
@@ -35,6 +35,9 @@ urlpatterns = [
     path("<slug:slug>/timetable/", timetable.timetable, name="timetable"),
     path("<slug:slug>/exports/", exports.exports_page, name="exports"),
     path("<slug:slug>/exports/<str:name>", exports.export_file, name="export_file"),
+    # A file made by a task (a round's batch PDFs, the results website): progress, then the file.
+    path("<slug:slug>/files/<int:file_id>/", files.produced_file, name="produced_file"),
+    path("<slug:slug>/files/<int:file_id>/download/", files.produced_file_download, name="produced_file_download"),
     path("new/restore/", backups.restore_new, name="restore_new"),
     path("new/restore/confirm/", backups.restore_confirm, name="restore_confirm"),
     path("<slug:slug>/backups/", backups.backups, name="backups"),

@@ -1,6 +1,6 @@
 """Many host organisations on one server: every staff door opens only onto the tournaments of the
 organisations a person belongs to. Organisation A's organiser asking for B's tournament, or for
-B's players, links, grants or snapshots by id, gets 404 and changes nothing of B's; a creation,
+B's players, links, grants, snapshots or produced files by id, gets 404 and changes nothing of B's; a creation,
 an import and a restore go into A."""
 
 import io
@@ -19,7 +19,7 @@ from scoring.models import Card
 from tests.factories import settings_data, table, tournament_data
 from tests.support.uploads import named, token_of
 from tests.support.urls import url_patterns
-from tournament.models import HostOrganisation, Person, Player, Tournament
+from tournament.models import HostOrganisation, Person, Player, ProducedFile, Tournament
 
 pytestmark = pytest.mark.django_db
 STAFF_NAMESPACES = ("organiser:", "printing:", "scoring:", "accounts:")
@@ -33,7 +33,7 @@ def started(number=1):
 @pytest.fixture
 def two(backup_dir):
     """Host organisations A (tournament `alpha`) and B (`beta`, with a card, a referee, a tablet
-    link and a snapshot), and A's organiser."""
+    link, a snapshot and a file made by a task), and A's organiser."""
     HostOrganisation.objects.all().delete()  # the one a fresh database starts with
     a = HostOrganisation.objects.create(name="Federacja A", slug="fed-a")
     b = HostOrganisation.objects.create(name="Klub B", slug="klub-b")
@@ -48,6 +48,16 @@ def two(backup_dir):
     )
     link, _token = create_device_link(beta, label="Tablet B")
     snapshot = take_snapshot(beta, "round-1")
+    made = ProducedFile.objects.create(
+        tournament=beta,
+        kind=ProducedFile.Kind.SCORE_SHEETS,
+        content_key="round 1",
+        source_path="/print/beta/round/1/score-sheets.pdf",
+        status=ProducedFile.Status.DONE,
+        content=b"%PDF-1.7 ",
+        file_name="beta-round-1-score-sheets.pdf",
+        content_type="application/pdf",
+    )
     organiser = User.objects.create_user("organiser-a", password="secret-pass-123")
     make_member(organiser, Role.ORGANISER, a)
     b_values = {
@@ -63,6 +73,7 @@ def two(backup_dir):
         "grant_id": grant.pk,
         "name": snapshot.name,
         "action": "check-in",
+        "file_id": made.pk,
     }
     return {"a": a, "b": b, "alpha": alpha, "beta": beta, "organiser": organiser, "b_values": b_values}
 
@@ -109,7 +120,13 @@ def test_another_organisations_objects_by_id_under_ones_own_tournament_are_not_f
         url = reverse(name, kwargs={p: own_tournament[p] for p in params})
         client.post(url)
     assert b_state(two["beta"]) == before
-    for name, key in (("organiser:player", "pk"), ("scoring:player", "player_id"), ("organiser:person", "person_id")):
+    for name, key in (
+        ("organiser:player", "pk"),
+        ("scoring:player", "player_id"),
+        ("organiser:person", "person_id"),
+        ("organiser:produced_file", "file_id"),
+        ("organiser:produced_file_download", "file_id"),
+    ):
         assert client.get(reverse(name, kwargs={"slug": "alpha", key: own_tournament[key]})).status_code == 404
 
 

@@ -18,7 +18,7 @@ from accounts.team import create_invitation
 from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.support.urls import pattern_defaults, url_patterns
-from tournament.models import Person, Player, Season, Tournament
+from tournament.models import Person, Player, ProducedFile, Season, Tournament
 
 # Patterns left out, each with its reason.
 EXCLUDED = {
@@ -48,6 +48,7 @@ ARGUMENTS = {
     "membership_id": lambda w: w["membership"].pk,
     "invitation_id": lambda w: w["invitation"].pk,
     "invitation_token": lambda w: w["invitation_token"],
+    "file_id": lambda w: w["file"].pk,  # a round's score sheets being made (organiser/views/files.py)
     "uidb64": lambda w: urlsafe_base64_encode(
         force_bytes(w["membership"].user_id)
     ),  # with the tablet's token: a spent link
@@ -119,7 +120,8 @@ class VisibleText(HTMLParser):
 
 @pytest.fixture
 def world(settings, tmp_path):
-    """The demo (rounds 1 and 2 completed) with round 3 drawn but not published, a tablet link."""
+    """The demo (rounds 1 and 2 completed) with round 3 drawn but not published, a tablet link,
+    round 1's score sheets being made."""
     settings.VAR_DIR = tmp_path
     settings.LANGUAGE_CODE = "pl"
     call_command("load_demo", "--if-empty", stdout=open("/dev/null", "w"))
@@ -139,6 +141,17 @@ def world(settings, tmp_path):
         player.save(update_fields=["person"])
     season = Season.objects.create(host=tournament.host, name="Sezon", slug="sezon-demo")
     season.tournaments.add(tournament)
+    being_made = ProducedFile.objects.create(
+        tournament=tournament,
+        kind=ProducedFile.Kind.SCORE_SHEETS,
+        content_key="score sheets of round 1",
+        source_path=reverse("printing:score_sheets", args=[DEMO_SLUG, 1]),
+        status=ProducedFile.Status.RUNNING,
+        done=3,
+        total=8,
+        file_name=f"{DEMO_SLUG}-round-1-score-sheets.pdf",
+        content_type="application/pdf",
+    )
     return {
         "tournament": tournament,
         "player": player,
@@ -150,6 +163,7 @@ def world(settings, tmp_path):
         "invitation": invitation,
         "invitation_token": invitation_token,
         "membership": Membership.objects.get(user__username="sedzia"),
+        "file": being_made,
     }
 
 

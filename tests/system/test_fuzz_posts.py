@@ -53,7 +53,7 @@ from tests.support.html_forms import page_forms
 from tests.support.sides import make_side, rows_of
 from tests.support.urls import pattern_defaults, url_patterns
 from tournament import submissions
-from tournament.models import Player, Season
+from tournament.models import Player, ProducedFile, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -288,6 +288,16 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         "season": season.slug,
         "file": "season.csv",
         "uid": str(player.person.uid),
+        "file_id": ProducedFile.objects.create(  # a round's score sheets, made (GET only: POST is 405)
+            tournament=tournament,
+            kind=ProducedFile.Kind.SCORE_SHEETS,
+            content_key="round 3",
+            source_path=reverse("printing:score_sheets", args=[tournament.slug, 3]),
+            status=ProducedFile.Status.DONE,
+            content=b"%PDF-1.7 ",
+            file_name="round-3-score-sheets.pdf",
+            content_type="application/pdf",
+        ).pk,
     }
     return {
         "tournament": tournament,

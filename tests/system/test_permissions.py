@@ -23,7 +23,7 @@ from accounts.team import create_invitation
 from organiser.interchange import export_tournament, import_tournament
 from scoring.models import ScoreSheet
 from tests.factories import build, out_game, table, tournament_data, with_people
-from tournament.models import Player, Season, Tournament
+from tournament.models import Player, ProducedFile, Season, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -123,6 +123,9 @@ EXPECTED = {
     "organiser:timetable": staff(HEAD),  # read by the head referee too; its POST: tests/organiser/test_timetable.py
     "organiser:exports": staff(ORG),
     "organiser:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
+    # A file made by a task (round 1's score sheets, finished): its page and the file.
+    "organiser:produced_file": staff(HEAD),
+    "organiser:produced_file_download": staff(HEAD),
     "organiser:backups": staff(ORG, post=200),  # no file: the form says so
     "organiser:backup_download": staff(ORG),
     "organiser:snapshot_download": staff(ORG, get=404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
@@ -156,11 +159,11 @@ EXPECTED = {
     "scoring:ties": staff(HEAD, post=200),  # no tie here: the page says so and records nothing
     # PDFs: staff documents, then the public ones.
     "printing:index": staff(ORG),
-    "printing:seating_by_table": staff(HEAD),
-    "printing:seating_alphabetical": staff(HEAD),
-    "printing:score_sheets": staff(HEAD),
+    "printing:seating_by_table": staff(HEAD, get=302),  # its progress page while a task makes it
+    "printing:seating_alphabetical": staff(HEAD, get=302),  # its progress page while a task makes it
+    "printing:score_sheets": staff(HEAD, get=302),  # its progress page while a task makes it
     "printing:table_score_sheet": staff(HEAD),
-    "printing:table_cards": staff(HEAD),
+    "printing:table_cards": staff(HEAD, get=302),  # its progress page while a task makes it
     "printing:blank_score_sheet": staff(HEAD),
     "printing:standings": staff(HEAD),
     "printing:medal_diplomas": staff(HEAD, get=409),  # the tournament is not over: a message
@@ -273,6 +276,16 @@ def world(referee, head_referee, organiser):
         "season": season.slug,
         "uid": str(Player.objects.get(pk=player.pk).person.uid),
         "invitation_id": create_invitation(tournament.host, role=Role.REFEREE, created_by=organiser)[0].pk,
+        "file_id": ProducedFile.objects.create(
+            tournament=tournament,
+            kind=ProducedFile.Kind.SCORE_SHEETS,
+            content_key="round 1",
+            source_path="/print/test/round/1/score-sheets.pdf",
+            status=ProducedFile.Status.DONE,
+            content=b"%PDF-1.7 ",
+            file_name="test-round-1-score-sheets.pdf",
+            content_type="application/pdf",
+        ).pk,
     }
     return {"tournament": tournament, "visitors": visitors, "params": params}
 
