@@ -13,7 +13,7 @@ VAR_DIR        what the app writes: database, secret key, static files, snapshot
 LISTEN_HOST    the address the server listens on (`bin/serve` sets it; 0.0.0.0 = the whole network)
 CONTAINER      "1" in the container image: this machine's network address is not the laptop's, so
                the venue address is asked for on the organiser's pages (accounts/venue.py)
-BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
+BACKUP_SNAPSHOTS  automatic snapshots queued as tasks: on (default) or off (default off in tests)
 REDIS_URL      the cache shared by every app server, e.g. redis://127.0.0.1:6379/0 (default: each
                process's own memory, right for one laptop)
 """
@@ -49,7 +49,7 @@ def env_flag(name, default=False):
 
 DEBUG = env_flag("DEBUG")
 TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only requirements
-BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "background")
+BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "on")
 if TESTING and not os.environ.get("SECRET_KEY"):
     SECRET_KEY = "test-settings-key-for-the-test-suite-only-0123456789"
 else:

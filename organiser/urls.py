@@ -27,6 +27,7 @@ urlpatterns = [
     path("<slug:slug>/exports/<str:name>", exports.export_file, name="export_file"),
     path("new/restore/", backups.restore_new, name="restore_new"),
     path("new/restore/confirm/", backups.restore_confirm, name="restore_confirm"),
+    path("new/restore/<str:token>/", backups.restore_progress, name="restore_progress"),
     path("<slug:slug>/backups/", backups.backups, name="backups"),
     path("<slug:slug>/backups/download/", backups.backup_download, name="backup_download"),
     path("<slug:slug>/backups/<str:name>/", backups.snapshot_download, name="snapshot_download"),

@@ -17,7 +17,7 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     new_page, live_server, client, organiser, settings, tmp_path, viewport
 ):
     settings.BACKUP_DIR = tmp_path / "backups"
-    settings.BACKUP_SNAPSHOTS = "inline"
+    settings.BACKUP_SNAPSHOTS = "on"
     tournament = checked_in(8)
     page = signed_in_page(new_page, live_server, client, organiser, viewport)
     page.goto(f"{live_server.url}/staff/test/")

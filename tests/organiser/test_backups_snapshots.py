@@ -29,7 +29,7 @@ def tournament():
 def backup_dir(settings, tmp_path, tournament):
     """The tournament's snapshot folder."""
     settings.BACKUP_DIR = tmp_path / "backups"
-    settings.BACKUP_SNAPSHOTS = "inline"
+    settings.BACKUP_SNAPSHOTS = "on"
     return settings.BACKUP_DIR / "tournaments" / str(tournament.uid)
 
 

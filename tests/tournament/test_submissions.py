@@ -181,7 +181,7 @@ def test_a_draw_and_a_publish_sent_twice_each_happen_once(organiser_client):
 
 
 def test_a_restore_confirmed_twice_restores_once_and_saves_one_snapshot_before_it(organiser_client, settings, tmp_path):
-    settings.BACKUP_DIR, settings.BACKUP_SNAPSHOTS = tmp_path, "inline"
+    settings.BACKUP_DIR, settings.BACKUP_SNAPSHOTS = tmp_path, "on"
     old = build(4)
     upload = io.BytesIO(gzip.compress(dumps(export_tournament(old)).encode()))
     upload.name = "backup.json.gz"
