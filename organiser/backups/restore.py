@@ -181,9 +181,11 @@ def staged_row(token, *, user):
 
 def staged_text(token, *, user):
     """The text of the user's upload `token` waiting for its confirmation; refused when it is
-    unknown, expired or already confirmed."""
+    unknown, expired or already confirmed (`restore_already_confirmed`)."""
     row = staged_row(token, user=user)
-    if row is None or row.status != StagedRestore.Status.STAGED or row.created_at < timezone.now() - STAGED_FOR:
+    if row is not None and row.status != StagedRestore.Status.STAGED:
+        raise Refused("restore_already_confirmed")
+    if row is None or row.created_at < timezone.now() - STAGED_FOR:
         raise Refused("upload_expired")
     return bytes(row.content).decode("utf-8")
 

@@ -220,12 +220,11 @@ def restore_confirm(request):
     """Queue the restore of the previewed backup once the organiser confirms (naming a tournament it
     replaces); then its progress page."""
     token = request.POST.get("token", "")
-    staged = restore.staged_row(token, user=request.user)
-    if staged is not None and staged.status != staged.Status.STAGED:  # confirmed already, maybe on another server
-        return _confirmed_already(request, token)
     try:
         _data, plan = restore.checked(restore.staged_text(token, user=request.user))
     except Refused as refusal:
+        if refusal.code == "restore_already_confirmed":  # a second tap, maybe on another server
+            return _confirmed_already(request, token)
         messages.error(request, refusal.message)
         return redirect_after_post(request, "/staff/")
     shown = restore.preview(plan, user=request.user)
