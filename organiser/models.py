@@ -10,7 +10,6 @@ restore").
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 
 
 class Snapshot(models.Model):
@@ -60,10 +59,10 @@ class StagedRestore(models.Model):
     (with the restored tournament) or `failed` (with the refusal)."""
 
     class Status(models.TextChoices):
-        STAGED = "staged", _("waiting for the confirmation")
-        APPLYING = "applying", _("being restored")
-        APPLIED = "applied", _("restored")
-        FAILED = "failed", _("not restored")
+        STAGED = "staged"
+        APPLYING = "applying"
+        APPLIED = "applied"
+        FAILED = "failed"
 
     token = models.CharField(max_length=32, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

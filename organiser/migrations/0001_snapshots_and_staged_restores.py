@@ -93,7 +93,7 @@ class Migration(migrations.Migration):
                 ('content', models.BinaryField()),
                 ('size', models.PositiveIntegerField()),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('staged', 'waiting for the confirmation'), ('applying', 'being restored'), ('applied', 'restored'), ('failed', 'not restored')], default='staged', max_length=8)),
+                ('status', models.CharField(choices=[('staged', 'Staged'), ('applying', 'Applying'), ('applied', 'Applied'), ('failed', 'Failed')], default='staged', max_length=8)),
                 ('slug', models.CharField(blank=True, max_length=80)),
                 ('refusal', models.JSONField(blank=True, null=True)),
                 ('finished_at', models.DateTimeField(blank=True, null=True)),

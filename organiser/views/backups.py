@@ -80,6 +80,7 @@ def _page(request, tournament, form=None):
             "tournament": tournament,
             "snapshots": snapshots,
             "keep": files.KEEP,
+            "file_copies": not files.hosted(),
             "form": form or BackupUploadForm(),
             "warnings": _warnings(tournament, snapshots),
         },
