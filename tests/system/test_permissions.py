@@ -126,6 +126,7 @@ EXPECTED = {
         SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}
     ),
     "organiser:restore_confirm": post_only(SIGNED_IN, 302),  # no staged upload: back to /staff/ with a message
+    "organiser:restore_progress": staff(SIGNED_IN, get=404, post=405, kwargs={"token": "0" * 32}),  # none confirmed
     # Referee tablets.
     "scoring:home": staff(REF),
     "scoring:round": staff(REF),
