@@ -4,11 +4,13 @@ simultaneous confirmations restore once."""
 
 import datetime
 import gzip
+import importlib
 import io
 import json
 import threading
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
@@ -101,6 +103,23 @@ def test_snapshot_files_of_the_earlier_layout_go_to_the_tournament_created_befor
     assert {s.name for s in files.listed(own)} == {written.name, after}
     assert not legacy.exists()
     assert (backup_dir / "deleted" / "earlier-layout_test" / before).is_file()
+
+
+def test_the_upgrade_copies_an_earlier_releases_snapshot_files_into_rows(backup_dir):
+    tournament = build(4)
+    folder = backup_dir / "tournaments" / str(tournament.uid)
+    folder.mkdir(parents=True)
+    start = datetime.datetime(2026, 2, 10, 9, 0, tzinfo=datetime.UTC)
+    names = [files.snapshot_name(f"verify-r1-t{i}", start + datetime.timedelta(minutes=i)) for i in range(52)]
+    for name in names:
+        (folder / name).write_bytes(gzip.compress(b"{}", mtime=0))
+    (folder / "tournament.json").write_text("{}")
+    migration = importlib.import_module("organiser.migrations.0001_snapshots_and_staged_restores")
+    migration.files_into_rows(django_apps, None)
+    assert [s.name for s in files.snapshots(tournament)] == sorted(names, reverse=True)[:50]  # the newest 50
+    newest = files.snapshot_named(tournament, names[-1])
+    assert newest.trigger == "verify-r1-t51" and newest.taken_at == start + datetime.timedelta(minutes=51)
+    assert gzip.decompress(newest.content) == b"{}" and newest.host_id == tournament.host_id
 
 
 @pytest.mark.django_db(transaction=True)
