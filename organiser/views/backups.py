@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
@@ -246,7 +246,7 @@ def restore_confirm(request):
     )
 
 
-@require_GET
+@require_safe
 @login_required
 def restore_progress(request, token):
     """A confirmed restore: being restored (the page reloads itself), restored, or why not."""
