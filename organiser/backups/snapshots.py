@@ -25,10 +25,11 @@ from tournament.selectors import tournament_with_pk
 logger = logging.getLogger(__name__)
 
 
-def take_snapshot(tournament, trigger):
-    """Write a snapshot of `tournament` now; returns its row, or None when it failed (logged)."""
+def take_snapshot(tournament, trigger, text=None):
+    """Write a snapshot of `tournament` now (`text`: its backup, if made already); returns its row,
+    or None when it failed (logged)."""
     try:
-        return files.save_snapshot(tournament, dumps(export_tournament(tournament)), trigger)
+        return files.save_snapshot(tournament, text or dumps(export_tournament(tournament)), trigger)
     except Exception as error:  # a snapshot must never break what triggered it
         logger.exception("snapshot of %s (%s) failed", tournament.slug, trigger)
         files.record_failure(tournament, trigger, error)
@@ -42,11 +43,14 @@ def write_snapshot(tournament_id, trigger):
     tournament = tournament_with_pk(tournament_id)
     if tournament is None:  # deleted meanwhile
         return
-    text = dumps(export_tournament(tournament))
+    try:
+        text = dumps(export_tournament(tournament))
+    except Exception:
+        text = None  # take_snapshot tries again, and records the failure
     last = files.newest(tournament)
-    if last is not None and last.trigger == trigger and last.digest == files.digest_of(text):
+    if text and last is not None and last.trigger == trigger and last.digest == files.digest_of(text):
         return
-    take_snapshot(tournament, trigger)
+    take_snapshot(tournament, trigger, text)
 
 
 def snapshot_waiting(tournament_id):
