@@ -8,11 +8,15 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 
 import pytest
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
-from organiser.management.commands.run_tasks import abandoned
+from organiser.management.commands.run_tasks import abandoned, new_worker_id, requeue_abandoned
 from tests.support.server import ROOT, Server
+from tests.support.slow_task import sleep_then_record
 
 LEASE = datetime.timedelta(minutes=30)
 NOW = datetime.datetime(2026, 2, 10, 12, 0, tzinfo=datetime.UTC)
@@ -34,6 +38,30 @@ ME = "venue-laptop:4242:aaaa1111"
 def test_a_running_task_is_abandoned_when_its_worker_is_gone(worker_id, minutes_running, gone):
     started = NOW - datetime.timedelta(minutes=minutes_running)
     assert abandoned(worker_id, started, me=ME, now=NOW, lease=LEASE) is gone
+
+
+@pytest.mark.django_db
+def test_the_worker_puts_back_only_the_abandoned_running_tasks(tmp_path):
+    me = new_worker_id()
+    host = me.split(":")[0]
+    long_ago = timezone.now() - datetime.timedelta(minutes=31)
+    workers = {
+        "gone here": f"{host}:999999999:aaaa1111",
+        "alive here": f"{host}:{os.getppid()}:bbbb2222",
+        "another machine, past the lease": "app-2:4242:cccc3333",
+    }
+    ids = {}
+    for label, worker in workers.items():
+        ids[label] = sleep_then_record.enqueue(str(tmp_path / "log"), 0).id
+        DBTaskResult.objects.filter(pk=ids[label]).update(status="RUNNING", started_at=long_ago, worker_ids=[worker])
+    assert requeue_abandoned(me) == 2
+    status = dict(DBTaskResult.objects.values_list("pk", "status"))
+    assert {label: status[uuid.UUID(str(pk))] for label, pk in ids.items()} == {
+        "gone here": "READY",
+        "alive here": "RUNNING",
+        "another machine, past the lease": "READY",
+    }
+    assert DBTaskResult.objects.filter(status="READY", started_at__isnull=False).count() == 0
 
 
 ENQUEUE = """
