@@ -13,7 +13,7 @@ VAR_DIR        what the app writes: database, secret key, static files, snapshot
 LISTEN_HOST    the address the server listens on (`bin/serve` sets it; 0.0.0.0 = the whole network)
 CONTAINER      "1" in the container image: this machine's network address is not the laptop's, so
                the venue address is asked for on the organiser's pages (accounts/venue.py)
-BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
+BACKUP_SNAPSHOTS  automatic snapshots queued as tasks: on (default) or off (default off in tests)
 REDIS_URL      the cache shared by every app server, e.g. redis://127.0.0.1:6379/0 (default: each
                process's own memory, right for one laptop)
 HOSTED         "1" for a service of many organisations on several app servers (config/hosted.py):
@@ -62,7 +62,7 @@ TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only
 HOSTED = env_flag("HOSTED")  # a service of many organisations on several app servers (config/hosted.py)
 if HOSTED and missing_for_hosting(dict(os.environ)):
     raise ImproperlyConfigured(refusal(missing_for_hosting(dict(os.environ))))
-BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "background")
+BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "on")
 if TESTING and not os.environ.get("SECRET_KEY"):
     SECRET_KEY = "test-settings-key-for-the-test-suite-only-0123456789"
 else:

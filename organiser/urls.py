@@ -40,6 +40,7 @@ urlpatterns = [
     path("<slug:slug>/files/<int:file_id>/download/", files.produced_file_download, name="produced_file_download"),
     path("new/restore/", backups.restore_new, name="restore_new"),
     path("new/restore/confirm/", backups.restore_confirm, name="restore_confirm"),
+    path("new/restore/<str:token>/", backups.restore_progress, name="restore_progress"),
     path("<slug:slug>/backups/", backups.backups, name="backups"),
     path("<slug:slug>/backups/download/", backups.backup_download, name="backup_download"),
     path("<slug:slug>/backups/<str:name>/", backups.snapshot_download, name="snapshot_download"),

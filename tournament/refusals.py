@@ -247,6 +247,8 @@ MESSAGES = {
     "backup_not_text": _("The file is not a backup: it is not text (UTF-8 JSON)."),
     "backup_invalid": _("The file cannot be restored: %(problem)s"),
     "upload_expired": _("This upload has expired or was already restored. Upload the file again."),
+    "restore_already_confirmed": _("This backup is already being restored (it was confirmed already)."),
+    "restore_failed": _("The restore failed unexpectedly; nothing was changed. Upload the file again."),
     "backup_changed": _("The tournament %(slug)s changed since the preview. Upload the file again."),
     "backup_not_saved_first": _(
         "The tournament as it is now could not be saved first (is the disk full?), so nothing was restored."

@@ -17,6 +17,7 @@ from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import dumps, export_tournament, import_tournament
 from scoring.models import Card
 from tests.factories import settings_data, table, tournament_data
+from tests.support.tasks import run_queued_tasks
 from tests.support.uploads import named, token_of
 from tests.support.urls import url_patterns
 from tournament.models import HostOrganisation, Person, Player, ProducedFile, Tournament
@@ -174,6 +175,7 @@ def test_another_organisations_address_is_refused_without_naming_it(client, two)
 # ---------------------------------------------------------------- restoring across organisations
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_backup_with_another_organisations_address_becomes_a_new_tournament_of_ones_own(client, two):
     data = json.loads(dumps(export_tournament(two["beta"])))
     data["tournament"]["name"] = "Kopia zapasowa"
@@ -183,11 +185,13 @@ def test_a_backup_with_another_organisations_address_becomes_a_new_tournament_of
     assert "The address beta is taken on this server" in html and "<code>beta-2</code>" in html
     assert B_NAME not in html and "Klub B" not in html and "will be replaced" not in html
     client.post("/staff/new/restore/confirm/", {"token": token_of(html)})
+    run_queued_tasks()
     restored = Tournament.objects.get(slug="beta-2")
     assert restored.host == two["a"] and restored.name == "Kopia zapasowa" and restored.players.count() == 4
     assert b_state(two["beta"]) == before
 
 
+@pytest.mark.django_db(transaction=True)
 def test_an_organiser_of_several_chooses_the_organisation_a_new_restore_goes_into(client, two):
     c = HostOrganisation.objects.create(name="Uniwersytet C", slug="utw-c")
     make_member(two["organiser"], Role.ORGANISER, c)
@@ -202,8 +206,10 @@ def test_an_organiser_of_several_chooses_the_organisation_a_new_restore_goes_int
         slug="gamma"
     )
     client.post("/staff/new/restore/confirm/", {"token": token, "host": str(two["b"].pk)})
+    run_queued_tasks()
     assert not Tournament.objects.filter(slug="gamma").exists()
     client.post("/staff/new/restore/confirm/", {"token": token, "host": str(c.pk)})
+    run_queued_tasks()
     assert Tournament.objects.get(slug="gamma").host == c
 
 

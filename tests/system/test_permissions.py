@@ -142,6 +142,7 @@ EXPECTED = {
     "organiser:season": staff(SIGNED_IN, post=405, answers=NOT_IN_THE_TEAM),
     "organiser:season_edit": staff(SIGNED_IN, post=200, answers=NOT_IN_THE_TEAM),
     "organiser:season_file": staff(SIGNED_IN, post=405, answers=NOT_IN_THE_TEAM, kwargs={"file": "season.csv"}),
+    "organiser:restore_progress": staff(SIGNED_IN, get=404, post=405, kwargs={"token": "0" * 32}),  # none confirmed
     # Referee tablets.
     "scoring:home": staff(REF),
     "scoring:round": staff(REF),
