@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from organiser.management.commands.run_tasks import abandoned, new_worker_id, requeue_abandoned
+from organiser.management.commands.run_tasks import abandoned, forget_finished, new_worker_id, requeue_abandoned
 from tests.support.server import ROOT, Server
 from tests.support.slow_task import sleep_then_record
 
@@ -62,6 +62,20 @@ def test_the_worker_puts_back_only_the_abandoned_running_tasks(tmp_path):
         "another machine, past the lease": "READY",
     }
     assert DBTaskResult.objects.filter(status="READY", started_at__isnull=False).count() == 0
+
+
+@pytest.mark.django_db
+def test_the_queue_forgets_tasks_finished_more_than_a_week_ago(tmp_path):
+    now = timezone.now()
+    finished = {}
+    for label, days_ago, status in (("8 days", 8, "SUCCESSFUL"), ("6 days", 6, "FAILED"), ("queued", 9, "READY")):
+        finished[label] = sleep_then_record.enqueue(str(tmp_path / "log"), 0).id
+        DBTaskResult.objects.filter(pk=finished[label]).update(
+            status=status, finished_at=now - datetime.timedelta(days=days_ago)
+        )
+    assert forget_finished(now) == 1
+    left = {str(pk) for pk in DBTaskResult.objects.values_list("pk", flat=True)}
+    assert left == {str(finished["6 days"]), str(finished["queued"])}
 
 
 ENQUEUE = """

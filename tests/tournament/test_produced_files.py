@@ -100,3 +100,14 @@ def test_the_row_and_its_task_are_one_transaction(monkeypatch):
     with pytest.raises(RuntimeError):
         files.ask_for_file(tournament, request(), Broken())
     assert not ProducedFile.objects.exists() and not DBTaskResult.objects.exists()
+
+
+def test_a_new_release_asks_for_a_new_file(monkeypatch):
+    asked = files.FileRequest(
+        kind="score_sheets", file_name="t.pdf", content_type="application/pdf", source_path="/", version=7
+    )
+    monkeypatch.setattr(files.release, "fingerprint", lambda: "release-a")
+    first = asked.content_key()
+    assert asked.content_key() == first
+    monkeypatch.setattr(files.release, "fingerprint", lambda: "release-b")
+    assert asked.content_key() != first

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournament import selectors
+from tournament import release, selectors
 from tournament.models import ProducedFile, Tournament
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,9 @@ class FileRequest:
     arguments: dict[str, Any] = field(default_factory=dict)
 
     def content_key(self) -> str:
-        asked = json.dumps([self.kind, self.arguments, self.version], sort_keys=True)
+        """What was asked, of which data, drawn by which release: a new release's layout never
+        serves a file the earlier one made."""
+        asked = json.dumps([self.kind, self.arguments, self.version, release.fingerprint()], sort_keys=True)
         return hashlib.sha256(asked.encode()).hexdigest()
 
 

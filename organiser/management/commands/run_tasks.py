@@ -5,7 +5,9 @@ cut). This worker puts such tasks back in the queue, at its start and then every
 seconds: each worker is named `hostname:pid:random`, and a RUNNING task is abandoned when its
 last worker ran on this machine and that process is gone (or is this very process, under another
 random part: a pid reused), or, for a worker on another machine, when it has run longer than
-`settings.TASK_LEASE_SECONDS`. Every task is written to be safe to run twice.
+`settings.TASK_LEASE_SECONDS`. Every task is written to be safe to run twice. The same look
+forgets the records of tasks finished more than KEEP_FINISHED ago (their files and snapshots are
+kept where they belong; the queue's rows are only its log).
 """
 
 import logging
@@ -27,6 +29,7 @@ from django_tasks_db.models import DBTaskResult
 logger = logging.getLogger(__name__)
 CHECK_EVERY = 60  # seconds between two looks for abandoned tasks
 DEFAULT_LEASE = 30 * 60  # seconds a task of a worker on another machine may run before it is retried
+KEEP_FINISHED = timedelta(days=7)  # how long the queue remembers a finished task
 
 
 def new_worker_id():
@@ -72,6 +75,12 @@ def requeue_abandoned(me):
     return requeued
 
 
+def forget_finished(now=None):
+    """Delete the queue's rows of tasks finished before KEEP_FINISHED ago; returns how many."""
+    cutoff = (now or timezone.now()) - KEEP_FINISHED
+    return DBTaskResult.objects.finished().filter(finished_at__lt=cutoff).delete()[0]
+
+
 def keep_requeueing(me):
     """Look for abandoned tasks every CHECK_EVERY seconds (a daemon thread beside the worker)."""
     while True:
@@ -79,6 +88,7 @@ def keep_requeueing(me):
         try:
             close_old_connections()
             requeue_abandoned(me)
+            forget_finished()
         except Exception:
             logger.exception("looking for abandoned tasks failed")
         finally:
