@@ -43,7 +43,7 @@ from django.utils.translation import get_language
 
 from public.models import PublicVersion
 from tournament import release, shared_cache
-from tournament.models import Season, Tournament
+from tournament.models import Person, Season, Tournament
 from tournament.selectors import season_or_404
 
 SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
@@ -232,16 +232,18 @@ def shared_page(request, template, context):
 
 
 SEASON_VERSIONS_SQL = (
-    f"SELECT v.tournament_id, v.version FROM {PublicVersion._meta.db_table} v "
+    f"SELECT v.tournament_id, v.version, (SELECT MAX(p.updated_at) FROM {Person._meta.db_table} p "
+    f"WHERE p.host_id = %s) FROM {PublicVersion._meta.db_table} v "
     f"JOIN {Season.tournaments.through._meta.db_table} s ON s.tournament_id = v.tournament_id "
     f"WHERE s.season_id = %s ORDER BY v.tournament_id"
 )
 
 
 def season_digest(season):
-    """A digest of the season's settings and of its tournaments' public versions (one query)."""
+    """A digest of the season's settings, of its tournaments' public versions and of the last change
+    to its organisation's people (a name corrected), in one query."""
     with connection.cursor() as cursor:
-        cursor.execute(SEASON_VERSIONS_SQL, [season.pk])
+        cursor.execute(SEASON_VERSIONS_SQL, [season.host_id, season.pk])
         versions = cursor.fetchall()
     state = (season.name, season.slug, tuple(season.place_points), season.best_count, tuple(map(tuple, versions)))
     return f"season-{season.pk}.{hashlib.sha256(repr(state).encode()).hexdigest()[:24]}"

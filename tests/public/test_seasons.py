@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from organiser.services import correct_person
 from scoring.services.visibility import set_visibility
 from tests.factories import SEASON_PUBLIC_TABLE, SEASON_STAFF_TABLE, season_of_three
 from tournament.models import Player, Tournament
@@ -117,3 +118,13 @@ def test_the_home_page_and_the_organisations_page_list_the_seasons(client, seaso
     link = f'href="{reverse("public:season", args=[season.slug])}"'
     assert link in client.get("/").content.decode()
     assert link in client.get(reverse("public:organisation", args=[season.host.slug])).content.decode()
+
+
+def test_a_persons_name_corrected_changes_the_page(client, season):
+    url = reverse("public:season", args=[season.slug])
+    first = client.get(url)
+    person = Player.objects.get(tournament__slug="zima-1", surname="Kamińska").person
+    correct_person(person, surname="Kamińska-Lis", given_names="Zofia", club=person.club, birth_year=None, user=None)
+    second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert second.status_code == 200
+    assert "Kamińska-Lis Zofia" in second.content.decode()

@@ -42,6 +42,8 @@ class Person(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="merged_records"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the record last changed: a season's public pages show people's names (public/freshness.py).
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["surname", "given_names", "pk"]
@@ -62,8 +64,8 @@ class Person(models.Model):
     def save(self, *args, **kwargs):
         self.name_key = match_key(self.name)
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and {"surname", "given_names"} & set(update_fields):
-            kwargs["update_fields"] = set(update_fields) | {"name_key"}
+        if update_fields is not None:
+            kwargs["update_fields"] = set(update_fields) | {"name_key", "updated_at"}
         super().save(*args, **kwargs)
 
 
