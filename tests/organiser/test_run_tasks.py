@@ -28,7 +28,7 @@ ME = "venue-laptop:4242:aaaa1111"
     [
         ("venue-laptop:4242:bbbb2222", 1, True),  # this very pid under another random part: a reused pid
         ("venue-laptop:4242:aaaa1111", 90, False),  # this worker itself
-        (f"venue-laptop:{os.getpid()}:cccc3333", 90, False),  # a live process on this machine
+        ("venue-laptop:{alive}:cccc3333", 90, False),  # a live process on this machine (the test's own)
         ("venue-laptop:999999999:cccc3333", 1, True),  # a process gone from this machine
         ("app-2:4242:dddd4444", 29, False),  # another machine, within the lease
         ("app-2:4242:dddd4444", 31, True),  # another machine, past the lease
@@ -37,6 +37,7 @@ ME = "venue-laptop:4242:aaaa1111"
 )
 def test_a_running_task_is_abandoned_when_its_worker_is_gone(worker_id, minutes_running, gone):
     started = NOW - datetime.timedelta(minutes=minutes_running)
+    worker_id = worker_id.format(alive=os.getpid())
     assert abandoned(worker_id, started, me=ME, now=NOW, lease=LEASE) is gone
 
 
