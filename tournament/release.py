@@ -17,6 +17,7 @@ import functools
 import hashlib
 from importlib import import_module, metadata
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -58,7 +59,8 @@ def library_versions() -> str:
 
 def site_folders() -> dict[str, Path]:
     """The site's templates and static files (in the checkout, or inside `config` when installed)."""
-    templates = [Path(folder) for engine in settings.TEMPLATES for folder in engine.get("DIRS", ())]
+    engines: list[dict[str, Any]] = settings.TEMPLATES
+    templates = [Path(folder) for engine in engines for folder in engine.get("DIRS", ())]
     static = [Path(folder) for folder in settings.STATICFILES_DIRS]
     return {
         **{f"templates{i}": folder for i, folder in enumerate(dict.fromkeys(templates))},
