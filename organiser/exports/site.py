@@ -42,6 +42,20 @@ def style_sheet():
     return "\n".join(Path(finders.find(name)).read_text(encoding="utf-8") for name in STYLE_SHEETS).encode()
 
 
+def round_and_season_pages(page, rounds_tables, seasons, scope):
+    """{path: page} of each round's tables and each season's public table."""
+    files = {}
+    for round_, tables in rounds_tables:
+        files[f"rounds/{round_.number}.html"] = page(
+            "round.html", "../", round=round_, tables=tables, results_shown=scope.shows_round(round_.number)
+        )
+    for season in seasons:
+        files[f"seasons/{season.slug}.html"] = page(
+            "season.html", "../", season=season, table=season_table(season, public=True)
+        )
+    return files
+
+
 def site_files(tournament, progress=None):
     """{relative path: bytes} of every file of the site; `progress(done, total)` is told of each page."""
     scope = public_scope(tournament)
@@ -59,7 +73,8 @@ def site_files(tournament, progress=None):
         "exported_at": timezone.localtime(),
     }
 
-    total = 4 + len(rounds_tables) + len(players)  # with the style sheet, the index, the standings and the players
+    # with the style sheet, the index, the standings and the players
+    total = 4 + len(rounds_tables) + len(seasons) + len(players)
     made = 1  # the style sheet
 
     def page(template, root="", **context):
@@ -82,14 +97,7 @@ def site_files(tournament, progress=None):
         "standings.html": page("standings.html", nav="standings", rows=rows, has_results=has_results),
         "players.html": page("players.html", nav="players", players=sorted_by_surname(players)),
     }
-    for round_, tables in rounds_tables:
-        files[f"rounds/{round_.number}.html"] = page(
-            "round.html", "../", round=round_, tables=tables, results_shown=scope.shows_round(round_.number)
-        )
-    for season in seasons:
-        files[f"seasons/{season.slug}.html"] = page(
-            "season.html", "../", season=season, table=season_table(season, public=True)
-        )
+    files.update(round_and_season_pages(page, rounds_tables, seasons, scope))
     standing = {row.player.pk: row for row in rows or ()}
     histories = player_histories(rounds_tables)
     for player in players:

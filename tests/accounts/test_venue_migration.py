@@ -18,8 +18,9 @@ TOURNAMENT_THEN = ("tournament", "0009_auditentry")
 def migrate(*accounts):
     """Migrate accounts to `accounts` and the tournaments to `TOURNAMENT_THEN` (every app to its
     latest without them); the apps' models then."""
-    pinned = [*accounts, TOURNAMENT_THEN] if accounts else []
-    targets = [*pinned, *(leaf for leaf in latest() if not accounts or leaf[0] not in ("accounts", "tournament"))]
+    pinned = [*accounts, TOURNAMENT_THEN, ("organiser", None)] if accounts else []  # organiser's need later ones
+    apps = ("accounts", "tournament", "organiser")
+    targets = [*pinned, *(leaf for leaf in latest() if not accounts or leaf[0] not in apps)]
     return migrate_to(targets)
 
 

@@ -28,6 +28,8 @@ NOT_PUBLIC = {
     "tournament.RoundTime": "the timetable: the public round clock (/t/<slug>/clock/) is never cached",
     "public.PublicVersion": "the version itself",
     "tournament.ServerError": "the server's errors: the organiser's dashboard only",
+    "organiser.StagedRestore": "a restore being staged: the organiser's pages only",
+    "tournament.ProducedFile": "files a task made for staff (a round's PDFs, the results-site zip)",
 }
 
 

@@ -5,11 +5,12 @@ from django.db.migrations.executor import MigrationExecutor
 
 
 def migrate(targets):
-    """Migrate to `targets` ((app, migration) pairs); the apps' models as they are there."""
+    """Migrate to `targets` ((app, migration) pairs; (app, None) unapplies all of an app's); the
+    apps' models as they are there."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+    return executor.loader.project_state([target for target in targets if target[1] is not None]).apps
 
 
 def latest():
