@@ -27,7 +27,8 @@ from page_forms import form_fields, version_in
 DATA = json.loads(Path(os.environ["HOSTED_DATA"]).read_text())
 OUT = Path(os.environ["HOSTED_OUT"])
 PACE = DATA["pace"]
-TIMEOUT = 8  # seconds, as the score sheet's htmx.config.timeout
+HTMX_TIMEOUT = 8  # seconds, as the score sheet's htmx.config.timeout
+PAGE_TIMEOUT = 30  # a page or a plain form post: the browser waits
 SAVED = "data-just-saved"
 SIGN_IN = "/accounts/login/"
 TOURNAMENTS = DATA["tournaments"]
@@ -80,16 +81,18 @@ class Visitor(HttpUser):
 
     def get(self, path, name, *, htmx=None, **kwargs):
         headers = {"HX-Request": "true", "HX-Target": htmx, "HX-Trigger": htmx} if htmx else {}
+        timeout = HTMX_TIMEOUT if htmx else PAGE_TIMEOUT
         with self.client.get(
-            path, name=name, headers=headers, timeout=TIMEOUT, allow_redirects=False, catch_response=True, **kwargs
+            path, name=name, headers=headers, timeout=timeout, allow_redirects=False, catch_response=True, **kwargs
         ) as reply:
             self.answered(reply, name, None)
         return reply
 
     def post(self, path, name, data, *, csrf=None, expect=None):
         headers = {"HX-Request": "true", "X-CSRFToken": csrf} if csrf else {}
+        timeout = HTMX_TIMEOUT if csrf else PAGE_TIMEOUT
         with self.client.post(
-            path, data=data, name=name, headers=headers, timeout=TIMEOUT, allow_redirects=False, catch_response=True
+            path, data=data, name=name, headers=headers, timeout=timeout, allow_redirects=False, catch_response=True
         ) as reply:
             self.answered(reply, name, expect)
         return reply
@@ -114,16 +117,21 @@ class Referee(Visitor):
         super().on_start()
         self.slug, self.table = next(_tables)
         self.sheet = f"/referee/{self.slug}/round/1/table/{self.table}/"
-        self.done = False
+        self.done = self.link_spent = False
 
     def sign_in_by_link(self):
         link = f"/accounts/device/sign-in/{DATA['tokens'][self.slug][str(self.table)]}/"
         page = self.get(link, "referee: sign-in link")
-        if page.status_code == 200:
+        if page.status_code == 410:  # spent by a sign-in whose answer was lost: this tablet is out
+            self.link_spent = True
+        elif page.status_code == 200:
             self.signed_in = self.post(link, "referee: sign in", form_fields(page.text, None)).status_code == 302
 
     @task
     def work(self):
+        if self.link_spent:
+            think(20, 40)
+            return
         if not self.signed_in:
             self.sign_in_by_link()
             think(1, 2)

@@ -48,7 +48,7 @@ from page_forms import form_fields
 SCENARIO = Path(__file__).with_name("hosted_scenario.py")
 PACE = 0.3  # the scenario's think times: a third of a person's
 PHONES = 24
-RAMP_SECONDS, RUN_SECONDS = 5, 85
+RAMP_SECONDS, RUN_SECONDS = 10, 80
 FLUSH_AT, KILL_AT, RESTORE_AT = 10, 20, 45  # seconds into the load
 VERIFICATIONS_BEFORE_WORKER_KILL = 6
 DOWN_WITHIN = 2.0  # seconds for the proxy to mark a dead server down
