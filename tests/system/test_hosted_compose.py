@@ -70,7 +70,7 @@ def test_the_env_file_example_names_what_the_app_requires():
 def test_the_proxy_checks_its_servers_and_retries_on_the_other():
     assert re.search(r"^\s+default-server inter 500 fall 2 rise 1\b", HAPROXY, flags=re.M)
     assert re.search(r"^\s+retry-on conn-failure empty-response$", HAPROXY, flags=re.M)
-    assert re.search(r"^\s+option redispatch$", HAPROXY, flags=re.M)
+    assert re.search(r"^\s+option redispatch 1$", HAPROXY, flags=re.M)
     assert re.search(r"^\s+option httpchk$", HAPROXY, flags=re.M)
     assert re.findall(r'^\s+server (app\d) "\$\{(APP\d)\}" check$', HAPROXY, flags=re.M) == [
         ("app1", "APP1"),
