@@ -31,6 +31,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -264,8 +265,8 @@ def run(folder):
     out.mkdir()
     processes = Processes(folder)
     with contextlib.ExitStack() as stack:
-        stack.callback(processes.stop_all)
         database_url = stack.enter_context(postgresql_cluster(folder))
+        stack.callback(processes.stop_all)  # before the database stops
         env = environment(database_url, start_redis(processes, folder))
         began = time.monotonic()
         release(env, folder)
@@ -287,6 +288,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, Locust's CSV)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped test still stops what it started
     folder = Path(tempfile.mkdtemp(prefix="hosted-test-"))
     try:
         passed = run(folder)
