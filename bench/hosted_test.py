@@ -210,6 +210,7 @@ def summary(service, out, fault_errors, left):
         *([f"{errors} requests failed, more than the {in_flight} in flight at the kill"] if errors > in_flight else []),
         *(f"lost save: {slug} table {table} game {game}" for slug, table, game in lost),
         *([] if acknowledged else ["no save was acknowledged"]),
+        *([] if checks.verified_sheets() else ["no sheet was verified"]),
         *(f"snapshot missing: {slug} table {table} verified" for slug, table in missing),
         *([f"{left} tasks still queued or running"] if left else []),
         *([] if applied == 1 else [f"the restore applied {applied} times (answers {service.notes['restore']})"]),
