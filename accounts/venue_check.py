@@ -10,6 +10,8 @@ stored to check a nonce, so several servers sharing the key answer for each othe
 
 The result is kept in the cache: used again for a minute without asking (a print menu opened
 twice asks once), and shown by the dashboard for a day (it asks only when no result is known).
+It is the cache the servers share (`tournament.shared_cache`): when it cannot be reached, the
+address is asked each time instead.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
+
+from tournament import shared_cache
 
 SALT = "accounts.venue_check"
 NONCE_MAX_AGE = 60  # seconds a nonce is answered after it was made
@@ -87,18 +90,18 @@ def check(base: str) -> VenueCheck | None:
     if known is not None and time.time() - known.checked_at < FRESH:
         return known
     result = VenueCheck(base, ask(base, timeout), time.time())
-    cache.set(_key(base), result, KEPT)
+    shared_cache.set(_key(base), result, KEPT)
     return result
 
 
 def last_check(base: str) -> VenueCheck | None:
     """The last result for `base` (of the last day), without asking; None if none."""
-    return cache.get(_key(base)) if settings.VENUE_CHECK_TIMEOUT else None
+    return shared_cache.get(_key(base)) if settings.VENUE_CHECK_TIMEOUT else None
 
 
 def forget(base: str) -> None:
     """Ask again next time (the organiser saved the address anew)."""
-    cache.delete(_key(base))
+    shared_cache.delete(_key(base))
 
 
 def check_venue(venue) -> VenueCheck | None:

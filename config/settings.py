@@ -208,7 +208,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # (Django's own RedisCache); a laptop keeps it in each process's memory. Losing it costs only speed.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # An unreachable Redis costs a request at most this long (tournament/shared_cache.py).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -19,10 +19,13 @@ XObject, stored once in the file and drawn by reference. The form's stylesheet g
 boxes to fill fixed sizes and also styles the fill-in (`class="fill-in"` on its body), whose
 plain blocks land in those boxes.
 
-`render_pdf` and `render_layered_pdf` cache PDFs in Django's cache under a hash of the
-rendered HTML and of the print static files, so a changed seating, name or setting always
-renders anew and an unchanged document is served at once. (With several server processes,
-configure a shared cache such as FileBasedCache for the cache to be shared between them.)
+`render_pdf` and `render_layered_pdf` keep PDFs in the cache the app servers share
+(`tournament.shared_cache`: Redis on a service) under a digest of the rendered HTML and of the
+release's fingerprint (`tournament.release`: the contents of the templates, print stylesheets,
+fonts, translations and code, never file times), so a changed seating, name or setting always
+renders anew, a PDF one server rendered is served by every other server of the release, and a new
+release renders anew. A PDF is slow to make, so while one request (on any server) renders it, the
+others asking for the same PDF wait for it, up to RENDER_WAIT_SECONDS, then render it themselves.
 """
 
 import hashlib
@@ -35,16 +38,17 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from tournament import release, shared_cache
+
 BASE_URL = "https://print.invalid/"
 CACHE_SECONDS = 60 * 60 * 16  # one tournament day
-PRINT_STATIC_DIRS = ("print", "fonts")
+RENDER_WAIT_SECONDS = 30  # longer than the largest batch takes (200 dense pages: 17 s)
 
 log = logging.getLogger(__name__)
 weasyprint_log = logging.getLogger("weasyprint")
@@ -110,28 +114,17 @@ def html_to_pdf(html):
     return pdf
 
 
-def _static_fingerprint():
-    """Changes whenever a print stylesheet or font changes (size or modification time)."""
-    stamps = []
-    for directory in PRINT_STATIC_DIRS:
-        found = finders.find(directory)
-        for path in sorted(Path(found).rglob("*")) if found else ():
-            stat = path.stat()
-            stamps.append(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "|".join(stamps)
+def pdf_key(*sources):
+    """The cache key of the PDF made from `sources` (the rendered HTML) by this release."""
+    digest = hashlib.sha256(release.fingerprint().encode())
+    for source in sources:
+        digest.update(b"\0" + source.encode())
+    return "printing:pdf:" + digest.hexdigest()
 
 
 def _cached(make, *sources):
-    """The PDF cached under a hash of `sources` and the print static files, made by `make()` once."""
-    digest = hashlib.sha256(_static_fingerprint().encode())
-    for source in sources:
-        digest.update(b"\0" + source.encode())
-    key = "printing:pdf:" + digest.hexdigest()
-    pdf = cache.get(key)
-    if pdf is None:
-        pdf = make()
-        cache.set(key, pdf, CACHE_SECONDS)
-    return pdf
+    """The PDF made from `sources`, made by `make()` once across the servers sharing the cache."""
+    return shared_cache.once(pdf_key(*sources), make, CACHE_SECONDS, wait_seconds=RENDER_WAIT_SECONDS)
 
 
 def render_pdf(template, context):

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import pytest
 import segno
-from django.core.cache import cache
 from pypdf import PdfReader
 
 from organiser.interchange import import_tournament
+from tournament import shared_cache
 
 FIRST_NAMES = (
     "Genowefa",
@@ -178,9 +178,9 @@ A4_LANDSCAPE = (842, 595)
 def strict_pdf_rendering(settings):
     """Any WeasyPrint warning fails the test; no PDF comes from an earlier test's cache."""
     settings.PRINTING_FAIL_ON_WARNINGS = True
-    cache.clear()
+    shared_cache.clear()
     yield
-    cache.clear()
+    shared_cache.clear()
 
 
 def qr_payloads(content):

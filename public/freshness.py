@@ -10,7 +10,13 @@ query and a 304.
 
 Whatever is the same for every visitor is computed once per version and language (`cached`):
 the standings, the leaderboard fragment, and whole pages for visitors who are not signed in,
-which post nothing and so carry no CSRF token (`shared_page`).
+which post nothing and so carry no CSRF token (`shared_page`). They are kept in the cache the app
+servers share (`tournament.shared_cache`: Redis on a service), under keys made of what decides
+them and nothing one machine has and another not: the tournament's id and public version, the
+language, the path and the release's fingerprint (`tournament.release`: a digest of the contents
+of the templates, static files, translations and code), which is in the ETag too. So a page one
+server renders is served by every other server of the release, and a new release renders anew.
+A page is cheap to render, so servers asking at once each render it (no lock, unlike the PDFs).
 
 A visitor who is not signed in is answered before most of the middleware runs
 (`PublicAnswerMiddleware`): sessions, users, messages and the view are not needed to say
@@ -24,7 +30,6 @@ import time
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
@@ -34,6 +39,7 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
 from public.models import PublicVersion
+from tournament import release, shared_cache
 from tournament.models import Tournament
 
 SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
@@ -78,7 +84,7 @@ def shared_visitor(request):
 
 def public_etag(request, digest, *, viewer=None):
     htmx = request.META.get("HTTP_HX_REQUEST") == "true"  # as request.htmx says, without building request.headers
-    variant = (digest, request.get_full_path(), get_language(), htmx, viewer)
+    variant = (release.fingerprint(), digest, request.get_full_path(), get_language(), htmx, viewer)
     return quote_etag(hashlib.sha256(repr(variant).encode()).hexdigest()[:32])
 
 
@@ -135,7 +141,7 @@ class PublicAnswerMiddleware:
         if answer is not None and answer.status_code == 304:
             return answer
         key = f"public:answer:{etag}"
-        stored = cache.get(key)
+        stored = shared_cache.get(key)
         if stored is not None:
             content, headers = stored
             return HttpResponse(content, headers=headers)
@@ -147,7 +153,7 @@ class PublicAnswerMiddleware:
             and not response.streaming
             and not response.cookies
         ):
-            cache.set(key, (response.content, dict(response.items())), CACHE_SECONDS)
+            shared_cache.set(key, (response.content, dict(response.items())), CACHE_SECONDS)
         return response
 
 
@@ -199,12 +205,7 @@ def cached(tournament, name, compute):
 
 
 def _cached(digest, name, compute):
-    key = f"public:{digest}:{get_language()}:{name}"
-    stored = cache.get(key)
-    if stored is None:
-        stored = (compute(),)  # a tuple, so that a computed None is cached too
-        cache.set(key, stored, CACHE_SECONDS)
-    return stored[0]
+    return shared_cache.once(f"public:{release.fingerprint()}:{digest}:{get_language()}:{name}", compute, CACHE_SECONDS)
 
 
 def shared_page(request, template, context):

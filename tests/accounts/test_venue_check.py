@@ -13,6 +13,7 @@ from accounts import venue_check
 from accounts.models import TournamentVenue
 from printing.testing import seated_tournament
 from tests.support.http_client import Client
+from tests.support.redis import redis_cache, redis_server  # noqa: F401
 from tests.support.server import MakeRun
 from tournament.models import Tournament
 
@@ -40,6 +41,18 @@ def test_the_answer_endpoint_answers_its_own_nonce_only(client):
     assert client.get("/accounts/venue-check/abc:def:ghi/").status_code == 404
 
 
+def test_with_the_shared_cache_unreachable_the_address_is_asked_each_time(redis_cache, settings, monkeypatch):
+    settings.VENUE_CHECK_TIMEOUT = 2
+    asked = []
+    monkeypatch.setattr(venue_check, "ask", lambda base, timeout: asked.append(base) or True)
+    assert venue_check.check("http://192.168.1.23:8411").answers
+    assert venue_check.check("http://192.168.1.23:8411").answers and len(asked) == 1  # kept for a minute
+    redis_cache.stop()
+    assert venue_check.last_check("http://192.168.1.23:8411") is None
+    assert venue_check.check("http://192.168.1.23:8411").answers and len(asked) == 2
+    venue_check.forget("http://192.168.1.23:8411")
+
+
 # ---------------------------------------------------------------- the pages (the asking stubbed)
 
 
@@ -49,7 +62,7 @@ def unanswered(settings, monkeypatch, organiser_client):
     settings.PUBLIC_URL, settings.LISTEN_HOST, settings.VENUE_CHECK_TIMEOUT = "", "127.0.0.1", 2
     asked = []
     monkeypatch.setattr(venue_check, "ask", lambda base, timeout: asked.append(base) or False)
-    monkeypatch.setattr(venue_check, "cache", _MemoryCache())
+    monkeypatch.setattr(venue_check, "shared_cache", _MemoryCache())
     seated_tournament(8, states=("started",))
     return asked
 

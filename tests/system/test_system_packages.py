@@ -49,6 +49,8 @@ EVERYTHING = [
     "podman-compose",
     "runc",
     "mmdebstrap",
+    "redis-server",
+    "haproxy",
 ]
 
 
@@ -76,7 +78,7 @@ def test_root_installs_exactly_what_is_missing(tmp_path):
         ("test", "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext"),
         (
             "ci",
-            "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql podman podman-compose runc mmdebstrap",
+            "libharfbuzz-subset0 fonts-dejavu-core chromium poppler-utils gettext postgresql podman podman-compose runc mmdebstrap redis-server haproxy",
         ),
     ],
 )

@@ -9,8 +9,7 @@ from tournament.text import match_key
 
 
 @pytest.mark.parametrize(
-    "a, b",
-    [("Łukasz  Wójcik", "lukasz wojcik"), ("ANNA NOWAK", "Anna Nowak"), ("Zofia Żółć", "zofia zolc")],
+    "a, b", [("Łukasz  Wójcik", "lukasz wojcik"), ("ANNA NOWAK", "Anna Nowak"), ("Zofia Żółć", "zofia zolc")]
 )
 def test_match_key_ignores_case_spacing_and_polish_diacritics(a, b):
     assert match_key(a) == match_key(b)
