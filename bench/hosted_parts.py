@@ -139,6 +139,14 @@ class Proxy:
             if row["pxname"] == "app" and row["svname"] not in ("FRONTEND", "BACKEND")
         }
 
+    def busiest(self, name, seconds=0.1):
+        """The most requests server `name` held at once over the last `seconds` (sampled every 5 ms)."""
+        most, until = 0, time.monotonic() + seconds
+        while time.monotonic() < until:
+            most = max(most, self.servers()[name][1])
+            time.sleep(0.005)
+        return most
+
     def wait_for(self, name, status, seconds):
         """Seconds until the proxy shows server `name` in `status` (UP, DOWN), or None."""
         began = time.monotonic()

@@ -92,12 +92,12 @@ class Service:
 
     def kill_app(self):
         """kill -9 of app1 mid-load; how long the proxy took to mark it down; then it starts again."""
-        before = self.proxy.servers()["app1"][1]
+        before = self.proxy.busiest("app1")
         self.processes.kill("app1")
-        after = self.proxy.servers()["app1"][1]
-        self.notes["in_flight"] = max(before, after)
+        self.notes["in_flight"] = max(before, self.proxy.servers()["app1"][1])
         self.notes["down_after"] = self.proxy.wait_for("app1", "DOWN", 10)
-        say(f"app1 killed with {max(before, after)} requests in flight; down after {self.notes['down_after']} s")
+        down = self.notes["down_after"]
+        say(f"app1 killed holding {self.notes['in_flight']} requests; down after {down and round(down, 2)} s")
         self.start_app(0)
         self.processes.wait_for_port("app1", self.ports[0])
         self.proxy.wait_for("app1", "UP", 20)
