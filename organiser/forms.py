@@ -272,6 +272,9 @@ class PlayerForm(RefusalMixin, forms.Form):
         widget=forms.TextInput(attrs={"list": "organisations", "autocomplete": "off"}),
     )
     arrival = forms.ChoiceField(label=_("Is the player here?"), required=False, widget=forms.RadioSelect)
+    # Who the player is: "" (found by name), "new" or a person's number; asked when two could be.
+    person = forms.RegexField(regex=r"^(|new|[0-9]{1,12})$", required=False, widget=forms.HiddenInput)
+    asked_person = False
 
     def __init__(self, *args, late_round=None, **kwargs):
         super().__init__(*args, **kwargs)

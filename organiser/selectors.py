@@ -11,14 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Q, QuerySet
+from django.http import Http404
 
 from engine import seating
 from scoring.models import ScoreSheet
 from scoring.selectors.sheets import SeatedTable
 from tournament import clock
-from tournament.models import AuditEntry, Organisation, Player, Round, Seat, Table, Tournament
+from tournament.models import AuditEntry, Organisation, Person, Player, Round, Seat, Table, Tournament
 from tournament.names import sorted_by_surname
 from tournament.selectors import qualifying_over, round_times
+from tournament.text import match_key
 
 # Changes a backup snapshot should follow (see organiser.backups.snapshots).
 RESULT_CHANGES = ("verify", "correct_game", "round_complete")
@@ -212,7 +214,7 @@ def player_counts(tournament: Tournament) -> tuple[Counter, int]:
 
 def players_with_organisations(tournament: Tournament) -> list[Player]:
     """The players by start number, each with their organisation."""
-    return list(Player.objects.filter(tournament=tournament).select_related("organisation"))
+    return list(Player.objects.filter(tournament=tournament).select_related("organisation", "person"))
 
 
 def players_by_surname(tournament: Tournament) -> list[Player]:
@@ -298,3 +300,84 @@ def tables_still_playing(round_: Round) -> list[Table]:
     """The round's tables whose score sheet is neither submitted nor verified, by number."""
     done = [ScoreSheet.State.SUBMITTED, ScoreSheet.State.VERIFIED]
     return list(Table.objects.filter(round=round_).exclude(sheet__state__in=done).order_by("number"))
+
+
+# ---------------------------------------------------------------- people
+
+
+def _people(host_id: int | None) -> QuerySet[Person]:
+    """The host organisation's people still offered (not merged into another), each with how many
+    tournaments they played (`tournament_count`)."""
+    return Person.objects.filter(host=host_id, merged_into__isnull=True).annotate(
+        tournament_count=Count("players__tournament", distinct=True)
+    )
+
+
+def _found(people: QuerySet[Person], search: str) -> QuerySet[Person]:
+    """The people whose name holds every word of `search`, in any order ("nowak anna" finds Anna
+    Nowak), case and Polish diacritics ignored."""
+    for word in match_key(search).split():
+        people = people.filter(name_key__contains=word)
+    return people
+
+
+def people_of(host_id: int | None, *, search: str = "", limit: int | None = 200) -> list[Person]:
+    """The host organisation's people whose name holds `search` (case and Polish diacritics
+    ignored), surnames in Polish order; at most `limit` (None: all)."""
+    people = _found(_people(host_id), search).order_by("surname", "given_names", "pk")
+    return sorted_by_surname(people[:limit])
+
+
+def people_to_add(tournament: Tournament, *, search: str = "", limit: int | None = 50) -> list[Person]:
+    """The host organisation's people a search finds who are not players of `tournament` yet."""
+    people = _found(_people(tournament.host_id).exclude(players__tournament=tournament), search)
+    return sorted_by_surname(people.order_by("surname", "pk")[:limit])
+
+
+def person_candidates(host_id: int, name: str, *, tournament: Tournament | None = None) -> list[Person]:
+    """The people of host organisation `host_id` a registration of `name` could be: the same name
+    with case, spacing and Polish diacritics ignored, not merged into another, and not already a
+    player of `tournament`; surnames first, with `tournament_count`."""
+    people = Person.objects.filter(host=host_id, name_key=match_key(name), merged_into__isnull=True).annotate(
+        tournament_count=Count("players__tournament", distinct=True)
+    )
+    if tournament is not None:
+        people = people.exclude(players__tournament=tournament)
+    return sorted_by_surname(people)
+
+
+def person_or_404(host_id: int | None, pk: int) -> Person:
+    """One of the host organisation's people (merged records too); another organisation's: 404."""
+    person = Person.objects.filter(host=host_id, pk=pk).select_related("merged_into").first()
+    if person is None:
+        raise Http404("no such person")
+    return person
+
+
+def person_players(person: Person) -> list[Player]:
+    """The players a person has been, with their tournaments, the earliest tournament first."""
+    return list(person.players.select_related("tournament", "organisation").order_by("tournament__date", "pk"))
+
+
+def merged_records(person: Person) -> list[Person]:
+    """The records merged into `person` (the merge of each can be undone)."""
+    return sorted_by_surname(person.merged_records.all())
+
+
+def namesakes(players: list[Player]) -> set[int]:
+    """The pks of `players` whose name another person of their host organisation also has: a
+    registration that may be an earlier person (merge them on the people page if so)."""
+    keys = {p.person.name_key for p in players if p.person is not None}
+    people = Person.objects.filter(name_key__in=keys, merged_into__isnull=True)
+    hosts = {p.person.host_id for p in players if p.person is not None}
+    counts = Counter(people.filter(host__in=hosts).values_list("host", "name_key"))
+    return {p.pk for p in players if p.person is not None and counts[(p.person.host_id, p.person.name_key)] > 1}
+
+
+def last_merge(person: Person) -> AuditEntry | None:
+    """The audit entry of `person`'s latest merge into another record (it lists the players moved)."""
+    return (
+        AuditEntry.objects.filter(host=person.host_id, action="person_merge", before__uid=str(person.uid))
+        .order_by("-pk")
+        .first()
+    )

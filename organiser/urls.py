@@ -3,7 +3,7 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import backups, dashboard, exports, players, rounds, timetable, tournaments
+from organiser.views import backups, dashboard, exports, people, players, rounds, timetable, tournaments
 
 app_name = "organiser"
 urlpatterns = [
@@ -14,6 +14,11 @@ urlpatterns = [
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="settings"),
     path("<slug:slug>/players/", players.player_list, name="players"),
     path("<slug:slug>/players/import/", players.player_import, name="player_import"),
+    path("<slug:slug>/players/earlier/", people.add_people, name="add_people"),
+    path("<slug:slug>/people/", people.people, name="people"),
+    path("<slug:slug>/people/<int:person_id>/", people.person_detail, name="person"),
+    path("<slug:slug>/people/<int:person_id>/merge/", people.person_merge, name="person_merge"),
+    path("<slug:slug>/people/<int:person_id>/undo/", people.person_undo_merge, name="person_undo_merge"),
     path("<slug:slug>/players/check-in-everyone/", players.check_in_everyone, name="check_in_everyone"),
     path("<slug:slug>/players/<int:pk>/", players.player_detail, name="player"),
     path("<slug:slug>/players/<int:pk>/<slug:action>/", players.player_action, name="player_action"),

@@ -149,6 +149,20 @@ MESSAGES = {
         "count",
     ),
     "nothing_imported": _("Nothing was imported."),
+    "person_unsure": _("Has %(name)s played here before? Choose the person below, or “a new person”."),
+    "person_not_offered": _("Choose one of the people offered, or “a new person”."),
+    "person_merge_self": _("A record cannot be merged into itself: choose another person."),
+    "person_merged": _("The record of %(name)s has been merged into another one: use that one."),
+    "person_merge_same_tournament": _(
+        "%(name)s and %(other)s both played in %(tournament)s: two players of one tournament cannot be one person."
+    ),
+    "person_not_merged": _("The record of %(name)s is not merged into another one."),
+    "person_name_taken": _(
+        "%(tournament)s already has a player named %(name)s in the same organisation: the name was not changed."
+    ),
+    "person_already_playing": _("%(name)s is already a player of this tournament."),
+    "people_none_chosen": _("Tick the people to add."),
+    "nothing_added": _("Nobody was added."),
     "player_list_clash": _("Someone else changed the player list at the same moment. Please try again."),
     "seated_in_draft": _("%(player)s is seated in %(round)s, which is drawn but not started. Discard that draw first."),
     "remove_after_start": _("The tournament has started: withdraw the player instead of removing them."),

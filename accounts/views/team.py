@@ -53,6 +53,10 @@ LOG_LABELS = {
     "invitation_created": gettext_lazy("invitation made"),
     "invitation_revoked": gettext_lazy("invitation revoked"),
     "invitation_accepted": gettext_lazy("invitation accepted"),
+    # the organisation's people (organiser/services/people.py)
+    "person_edit": gettext_lazy("person's name, club or year of birth corrected"),
+    "person_merge": gettext_lazy("two records of one person merged"),
+    "person_merge_undo": gettext_lazy("merge of two records undone"),
 }
 
 
@@ -65,7 +69,7 @@ def _log_lines(host):
             {
                 "entry": entry,
                 "what": LOG_LABELS.get(entry.action, entry.action),
-                "whom": about.get("user", ""),
+                "whom": about.get("user") or (entry.before or {}).get("name", ""),
                 "role": ROLE_LABELS.get(about.get("role"), ""),
             }
         )

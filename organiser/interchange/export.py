@@ -22,7 +22,9 @@ def export_tournament(tournament):
     """The whole tournament as a JSON-ready dict (deterministic key and list order)."""
     t = tournament
     settings = {key: getattr(t, key) for key in SETTING_KEYS}
-    players = list(Player.objects.filter(tournament=t).select_related("organisation").order_by("start_number"))
+    players = list(
+        Player.objects.filter(tournament=t).select_related("organisation", "person").order_by("start_number")
+    )
     ext = {p.pk: p.ext_id for p in players}
     seats = {}
     for seat in Seat.objects.filter(round__tournament=t):
@@ -50,6 +52,7 @@ def export_tournament(tournament):
                 "status": p.status,
                 "present": p.present,
                 "joins_from_round": p.joins_from_round,
+                **({"person": str(p.person.uid)} if p.person is not None else {}),
             }
             for p in players
         ],

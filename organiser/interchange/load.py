@@ -7,10 +7,12 @@ from collections import Counter
 from django.db import transaction
 
 from engine.discipline import derived_status
+from organiser.importers import PlayerRow
 from organiser.interchange.audit import load_audit
 from organiser.interchange.checks import decode, fail
 from organiser.interchange.parse import parse
 from organiser.interchange.timetable import load_timetable
+from organiser.matching import people_of_file
 from scoring.models import Card, ScoreSheet, TieDecision
 from scoring.services.sheets import store_game
 from tournament import validation
@@ -64,7 +66,8 @@ def import_tournament(data, *, host=None, slug=None):
 
 
 def load_players(tournament, plan):
-    """Write the parsed players with their organisations; {player id in the file: Player}."""
+    """Write the parsed players with their organisations and people (`players[].person`, else by
+    name: `matching.people_of_file`); {player id in the file: Player}."""
     organisations = {}  # one per name in any case or spacing, spelt as first met (as the player forms do)
     for p in plan["players"].values():
         organisations.setdefault(
@@ -77,7 +80,11 @@ def load_players(tournament, plan):
             colours[card["player"]][card["colour"]] += 1
     players = {}
     org_slots = Counter()
-    for number, (player_id, p) in enumerate(plan["players"].items(), start=1):
+    lines = [
+        (PlayerRow(p["given_names"], p["surname"], p["organisation"]), p["person"]) for p in plan["players"].values()
+    ]
+    people = people_of_file(tournament, lines)
+    for number, ((player_id, p), person) in enumerate(zip(plan["players"].items(), people, strict=True), start=1):
         organisation = organisations[validation.name_key(p["organisation"])]
         org_slots[organisation.name] += 1
         players[player_id] = Player(
@@ -92,6 +99,7 @@ def load_players(tournament, plan):
             status=derived_status(p["status"], colours[player_id]),
             present=p["present"],
             joins_from_round=p["joins_from_round"],
+            person=person,
         )
     Player.objects.bulk_create(players.values())
     return players

@@ -7,6 +7,7 @@ engine, names, settings and limits through the same checks as the forms (`tourna
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections import Counter
 
 from django.core.exceptions import ValidationError
@@ -329,12 +330,14 @@ def _parse_card(c, path, players, round_numbers):
 def _parse_players(data, quota):
     """{player id: player} of the file's players. Names are checked as in the player forms;
     a name is the same name in any case or spacing (`validation.name_key`), like there."""
-    players, names, per_org = {}, set(), Counter()
+    players, names, per_org, people = {}, set(), Counter(), set()
     for i, p in enumerate(checked_list(data, "players")):
         path = f"players[{i}]"
         p = checked_object(p, path)
         check_known_keys(
-            p, path, ("id", "name", "surname", "given_names", "organisation", "status", "present", "joins_from_round")
+            p,
+            path,
+            ("id", "name", "surname", "given_names", "organisation", "status", "present", "joins_from_round", "person"),
         )
         player_id = checked_text(p.get("id"), f"{path}.id", max_length=50)
         if player_id in players:
@@ -362,8 +365,25 @@ def _parse_players(data, quota):
             "status": checked_choice(p.get("status", "active"), f"{path}.status", PLAYER_STATUSES),
             "present": present,
             "joins_from_round": None if joins is None else checked_int(joins, f"{path}.joins_from_round", 1, 100),
+            "person": _person_uid(p, path, people),
         }
     return players
+
+
+def _person_uid(p, path, people):
+    """The optional stable id of the player's person (`players[].person`), once per file; None when absent."""
+    if p.get("person") is None:
+        return None
+    try:
+        uid = uuid.UUID(p["person"]) if isinstance(p["person"], str) else None
+    except ValueError:
+        uid = None
+    if uid is None:
+        fail(f"{path}.person", "not a valid id")
+    if uid in people:
+        fail(f"{path}.person", f"person {uid} appears twice")
+    people.add(uid)
+    return uid
 
 
 def _name_parts(p, path, name):

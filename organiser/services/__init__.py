@@ -1,5 +1,5 @@
 """State changes the organiser makes, each in one transaction: the tournament's settings
-(`tournaments`), players (`players`), the draw and the final (`draw`), the round lifecycle and
+(`tournaments`), players (`players`), the organisation's people (`people`), the draw and the final (`draw`), the round lifecycle and
 seat swaps (`rounds`), the day's timetable (`timetable`). A refusal raises
 `tournament.refusals.Refused` and writes nothing.
 
@@ -15,7 +15,9 @@ from organiser.services.draw import (
     seat_final,
     table_counts,
 )
+from organiser.services.people import correct_person, merge_people, undo_merge
 from organiser.services.players import (
+    add_people,
     add_player,
     check_in_everyone,
     edit_player,
@@ -40,15 +42,18 @@ __all__ = [
     "RANDOM",
     "Confirmation",
     "ResultsWouldChange",
+    "add_people",
     "add_player",
     "check_field_size",
     "check_in_everyone",
     "complete_round",
+    "correct_person",
     "create_tournament",
     "discard_round",
     "draw_round",
     "edit_player",
     "import_players",
+    "merge_people",
     "next_round_number",
     "publish_round",
     "reinstate_player",
@@ -61,5 +66,6 @@ __all__ = [
     "start_round",
     "swap_players",
     "table_counts",
+    "undo_merge",
     "withdraw_player",
 ]

@@ -13,11 +13,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from organiser.importers import PlayerRow
+from organiser.matching import chosen_person, drop_if_unused, matched_person
 from tournament.audit import log_change
-from tournament.models import Organisation, Player, Seat, Tournament
+from tournament.models import Organisation, Person, Player, Seat, Tournament
 from tournament.names import split_name
 from tournament.refusals import Refused
 from tournament.selectors import last_started_number
+from tournament.text import match_key
 from tournament.validation import MAX_NAME, forbidden_character, name_key
 
 if TYPE_CHECKING:
@@ -85,7 +87,7 @@ def _over_quota(tournament, organisation, lines, registered):
     if registered + len(lines) <= quota:
         return None
     values = {"organisation": organisation, "quota": quota, "field": "organisation", "line": lines[0]}
-    if lines == [None]:
+    if None in lines:  # typed or chosen, not a file's lines
         return Refused("quota_reached", count=registered, **values)
     code = "quota_lines_registered" if registered else "quota_lines"
     return Refused(code, count=len(lines), lines=", ".join(map(str, lines)), registered=registered, **values)
@@ -121,14 +123,15 @@ def _drop_empty_organisations(tournament):
     Organisation.objects.filter(tournament=tournament, players__isnull=True).delete()
 
 
-def _register(tournament, entries, arrival=None):
+def _register(tournament, entries, people, arrival=None):
     """Create players after the checks passed; the start number and id continue the list.
-    `arrival`: their `present` and `joins_from_round` (default: not checked in)."""
+    `people`: the person each entry is; `arrival`: their `present` and `joins_from_round`
+    (default: not checked in)."""
     arrival = arrival or {}
     last = Player.objects.filter(tournament=tournament).aggregate(n=Max("start_number"))["n"] or 0
     taken_ids = set(Player.objects.filter(tournament=tournament).values_list("ext_id", flat=True))
     created = []
-    for number, entry in enumerate(entries, start=last + 1):
+    for number, (entry, person) in enumerate(zip(entries, people, strict=True), start=last + 1):
         organisation = _organisation(tournament, entry.organisation)
         ext_id = f"p{number}"
         while ext_id in taken_ids:
@@ -143,6 +146,7 @@ def _register(tournament, entries, arrival=None):
                 start_number=number,
                 ext_id=ext_id,
                 org_slot=_free_slot(tournament, organisation),
+                person=person,
                 **arrival,
             )
         )
@@ -180,9 +184,11 @@ def add_player(
     name: str | None = None,
     organisation: str,
     present: bool | None = None,
+    person: str | None = None,
     user: AbstractBaseUser | None,
 ) -> Player:
     """Register one player typed into the form; refused (next to the field) on any problem.
+    `person`: who they are ("new", a person's pk, None: decide; see `people.chosen_person`).
 
     `present`: whether the player is here. By default a player added once round 1 has started
     is (they play from the next round: they came to play), one added before is not (the desk
@@ -196,19 +202,23 @@ def add_player(
         started = last_started_number(tournament)
         here = bool(started) if present is None else present
         arrival = {"present": here, "joins_from_round": started + 1 if here and started else None}
-        return _register(tournament, [entry], arrival)[0]
+        return _register(tournament, [entry], [chosen_person(tournament, entry, person)], arrival)[0]
 
     return _in_transaction(action)
 
 
 def import_players(tournament: Tournament, *, rows: Sequence[PlayerRow], user: AbstractBaseUser | None) -> list[Player]:
-    """Register every row of a player file, or none when any row has a problem."""
+    """Register every row of a player file, or none when any row has a problem. Each row is the
+    person it certainly is, else a new person (`selectors.namesakes` finds the unsure ones)."""
 
     def action():
         problems = registration_problems(tournament, entries=rows)
         if problems:
             raise Refused("nothing_imported", problems=problems)
-        created = _register(tournament, rows)
+        people: list[Person] = []
+        for row in rows:
+            people.append(matched_person(tournament, row, taken={person.pk for person in people}))
+        created = _register(tournament, rows, people)
         log_change(tournament, user, "players_import", after={"players": len(created)})
         return created
 
@@ -222,9 +232,11 @@ def edit_player(
     given_names: str = "",
     name: str | None = None,
     organisation: str,
+    person: str | None = None,
     user: AbstractBaseUser | None,
 ) -> Player:
-    """Rename a player or move them to another organisation (a free place in its quota)."""
+    """Rename a player or move them to another organisation (a free place in its quota). A new
+    name (not only its case or diacritics) is matched to a person again, as `add_player` does."""
     tournament = player.tournament
     entry = typed_entry(surname=surname, given_names=given_names, name=name, organisation=organisation)
 
@@ -237,7 +249,12 @@ def edit_player(
             player.org_slot = _free_slot(tournament, new_organisation, ignore=player)
             player.organisation = new_organisation
         player.surname, player.given_names = entry.surname, entry.given_names
-        player.save(update_fields=["surname", "given_names", "name", "organisation", "org_slot"])
+        earlier = player.person
+        if earlier is None or earlier.name_key != match_key(entry.name):
+            player.person = chosen_person(tournament, entry, person)
+        player.save(update_fields=["surname", "given_names", "name", "organisation", "org_slot", "person"])
+        if player.person != earlier:
+            drop_if_unused(earlier)
         _drop_empty_organisations(tournament)
         return player
 
@@ -252,13 +269,16 @@ def _refuse_if_seated_in_a_draw(player):
 
 @transaction.atomic
 def remove_player(player: Player, *, user: AbstractBaseUser | None) -> None:
-    """Delete a player registered by mistake; only before round 1 starts (later: withdraw)."""
+    """Delete a player registered by mistake (and the person only they were); only before round 1
+    starts (later: withdraw)."""
     tournament = player.tournament
     if last_started_number(tournament):
         raise Refused("remove_after_start")
     _refuse_if_seated_in_a_draw(player)
     log_change(tournament, user, "player_remove", before={"id": player.ext_id, "name": player.name})
+    person = player.person
     player.delete()
+    drop_if_unused(person)  # a person made by this mistaken registration alone
     _drop_empty_organisations(tournament)
 
 
@@ -308,3 +328,28 @@ def reinstate_player(player: Player, *, user: AbstractBaseUser | None) -> Player
     return _change_status(
         player, Player.Status.WITHDRAWN, Player.Status.ACTIVE, "player_not_withdrawn", "player_reinstate", user
     )
+
+
+def add_people(tournament: Tournament, *, people: Sequence[Person], user: AbstractBaseUser | None) -> list[Player]:
+    """Register people from the host organisation's earlier tournaments, each with their club as
+    organisation (the quota holds); all of them, or none when any has a problem."""
+    if not people:
+        raise Refused("people_none_chosen", field="people")
+
+    def action():
+        for person in people:
+            if person.host_id != tournament.host_id or person.merged_into_id is not None:
+                raise Refused("person_not_offered", field="people")
+            if person.players.filter(tournament=tournament).exists():
+                raise Refused("person_already_playing", field="people", name=person.name)
+        entries = [PlayerRow(person.given_names, person.surname, person.club) for person in people]
+        problems = registration_problems(tournament, entries=entries)
+        if problems:
+            raise Refused("nothing_added", field="people", problems=problems)
+        started = last_started_number(tournament)
+        arrival = {"present": bool(started), "joins_from_round": started + 1 if started else None}
+        created = _register(tournament, entries, people, arrival)
+        log_change(tournament, user, "players_add_people", after={"players": [p.ext_id for p in created]})
+        return created
+
+    return _in_transaction(action)

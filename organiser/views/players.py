@@ -13,6 +13,7 @@ from accounts.models import Role
 from accounts.roles import staff_required
 from organiser import importers, selectors, services
 from organiser.forms import ImportForm, PlayerForm
+from organiser.person_forms import ask_person
 from organiser.views.common import confirmed, posted_data, question, redirect_after_post, staff_url
 from tournament.models import Player
 from tournament.navigation import return_path
@@ -28,6 +29,7 @@ def _players_context(tournament, form=None):
     return {
         "tournament": tournament,
         "players": players,
+        "namesakes": selectors.namesakes(players),
         "form": form or _add_form(None, started),
         "organisations": selectors.organisation_names(tournament),
         "started": started,
@@ -47,6 +49,13 @@ def _counts(statuses, present):
     }
 
 
+def _show_refusal(form, refusal):
+    """A refusal next to its field; when unsure who the player is, the form asks."""
+    if "candidates" in refusal.params:
+        ask_person(form, refusal.params["candidates"])
+    form.add_refusal(refusal)
+
+
 def _add_form(data, started):
     """The form to add a player; once round 1 has started it asks whether the player is here."""
     return PlayerForm(data, late_round=started + 1 if started else None)
@@ -64,10 +73,11 @@ def player_list(request, tournament):
                 given_names=form.cleaned_data["given_names"],
                 organisation=form.cleaned_data["organisation"],
                 present=form.present(),
+                person=form.cleaned_data["person"],
                 user=request.user,
             )
         except Refused as refusal:
-            form.add_refusal(refusal)
+            _show_refusal(form, refusal)
         else:
             added = {"name": player.name, "number": player.start_number, "round": player.joins_from_round}
             if player.joins_from_round:
@@ -96,10 +106,11 @@ def player_detail(request, tournament, pk):
                 surname=form.cleaned_data["surname"],
                 given_names=form.cleaned_data["given_names"],
                 organisation=form.cleaned_data["organisation"],
+                person=form.cleaned_data["person"],
                 user=request.user,
             )
         except Refused as refusal:
-            form.add_refusal(refusal)
+            _show_refusal(form, refusal)
         else:
             messages.success(request, _("The changes have been saved."))
             return redirect_after_post(request, staff_url("players", tournament))
@@ -187,6 +198,25 @@ def check_in_everyone(request, tournament):
     return redirect_after_post(request, staff_url("players", tournament))
 
 
+def _report_namesakes(request, rows, created):
+    """The lines whose player another person of the organisation is named like: each got a new
+    person; the organiser merges them on the people page when they are one."""
+    unsure = selectors.namesakes(created)
+    lines = [str(row.line) for row, player in zip(rows, created) if player.pk in unsure]
+    if lines:
+        messages.warning(
+            request,
+            ngettext(
+                "Line %(lines)s: someone of this name is already known, so a new person was recorded. If it is the "
+                "same person, choose “the same person as…” on the player's person page.",
+                "Lines %(lines)s: someone of these names is already known, so new people were recorded. If they are "
+                "the same people, choose “the same person as…” on each player's person page.",
+                len(lines),
+            )
+            % {"lines": ", ".join(lines)},
+        )
+
+
 @staff_required(Role.ORGANISER)
 def player_import(request, tournament):
     """Upload a CSV or XLSX player list: every problem is listed and nothing is imported."""
@@ -205,6 +235,7 @@ def player_import(request, tournament):
                 ngettext("%(count)s player imported.", "%(count)s players imported.", len(created))
                 % {"count": len(created)},
             )
+            _report_namesakes(request, rows, created)
             return redirect_after_post(request, staff_url("players", tournament))
     context = {"tournament": tournament, "form": form, "problems": problems}
     if request.htmx and request.method == "POST":

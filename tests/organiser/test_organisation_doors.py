@@ -19,7 +19,7 @@ from scoring.models import Card
 from tests.factories import settings_data, table, tournament_data
 from tests.support.uploads import named, token_of
 from tests.support.urls import url_patterns
-from tournament.models import HostOrganisation, Player, Tournament
+from tournament.models import HostOrganisation, Person, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 STAFF_NAMESPACES = ("organiser:", "printing:", "scoring:", "accounts:")
@@ -58,6 +58,7 @@ def two(backup_dir):
         "game_number": 1,
         "pk": player.pk,
         "player_id": player.pk,
+        "person_id": player.person_id,
         "link_id": link.pk,
         "grant_id": grant.pk,
         "name": snapshot.name,
@@ -67,13 +68,14 @@ def two(backup_dir):
 
 
 def b_state(beta):
-    """Everything of B's tournament a door could change: its data, its grants and its links."""
+    """Everything of B's tournament a door could change: its data, its grants, its links and its people."""
     beta.refresh_from_db()
     return (
         dumps(export_tournament(beta)),
         beta.host_id,
         list(TournamentRole.objects.filter(tournament=beta).values_list("pk", "user", "role")),
         list(beta.device_links.values_list("pk", "revoked_at")),
+        list(Person.objects.filter(host=beta.host_id).values_list("pk", "surname", "club", "merged_into", "players")),
     )
 
 
@@ -107,7 +109,7 @@ def test_another_organisations_objects_by_id_under_ones_own_tournament_are_not_f
         url = reverse(name, kwargs={p: own_tournament[p] for p in params})
         client.post(url)
     assert b_state(two["beta"]) == before
-    for name, key in (("organiser:player", "pk"), ("scoring:player", "player_id")):
+    for name, key in (("organiser:player", "pk"), ("scoring:player", "player_id"), ("organiser:person", "person_id")):
         assert client.get(reverse(name, kwargs={"slug": "alpha", key: own_tournament[key]})).status_code == 404
 
 

@@ -35,6 +35,7 @@ ARGUMENTS = {
     "game_number": lambda w: 1,
     "pk": lambda w: w["player"].pk,
     "player_id": lambda w: w["player"].pk,
+    "person_id": lambda w: w["player"].person_id,
     "ext_id": lambda w: w["player"].ext_id,
     "link_id": lambda w: w["link"].pk,
     "grant_id": lambda w: w["grant"].pk,

@@ -262,6 +262,7 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         "game_number": 1,
         "pk": player.pk,
         "player_id": player.pk,
+        "person_id": player.person_id,
         "ext_id": player.ext_id,
         "link_id": link.pk,
         "grant_id": grant.pk,

@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +99,7 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
         # name), the language of the hall's screens (Polish, the default) and how the final's
         # results are released (neither tournament has started a final: hidden until the
         # ceremony, as for a new one), when each round started and was completed, and the day's
-        # timetable (that release had none: empty), and leaves every other byte as it was. No
+        # timetable (that release had none: empty), each player's person, and leaves every other byte as it was. No
         # card of that release is withdrawn.
         audit = exported.pop("audit")
         given = [(card.pop("given_at"), card.pop("given_by")) for card in exported["cards"]]
@@ -108,6 +109,9 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
         played = [(r["number"], r.pop("started_at"), r.pop("completed_at")) for r in exported["rounds"]]
         assert played == round_rows(database, slug), slug
         parts = [(player.pop("given_names"), player.pop("surname")) for player in exported["players"]]
+        # and each player's person (`person`): one of the people 0012 made of the players
+        people = [player.pop("person") for player in exported["players"]]
+        assert len(set(people)) == len(people) and set(people) <= person_uids(database), slug
         assert parts == [tuple(player["name"].rsplit(" ", 1)) for player in export["players"]], slug
         assert exported == export, slug
         assert [(e["what"], e["who"], e["reason"]) for e in audit] == audit_rows(database, slug), slug
@@ -119,6 +123,12 @@ def test_a_database_of_the_earlier_release_migrates_forward_with_every_row_and_t
         "Henryk / Ćwik",
         "Łucja Żak / 0",
     )
+
+
+def person_uids(path):
+    """The people's ids as the export writes them (SQLite keeps them as 32 hex digits)."""
+    with sqlite3.connect(path) as connection:
+        return {str(uuid.UUID(uid)) for (uid,) in connection.execute("SELECT uid FROM tournament_person")}
 
 
 def audit_rows(path, slug):

@@ -110,6 +110,11 @@ EXPECTED = {
     "organiser:check_in_everyone": post_only(ORG, 302),
     "organiser:player": staff(ORG, post=200),
     "organiser:player_action": post_only(ORG, 302, kwargs={"action": "check-in"}),
+    "organiser:add_people": staff(ORG, post=200),  # nobody ticked: refused on the page
+    "organiser:people": staff(ORG, post=405),
+    "organiser:person": staff(ORG, post=200),  # an empty form: refused next to its fields
+    "organiser:person_merge": post_only(ORG, 200),
+    "organiser:person_undo_merge": post_only(ORG, 200),
     "organiser:draw": staff(ORG, post=200),
     "organiser:final": post_only(ORG, 302),
     "organiser:final_release": post_only(HEAD, 302, data={"final_release": "live"}),
@@ -243,6 +248,7 @@ def world(referee, head_referee, organiser):
         "game_number": 1,
         "pk": player.pk,
         "player_id": player.pk,
+        "person_id": player.person_id,
         "ext_id": player.ext_id,
         "link_id": own_link.pk,
         "token": tablet_token,

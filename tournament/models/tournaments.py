@@ -243,6 +243,7 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["tournament", "ext_id"], name="player_unique_ext_id"),
             models.UniqueConstraint(fields=["organisation", "org_slot"], name="player_one_per_org_slot"),
             models.UniqueConstraint(fields=["organisation", "name"], name="player_unique_name_in_org"),
+            models.UniqueConstraint(fields=["tournament", "person"], name="player_one_per_person"),
             models.CheckConstraint(condition=Q(org_slot__gte=1), name="player_org_slot_positive"),
             models.CheckConstraint(condition=Q(status__in=list(discipline.STATUSES)), name="player_status_valid"),
             models.CheckConstraint(condition=~Q(surname=""), name="player_surname_not_empty"),
