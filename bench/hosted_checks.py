@@ -146,27 +146,22 @@ def wait_for_tasks(seconds):
     return left
 
 
-def snapshots_of(slug, var_dirs):
-    """[(trigger, decoded JSON)] of a tournament's snapshots, oldest first.
+def snapshots_of(slug):
+    """[(trigger, decoded JSON)] of a tournament's snapshots (rows in the database), oldest first."""
+    from organiser.models import Snapshot
 
-    Reads the snapshot files each app server wrote into its VAR_DIR (organiser/backups/files.py).
-    Switch to the snapshots' rows in the database once they live there (issue 39, item 4)."""
     from tournament.models import Tournament
 
-    uid = str(Tournament.objects.get(slug=slug).uid)
-    named = []
-    for var_dir in var_dirs:
-        for path in (var_dir / "backups" / "tournaments" / uid).glob("*.json.gz"):
-            trigger = path.name.split("_", 1)[1].removesuffix(".json.gz")
-            named.append((path.name, trigger, json.loads(gzip.decompress(path.read_bytes()))))
-    return [(trigger, data) for _name, trigger, data in sorted(named, key=lambda found: found[0])]
+    uid = Tournament.objects.get(slug=slug).uid
+    rows = Snapshot.objects.filter(tournament_uid=uid).order_by("taken_at", "pk")
+    return [(row.trigger, json.loads(gzip.decompress(bytes(row.content)))) for row in rows]
 
 
-def snapshots_missing(var_dirs):
+def snapshots_missing():
     """The verified sheets that the newest snapshot of their tournament does not hold as verified."""
     missing = []
     for slug, tables in sorted(verified_sheets().items()):
-        taken = snapshots_of(slug, var_dirs)
+        taken = snapshots_of(slug)
         newest = taken[-1][1] if taken else {"rounds": []}
         held = {
             t["number"] for r in newest["rounds"] if r["number"] == 1 for t in r["tables"] if t["state"] == "verified"
@@ -175,10 +170,10 @@ def snapshots_missing(var_dirs):
     return missing
 
 
-def restores_applied(var_dirs):
+def restores_applied():
     """How many times the restored tournament was replaced: each restore first takes a snapshot
     'before-restore' of what it replaces."""
-    return Counter(trigger for trigger, _data in snapshots_of(RESTORED, var_dirs))["before-restore"]
+    return Counter(trigger for trigger, _data in snapshots_of(RESTORED))["before-restore"]
 
 
 def files_on_app_servers(var_dirs):

@@ -100,10 +100,10 @@ def start_app(processes, name, env, port, var_dir):
 
 
 def start_worker(processes, env, var_dir):
-    """The task worker. Switch to `bin/serve worker` once the hosted mode's start has it."""
+    """The task worker, as an operator starts it: `bin/serve worker`."""
     var_dir.mkdir(exist_ok=True)
-    command = [sys.executable, "manage.py", "run_tasks"]
-    processes.start("worker", command, {**env, "VAR_DIR": str(var_dir)})
+    worker_env = {**env, "VAR_DIR": str(var_dir), "PYTHON": sys.executable}
+    processes.start("worker", [str(ROOT / "bin" / "serve"), "worker"], worker_env)
 
 
 class Proxy:

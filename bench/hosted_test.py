@@ -74,10 +74,9 @@ class Service:
         return name
 
     def start(self):
-        names = []
-        for index in (0, 1):  # one after the other while bin/serve still migrates at its start
-            names.append(self.start_app(index))
-            self.processes.wait_for_port(names[-1], self.ports[index])
+        names = [self.start_app(0), self.start_app(1)]  # both collect their static files at once
+        for name, port in zip(names, self.ports, strict=True):
+            self.processes.wait_for_port(name, port)
         start_worker(self.processes, self.env, self.folder / "worker-var")
         self.proxy = Proxy(self.processes, self.folder, self.ports)
         for name in names:
@@ -201,8 +200,8 @@ def summary(service, out, fault_errors, left):
     errors, in_flight = int(total["Failure Count"]), service.notes["in_flight"]
     lost, acknowledged = checks.lost_saves(out)
     signed_out = sum(1 for _ in lines(out, "signed-out"))
-    missing = checks.snapshots_missing(service.var_dirs)
-    applied = checks.restores_applied(service.var_dirs)
+    missing = checks.snapshots_missing()
+    applied = checks.restores_applied()
     files = checks.files_on_app_servers(service.var_dirs)
     down_after = service.notes["down_after"]
     problems = [
@@ -250,14 +249,13 @@ def environment(database_url, redis_url):
 
 
 def release(env, folder):
-    """The release step: migrate once, before any server starts. Switch to `bin/serve release`
-    once the hosted mode's start has it."""
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env={**env, "VAR_DIR": str(folder / "release-var")},
-        check=True,
-    )
+    """The release step (`bin/serve release`: the migrations), once, before any server starts."""
+    release_env = {**env, "VAR_DIR": str(folder / "release-var"), "PYTHON": sys.executable}
+    with open(folder / "release.log", "wb") as log:
+        if subprocess.run(
+            [str(ROOT / "bin" / "serve"), "release"], cwd=ROOT, env=release_env, stdout=log, stderr=log
+        ).returncode:
+            raise SystemExit(f"hosted-test: the release step failed:\n{(folder / 'release.log').read_text()[-2000:]}")
 
 
 def run(folder):
