@@ -148,10 +148,11 @@ def wait_for_tasks(seconds):
 
 def snapshots_of(slug):
     """[(trigger, decoded JSON)] of a tournament's snapshots (rows in the database), oldest first."""
-    from organiser.models import Snapshot
+    from django.apps import apps
 
     from tournament.models import Tournament
 
+    Snapshot = apps.get_model("organiser", "Snapshot")
     uid = Tournament.objects.get(slug=slug).uid
     rows = Snapshot.objects.filter(tournament_uid=uid).order_by("taken_at", "pk")
     return [(row.trigger, json.loads(gzip.decompress(bytes(row.content)))) for row in rows]
