@@ -11,6 +11,10 @@ one atomic update per try, the same on SQLite and PostgreSQL); then that address
 container's port or a proxy every browser has the same address: then a stranger's tries can make
 the organiser wait, never more than WAIT. A code that is gone (its file deleted, or the server
 started without printing one) is said plainly on the page: a restart prints a new one.
+
+A hosted service (settings.HOSTED) has none of this: several app servers would each keep their
+own code, and its operator makes organisations and their first organisers with
+`manage.py create_organisation`. There the setup page is not found and no code is made.
 """
 
 from __future__ import annotations
@@ -35,8 +39,16 @@ WAIT = datetime.timedelta(minutes=15)
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed from a screen
 
 
+def setup_exists() -> bool:
+    """Whether this server has the first run's setup at all (not on a hosted service)."""
+    return not getattr(settings, "HOSTED", False)
+
+
 def needs_setup() -> bool:
-    """No account can organise yet: no superuser, no organiser in a host organisation's team."""
+    """No account can organise yet: no superuser, no organiser in a host organisation's team.
+    Never on a hosted service, whose operator makes the organisers."""
+    if not setup_exists():
+        return False
     organisers = Q(is_superuser=True) | Q(memberships__role=Role.ORGANISER)
     return not get_user_model().objects.filter(organisers, is_active=True).exists()
 

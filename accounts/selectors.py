@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
-from tournament.models import AuditEntry, HostOrganisation, Tournament
+from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
 
 MAX_TOKEN_LENGTH = 200
 
@@ -192,3 +192,24 @@ RANK_ORDER = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
 def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
     """The latest audit entries of `host`'s own (its team, its invitations), the newest first."""
     return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])
+
+
+def organised_seasons(user: User) -> list[Season]:
+    """The seasons of the host organisations where `user` is an organiser (a superuser: every one)."""
+    seasons = Season.objects.select_related("host").order_by("host__name", "-created_at", "name")
+    return list(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)))
+
+
+def organised_season_or_404(user: User, slug: str) -> Season:
+    """The season of `slug` when `user` organises its organisation (a superuser: any); else 404,
+    which says nothing of whether it exists."""
+    season = Season.objects.select_related("host").filter(slug=slug).first()
+    if season is None or not (user.is_superuser or season.host_id in organiser_host_ids(user)):
+        raise Http404("no such season")
+    return season
+
+
+def season_log(season: Season, count: int = 20) -> list[AuditEntry]:
+    """The season's own audit entries (made and changed), the newest first."""
+    entries = AuditEntry.objects.filter(host=season.host_id, tournament__isnull=True, after__season=season.pk)
+    return list(entries.order_by("-created_at", "-pk")[:count])

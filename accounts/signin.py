@@ -1,4 +1,5 @@
 """Sign-in throttling: django-axes locks one username from one IP address for a cool-off.
+Behind the service's proxy that address is the client's (accounts/client_address.py), not the proxy's.
 
 Only the password sign-in goes through `authenticate`; a device link signs its tablet in
 directly, so wrong passwords can never block a tablet's link.

@@ -1,7 +1,7 @@
 """Benchmark: score sheets for 50 tables and diplomas for 100 players, seconds each (budget: 3 s).
 
 Run with `make bench-pdf` (`--smoke`: 4 tables and 4 players). Builds a throwaway test database, renders each document twice
-(cold, then from the PDF cache) and prints the figures; it checks no budget. One blank score
+(cold, then from the PDF cache; a round's score sheets as the task that makes them renders them) and prints the figures; it checks no budget. One blank score
 sheet is printed first, as a running server would have done: the first request of a process
 imports the PDF libraries and loads the fonts (about a second). The QR codes stay cold.
 """
@@ -65,9 +65,20 @@ def main(tables, diplomas):
 
         return fetch
 
+    def round_sheets(slug):
+        """A round's score sheets as its task renders them (the request only queues the task)."""
+        from printing import batches, selectors
+        from tournament.models import Round
+
+        def render():
+            round_ = Round.objects.select_related("tournament").get(tournament__slug=slug, number=1)
+            return batches.score_sheets_pdf(round_, selectors.round_tables(round_), "http://192.168.1.10:8000")
+
+        return render
+
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     get("/print/sheets/blank-score-sheet.pdf")()
-    timed(f"score sheets, {tables} tables", get("/print/sheets/round/1/score-sheets.pdf"), tables)
+    timed(f"score sheets, {tables} tables", round_sheets("sheets"), tables)
     timed(f"certificates, {diplomas} players", get("/print/diplomas/certificates.pdf"), diplomas)
 
 

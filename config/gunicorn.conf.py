@@ -7,6 +7,8 @@ hall"). `keepalive = 0` closes each connection after its answer: phones ask ever
 phone reusing a connection just as the server closes it would see an error. On SIGTERM or Ctrl+C
 the workers finish what they hold for at most `graceful_timeout` seconds, then stop.
 Options given in GUNICORN_CMD_ARGS or on the command line override these (a benchmark's access log).
+A hosted service (HOSTED=1) logs gunicorn's own events as the app's: one JSON line each on
+standard output (config/hosted.py).
 """
 
 import os
@@ -20,3 +22,18 @@ keepalive = 0
 timeout = 60
 graceful_timeout = 5
 control_socket_disable = True  # no management socket in the user's home: signals do the job
+
+if os.environ.get("HOSTED", "").strip().lower() in {"1", "true", "yes", "on"}:
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"one_line": {"()": "config.hosted.OneLineJsonFormatter"}},
+        "handlers": {
+            "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "one_line"}
+        },
+        "root": {"level": "INFO", "handlers": []},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+        },
+    }

@@ -4,6 +4,10 @@
 the first start (of the server or of any `manage.py` command) writes a random one there, only
 readable by its owner (mode 0600). The file appears whole or not at all: it is written under a
 temporary name and linked into place, so two processes starting at once agree on one key.
+
+A hosted service (settings.HOSTED) never makes the file: its app servers must share one key, so
+it comes from the environment or the start is refused (each server's own file would sign staff
+out whenever the proxy switched servers).
 """
 
 from __future__ import annotations
@@ -54,10 +58,12 @@ def write_new_key(path: Path) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def secret_key(var_dir: Path) -> str:
-    """The key from the environment, else from `var_dir`, made there on first use."""
+def secret_key(var_dir: Path, *, hosted: bool = False) -> str:
+    """The key from the environment, else (not `hosted`) from `var_dir`, made there on first use."""
     if os.environ.get("SECRET_KEY", "").strip():
         return os.environ["SECRET_KEY"].strip()
+    if hosted:
+        raise SecretKeyError("a hosted service (HOSTED=1) takes it from SECRET_KEY, the same on every app server.")
     path = Path(var_dir) / FILE_NAME
     if not path.exists():
         write_new_key(path)

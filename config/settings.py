@@ -13,9 +13,18 @@ VAR_DIR        what the app writes: database, secret key, static files, snapshot
 LISTEN_HOST    the address the server listens on (`bin/serve` sets it; 0.0.0.0 = the whole network)
 CONTAINER      "1" in the container image: this machine's network address is not the laptop's, so
                the venue address is asked for on the organiser's pages (accounts/venue.py)
-BACKUP_SNAPSHOTS  automatic snapshots: background (default), inline or off (default off in tests)
+BACKUP_SNAPSHOTS  automatic snapshots queued as tasks: on (default) or off (default off in tests)
 REDIS_URL      the cache shared by every app server, e.g. redis://127.0.0.1:6379/0 (default: each
                process's own memory, right for one laptop)
+HOSTED         "1" for a service of many organisations on several app servers (config/hosted.py):
+               refuses to start without SECRET_KEY, a PostgreSQL DATABASE_URL and REDIS_URL; no key
+               file, no demo, no setup code (the operator runs `manage.py create_organisation`);
+               `bin/serve` neither migrates nor runs a worker (`bin/serve release`, `bin/serve worker`);
+               logs to standard output, one JSON line per event (default off: the laptop)
+PROXY_HOPS     with PROXY=1, how many proxies in front append to X-Forwarded-For (default 1): the
+               client's address is that many entries from the right (accounts/client_address.py),
+               for the sign-in throttle and the setup code's tries
+SENTRY_DSN     errors go to Sentry too when set (sentry-sdk, no personal data; default off)
 """
 
 import datetime
@@ -28,6 +37,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from accounts.venue import PublicUrlError, check_public_url
+from config.hosted import OneLineJsonFormatter, missing_for_hosting, refusal, start_sentry
 from config.secret_key import SecretKeyError, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -49,12 +59,15 @@ def env_flag(name, default=False):
 
 DEBUG = env_flag("DEBUG")
 TESTING = env_flag("TESTING")  # set by `make test`; relaxes the production-only requirements
-BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "background")
+HOSTED = env_flag("HOSTED")  # a service of many organisations on several app servers (config/hosted.py)
+if HOSTED and missing_for_hosting(dict(os.environ)):
+    raise ImproperlyConfigured(refusal(missing_for_hosting(dict(os.environ))))
+BACKUP_SNAPSHOTS = os.environ.get("BACKUP_SNAPSHOTS", "off" if TESTING else "on")
 if TESTING and not os.environ.get("SECRET_KEY"):
     SECRET_KEY = "test-settings-key-for-the-test-suite-only-0123456789"
 else:
     try:
-        SECRET_KEY = secret_key(VAR_DIR)
+        SECRET_KEY = secret_key(VAR_DIR, hosted=HOSTED)
     except (OSError, SecretKeyError) as error:
         raise ImproperlyConfigured(f"The secret key: {error}") from None
 
@@ -169,6 +182,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]
 # Sign-in throttling (django-axes): a username is locked from one IP address only, for a
 # cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).
+# Behind the service's proxy (PROXY=1) the address is the client's from X-Forwarded-For.
 AUTHENTICATION_BACKENDS = ["accounts.signin.SignInThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
@@ -176,6 +190,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 AXES_USERNAME_CALLABLE = "accounts.signin.throttled_username"  # at most the 255 characters axes stores
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_address"  # behind the proxy: X-Forwarded-For
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:home"
 LOGOUT_REDIRECT_URL = "accounts:login"
@@ -231,6 +246,12 @@ CSRF_FAILURE_VIEW = "accounts.views.staff.csrf_failure"
 # --deploy` is clean). X-Forwarded-Proto is trusted only when PROXY=1 says a proxy sets it.
 HTTPS = PUBLIC_URL.startswith("https://")
 PROXY = env_flag("PROXY")
+# How many proxies append to X-Forwarded-For: the client's address is that many entries from the
+# right (accounts/client_address.py). Read only when PROXY=1.
+hops = os.environ.get("PROXY_HOPS", "1").strip()
+if not hops.isdigit() or int(hops) < 1:
+    raise ImproperlyConfigured(f"PROXY_HOPS must be a whole number of proxies, 1 or more, not {hops!r}.")
+PROXY_HOPS = int(hops)
 if PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 if HTTPS and not PROXY and not TESTING:
@@ -262,28 +283,46 @@ CONTENT_SECURITY_POLICY = {
     "frame-ancestors": ["'none'"],
 }
 
-# Errors stay on the laptop: a server error's traceback goes to the console and to a rotating
-# file the organiser's dashboard points to (organiser/server_log.py); no page ever shows one.
-ERROR_LOG = VAR_DIR / "log" / "errors.log"
-ERROR_LOG.parent.mkdir(exist_ok=True)
+# A server error: its traceback goes to the console, a row the dashboards show to the organisation
+# it happened to (tournament/server_errors.py), and on a laptop a rotating file as well; no page
+# ever shows one. A hosted service logs one JSON line per event to standard output, no file.
+ERROR_LOG = None if HOSTED else VAR_DIR / "log" / "errors.log"
+LOG_HANDLERS: dict[str, dict] = {
+    "console": {"class": "logging.StreamHandler"},
+    "server_errors": {"class": "tournament.server_errors.ServerErrorHandler", "level": "ERROR"},
+}
+if ERROR_LOG is None:
+    LOG_HANDLERS["console"] = {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "one_line"}
+else:
+    ERROR_LOG.parent.mkdir(exist_ok=True)
+    LOG_HANDLERS["error_file"] = {
+        "class": "logging.handlers.RotatingFileHandler",
+        "filename": str(ERROR_LOG),
+        "level": "ERROR",
+        "maxBytes": 1_000_000,
+        "backupCount": 5,
+        "encoding": "utf-8",
+        "formatter": "dated",
+        "delay": True,
+    }
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {
-        "console": {"class": "logging.StreamHandler"},
-        "error_file": {
-            "class": "logging.handlers.RotatingFileHandler",
-            "filename": str(ERROR_LOG),
-            "level": "ERROR",
-            "maxBytes": 1_000_000,
-            "backupCount": 5,
-            "encoding": "utf-8",
-            "formatter": "dated",
-            "delay": True,
-        },
+    "formatters": {
+        "dated": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "one_line": {"()": OneLineJsonFormatter},
     },
-    "root": {"handlers": ["console", "error_file"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # A request for a foreign host name is refused (400), not an error of the app.
-    "loggers": {"django.security.DisallowedHost": {"handlers": ["console"], "propagate": False}},
+    "handlers": LOG_HANDLERS,
+    "root": {
+        "handlers": ["console"] if ERROR_LOG is None else ["console", "error_file"],
+        "level": os.environ.get("LOG_LEVEL", "WARNING"),
+    },
+    "loggers": {
+        # A request for a foreign host name is refused (400), not an error of the app.
+        "django.security.DisallowedHost": {"handlers": ["console"], "propagate": False},
+        "django.request": {"handlers": ["server_errors"]},
+    },
 }
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    start_sentry(SENTRY_DSN)

@@ -432,3 +432,53 @@ class TimetableForm(forms.Form):
             line.number: (self.cleaned_data[f"start_{line.number}"], self.cleaned_data[f"minutes_{line.number}"])
             for line, _start, _minutes in self.rows
         }
+
+
+class SeasonForm(forms.Form):
+    """A season: name, address, the organisation's tournaments, the points table and the best K.
+    `tournaments` are the ones that may be chosen (the organisation's); with several `hosts` the
+    form asks which organisation's season it is; `editing` asks for the reason of the change."""
+
+    name = forms.CharField(label=_("season name"), max_length=200, validators=[validation.validate_name])
+    slug = forms.SlugField(
+        label=_("short address"), max_length=80, help_text=_("The season's public page: /s/<address>/, e.g. zima-2026.")
+    )
+    tournaments = forms.MultipleChoiceField(
+        label=_("tournaments in the season"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    place_points = forms.CharField(
+        label=_("points for places 1, 2, 3…"),
+        max_length=600,
+        help_text=_("Separated by commas; places further down score 0; a disqualified player scores 0."),
+    )
+    best_count = forms.IntegerField(
+        label=_("best tournaments counted"),
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text=_("Empty: every tournament counts."),
+    )
+
+    def __init__(self, data=None, *, tournaments, hosts=(), editing=False, **kwargs):
+        super().__init__(data, **kwargs)
+        self.fields["tournaments"].choices = [(t.slug, f"{t.name} · {t.date:%Y-%m-%d}") for t in tournaments]
+        self.hosts = list(hosts)
+        if len(self.hosts) > 1:
+            self.fields["host"] = host_choice(self.hosts)
+        if editing:
+            self.fields["reason"] = forms.CharField(label=_("reason for the change"), max_length=500)
+
+    def clean_place_points(self):
+        parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["place_points"].strip()) if p]
+        if not parts or not all(p.isdecimal() and len(p) <= 5 for p in parts):
+            raise forms.ValidationError(_("Use whole numbers of 0 or more, separated by commas, e.g. 25, 20, 16."))
+        return tuple(int(p) for p in parts)
+
+    def season_host(self):
+        return chosen_host(self.hosts, self.cleaned_data.get("host"), asked="host" in self.fields)
+
+    def season_data(self):
+        data = self.cleaned_data
+        return services.SeasonData(
+            data["name"], data["slug"], tuple(data["tournaments"]), data["place_points"], data["best_count"]
+        )

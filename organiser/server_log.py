@@ -1,31 +1,46 @@
-"""The server's error log, as the organiser's dashboard reports it (settings.ERROR_LOG, rotated)."""
+"""The server's errors, as an organisation's dashboard reports them (tournament/server_errors.py).
+
+An organiser sees the errors of their own organisation's pages and never another's; errors of no
+organisation's page go to superusers only (the operator). On a laptop the notice also names the
+rotating log file (settings.ERROR_LOG) with the tracebacks; a hosted service has none.
+"""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
+
+from tournament.models import ServerError, Tournament
+
+SHOWN = 5
 
 
 @dataclass(frozen=True)
-class LoggedError:
-    """The newest error written to the log: when, and the file to send to whoever helps."""
+class LoggedErrors:
+    """The newest errors (time, method, path), newest first, and the log file (None when hosted)."""
 
-    when: datetime.datetime
-    path: Path
+    errors: list[ServerError]
+    path: Path | None
+
+    @property
+    def when(self) -> datetime.datetime:
+        return timezone.localtime(self.errors[0].when)
 
 
-def last_logged_error() -> LoggedError | None:
-    """The log's newest entry time, or None when no error has been logged."""
-    path = Path(settings.ERROR_LOG)
-    try:
-        status = path.stat()
-    except OSError:
+def errors_seen_by(tournament: Tournament, user: Any) -> LoggedErrors | None:
+    """The newest errors of `tournament`'s organisation (with no organisation's for a superuser),
+    or None when there are none."""
+    own = Q(host_id=tournament.host_id)
+    if user.is_superuser:
+        own |= Q(host__isnull=True)
+    errors = list(ServerError.objects.filter(own).only("when", "method", "path").order_by("-when", "-pk")[:SHOWN])
+    if not errors:
         return None
-    if status.st_size == 0:
-        return None
-    when = datetime.datetime.fromtimestamp(status.st_mtime, tz=datetime.UTC)
-    return LoggedError(when=timezone.localtime(when), path=path)
+    log_file = getattr(settings, "ERROR_LOG", None)
+    return LoggedErrors(errors=errors, path=Path(log_file) if log_file else None)

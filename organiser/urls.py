@@ -3,12 +3,17 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import backups, dashboard, exports, people, players, rounds, timetable, tournaments
+from organiser.views import backups, dashboard, exports, files, people, players, rounds, seasons, timetable, tournaments
 
 app_name = "organiser"
 urlpatterns = [
     path("", tournaments.staff_home, name="home"),
     path("new/", tournaments.tournament_create, name="create"),
+    path("seasons/", seasons.season_list, name="seasons"),
+    path("seasons/new/", seasons.season_create, name="season_create"),
+    path("seasons/<slug:season>/", seasons.season_detail, name="season"),
+    path("seasons/<slug:season>/edit/", seasons.season_edit, name="season_edit"),
+    path("seasons/<slug:season>/<str:file>", seasons.season_file, name="season_file"),
     path("<slug:slug>/", dashboard.dashboard, name="dashboard"),
     path("<slug:slug>/status/", dashboard.dashboard_status, name="dashboard_status"),
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="settings"),
@@ -30,8 +35,12 @@ urlpatterns = [
     path("<slug:slug>/timetable/", timetable.timetable, name="timetable"),
     path("<slug:slug>/exports/", exports.exports_page, name="exports"),
     path("<slug:slug>/exports/<str:name>", exports.export_file, name="export_file"),
+    # A file made by a task (a round's batch PDFs, the results website): progress, then the file.
+    path("<slug:slug>/files/<int:file_id>/", files.produced_file, name="produced_file"),
+    path("<slug:slug>/files/<int:file_id>/download/", files.produced_file_download, name="produced_file_download"),
     path("new/restore/", backups.restore_new, name="restore_new"),
     path("new/restore/confirm/", backups.restore_confirm, name="restore_confirm"),
+    path("new/restore/<str:token>/", backups.restore_progress, name="restore_progress"),
     path("<slug:slug>/backups/", backups.backups, name="backups"),
     path("<slug:slug>/backups/download/", backups.backup_download, name="backup_download"),
     path("<slug:slug>/backups/<str:name>/", backups.snapshot_download, name="snapshot_download"),

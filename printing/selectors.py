@@ -36,3 +36,7 @@ def players_who_sat(tournament: Tournament) -> list[Player]:
         Player.objects.filter(tournament=tournament, seats__isnull=False).distinct().select_related("organisation")
     )
     return sorted_by_surname(players)
+
+
+def round_has_tables(round_: Round) -> bool:
+    return round_.tables.exists()

@@ -5,10 +5,10 @@ Staff PDFs need the head referee role (organisers outrank it); public PDFs obey
 right yet (no seating, results not final, hidden results) is a message page instead.
 """
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
@@ -21,17 +21,22 @@ from accounts.forms import DeviceSheetForm
 from accounts.help import BY_SLUG
 from accounts.models import Role
 from accounts.roles import staff_required
-from accounts.selectors import active_link_count
+from accounts.selectors import active_link_count, organised_season_or_404
 from accounts.services import create_device_sheet
 from accounts.venue import venue_address
-from printing import documents, selectors
+from printing import batches, documents, selectors
 from printing.render import html_to_pdf, render_layered_pdf, render_pdf
+from scoring.selectors.seasons import season_table
 from scoring.selectors.sheets import results_are_final
 from scoring.selectors.standings import compute_standings
 from scoring.selectors.visibility import public_scope, public_standings
-from tournament.selectors import round_or_404, tournament_or_404
+from tournament.models import ProducedFile
+from tournament.navigation import produced_file_answer
+from tournament.selectors import data_version, round_or_404, season_or_404, tournament_or_404
+from tournament.services.files import ask_for_file
 
 STAFF = Role.HEAD_REFEREE
+Kind = ProducedFile.Kind
 # `address=loopback` in a request: print a loopback address anyway (offered by the device sheet's
 # warning page; score sheets and table cards are otherwise printed on paper only).
 PRINT_ANYWAY = ("address", "loopback")
@@ -82,95 +87,68 @@ def _no_seating(request, round_):
     return message_response(request, round_.tournament, _("%(round)s has no seating yet.") % {"round": round_})
 
 
-# ---------------------------------------------------------------- seating
-
-
-def _seating_pdf(request, round_, kind, respond):
-    """The seating by table ("by_table") or the alphabetical "where do I sit" list."""
-    tables = selectors.round_tables(round_)
-    if not tables:
+def _round_batch(request, tournament, number, kind, venue=None):
+    """A round's batch PDF: the file made already, or its progress page while a task makes it."""
+    round_ = round_or_404(tournament, number)
+    if not selectors.round_has_tables(round_):
         return _no_seating(request, round_)
-    context = {"tournament": round_.tournament, "round": round_}
-    if kind == "by_table":
-        template, file_part = "printing/seating_by_table.html", "seating"
-        context.update(title=_("Seating by table: %(round)s") % {"round": round_}, tables=tables)
-    else:
-        template, file_part = "printing/seating_alphabetical.html", "where-do-i-sit"
-        context.update(
-            title=_("Where do I sit? %(round)s") % {"round": round_},
-            placements=documents.alphabetical_placements(tables),
-        )
-    return respond(render_pdf(template, context), f"{round_.tournament.slug}-round-{round_.number}-{file_part}.pdf")
+    version = data_version(tournament)
+    asked = batches.file_request(round_, kind, request.get_full_path(), version, venue.base if venue else None)
+    return produced_file_answer(ask_for_file(tournament, asked, batches.make_round_pdf))
+
+
+# ---------------------------------------------------------------- seating
 
 
 @staff_required(STAFF)
 def seating(request, tournament, number, kind):
-    return _seating_pdf(request, round_or_404(tournament, number), kind, pdf_response)
+    return _round_batch(request, tournament, number, kind)
 
 
 def public_seating(request, slug, number, kind):
     """A seating the public may see: only once the round is published."""
     round_ = round_or_404(tournament_or_404(slug), number)
-    if round_.state not in documents.PUBLIC_ROUND_STATES:
+    tables = selectors.round_tables(round_) if round_.state in documents.PUBLIC_ROUND_STATES else []
+    if not tables:
         return _no_seating(request, round_)
-    return _seating_pdf(request, round_, kind, public_pdf_response)
+    name = f"{round_.tournament.slug}-round-{round_.number}-{batches.FILE_PARTS[kind]}.pdf"
+    return public_pdf_response(batches.seating_pdf(round_, tables, kind), name)
 
 
 # ---------------------------------------------------------------- score sheets and table cards
 
 
-def _sheet_context(tournament, **extra):
-    places = ", ".join(str(points) for points in tournament.big_point_places)
-    tournament_fit = documents.fit(tournament.name, documents.SHEET_TOURNAMENT_STEPS)
-    return {"tournament": tournament, "tournament_fit": tournament_fit, "big_point_places": places, **extra}
+@staff_required(STAFF)
+def score_sheets(request, tournament, number):
+    """Pre-filled sheets for every table of a round."""
+    return _round_batch(request, tournament, number, Kind.SCORE_SHEETS, links_venue(request, tournament))
 
 
 @staff_required(STAFF)
-def score_sheets(request, tournament, number, table_number=None):
-    """Pre-filled sheets for every table of a round, or for one table."""
+def table_score_sheet(request, tournament, number, table_number):
+    """The pre-filled sheet of one table (made at once)."""
     round_ = round_or_404(tournament, number)
     tables = selectors.round_tables(round_)
     if not tables:
         return _no_seating(request, round_)
-    if table_number is not None:
-        tables = [table for table in tables if table.number == table_number]
-        if not tables:
-            raise Http404
+    tables = [table for table in tables if table.number == table_number]
+    if not tables:
+        raise Http404
     venue = links_venue(request, tournament)
-    pages = documents.score_sheet_pages(round_, tables, venue.url if venue else None)
-    forms, page_forms = documents.distinct_forms([page.form for page in pages])
-    title = _("Score sheets: %(round)s") % {"round": round_}
-    context = _sheet_context(tournament, round=round_, title=title, pages=pages, forms=forms, paper_only=venue is None)
-    pdf = render_layered_pdf(
-        "printing/score_sheet_forms.html", "printing/score_sheet_fill_in.html", context, page_forms
-    )
-    suffix = f"table-{table_number}-score-sheet" if table_number else "score-sheets"
-    return pdf_response(pdf, f"{tournament.slug}-round-{number}-{suffix}.pdf")
+    pdf = batches.score_sheets_pdf(round_, tables, venue.base if venue else None)
+    return pdf_response(pdf, f"{tournament.slug}-round-{number}-table-{table_number}-score-sheet.pdf")
 
 
 @staff_required(STAFF)
 def blank_score_sheet(request, tournament):
-    context = _sheet_context(tournament, title=_("Score sheet"), forms=[documents.blank_score_sheet_form()])
+    context = batches.sheet_context(tournament, title=_("Score sheet"), forms=[documents.blank_score_sheet_form()])
     pdf = render_pdf("printing/score_sheet_forms.html", context)
     return pdf_response(pdf, f"{tournament.slug}-blank-score-sheet.pdf")
 
 
 @staff_required(STAFF)
 def table_cards(request, tournament, number):
-    round_ = round_or_404(tournament, number)
-    tables = selectors.round_tables(round_)
-    if not tables:
-        return _no_seating(request, round_)
-    venue = links_venue(request, tournament)
-    context = {"tournament": tournament, "title": _("Table cards"), "tables": tables}
-    if venue is None:
-        context["paper_only"] = True
-    else:
-        public_url = venue.url(reverse("public:tournament", args=[tournament.slug]))
-        context.update(public_url=public_url, public_qr_code=documents.table_qr_code(public_url))
-    return pdf_response(
-        render_pdf("printing/table_cards.html", context), f"{tournament.slug}-round-{number}-table-cards.pdf"
-    )
+    return _round_batch(request, tournament, number, Kind.TABLE_CARDS, links_venue(request, tournament))
 
 
 # ---------------------------------------------------------------- standings
@@ -337,3 +315,30 @@ def help_pdf(request, role):
     page = BY_SLUG[role]
     pdf = render_pdf("printing/help.html", {"page": page, "title": page.title})
     return public_pdf_response(pdf, f"help-{page.slug}-{get_language()}.pdf")
+
+
+# ---------------------------------------------------------------- a season's table
+
+
+def _season_pdf(table):
+    now = date_format(timezone.localtime(), "DATETIME_FORMAT")
+    if table.public:
+        subtitle = _("As of %(time)s. Public results only.") % {"time": now}
+    else:
+        subtitle = _("As of %(time)s. Staff copy: includes results not yet public.") % {"time": now}
+    context = {"season": table.season, "table": table, "title": table.season.name, "subtitle": subtitle}
+    return render_pdf("printing/season.html", context)
+
+
+@login_required
+def season_standings(request, season):
+    """The season's table with every finished tournament (its organisation's organisers)."""
+    season = organised_season_or_404(request.user, season)
+    return pdf_response(_season_pdf(season_table(season, public=False)), f"{season.slug}-season.pdf")
+
+
+@require_safe
+def season_public(request, season):
+    """The season's table the public may see: only the tournaments whose results are public."""
+    season = season_or_404(season)
+    return public_pdf_response(_season_pdf(season_table(season, public=True)), f"{season.slug}-season.pdf")

@@ -8,6 +8,9 @@ correction, card or visibility change raises the version, so the next request se
 and new cache keys at once: nothing stale is served, and an unchanged poll costs that one
 query and a 304.
 
+A season's pages (`season_page`) are keyed the same way by a digest of its settings and of the
+public versions of its tournaments: when any of them changes, so does the season's.
+
 Whatever is the same for every visitor is computed once per version and language (`cached`):
 the standings, the leaderboard fragment, and whole pages for visitors who are not signed in,
 which post nothing and so carry no CSRF token (`shared_page`). They are kept in the cache the app
@@ -40,7 +43,8 @@ from django.utils.translation import get_language
 
 from public.models import PublicVersion
 from tournament import release, shared_cache
-from tournament.models import Tournament
+from tournament.models import Season, Tournament
+from tournament.selectors import season_or_404
 
 SIGNED_IN_STALE_AFTER_SECONDS = 60  # roles are not in the version: a signed-in page renews every minute
 CACHE_SECONDS = 600
@@ -225,3 +229,40 @@ def shared_page(request, template, context):
         lambda: render_to_string(template, {**context(), "csrf_token": ""}, request).encode(),
     )
     return HttpResponse(page)
+
+
+SEASON_VERSIONS_SQL = (
+    f"SELECT v.tournament_id, v.version FROM {PublicVersion._meta.db_table} v "
+    f"JOIN {Season.tournaments.through._meta.db_table} s ON s.tournament_id = v.tournament_id "
+    f"WHERE s.season_id = %s ORDER BY v.tournament_id"
+)
+
+
+def season_digest(season):
+    """A digest of the season's settings and of its tournaments' public versions (one query)."""
+    with connection.cursor() as cursor:
+        cursor.execute(SEASON_VERSIONS_SQL, [season.pk])
+        versions = cursor.fetchall()
+    state = (season.name, season.slug, tuple(season.place_points), season.best_count, tuple(map(tuple, versions)))
+    return f"season-{season.pk}.{hashlib.sha256(repr(state).encode()).hexdigest()[:24]}"
+
+
+def season_page(view):
+    """Decorator for a season's public views taking its address (`season`): the view gets the
+    season, with `.digest`; an unchanged GET gets 304, as `public_page` does for a tournament."""
+
+    @functools.wraps(view)
+    def wrapper(request, season, *args, **kwargs):
+        season = season_or_404(season)
+        digest = season_digest(season)
+        etag = public_etag(request, digest, viewer=viewer_of(request))
+        answer = conditional_answer(request, etag)
+        if answer is not None:
+            return answer
+        request.public_digest = season.digest = digest
+        response = view(request, season, *args, **kwargs)
+        if response.status_code == 200:
+            response["ETag"] = etag
+        return revalidate(response)
+
+    return wrapper

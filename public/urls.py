@@ -1,6 +1,6 @@
 from django.urls import path
 
-from public import views
+from public import season_pages, views
 
 app_name = "public"
 urlpatterns = [
@@ -11,6 +11,8 @@ urlpatterns = [
     path("help/head-referee/", views.help_page, {"role": "head-referee"}, name="help_head_referee"),
     path("help/referee/", views.help_page, {"role": "referee"}, name="help_referee"),
     path("o/<slug:host>/", views.organisation_page, name="organisation"),
+    path("s/<slug:season>/", season_pages.season_standings, name="season"),
+    path("s/<slug:season>/person/<str:uid>/", season_pages.season_person, name="season_person"),
     path("t/<slug:slug>/", views.tournament_page, name="tournament"),
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings.json", views.standings_json_view, name="standings_json"),

@@ -46,6 +46,7 @@ from scoring.services.visibility import advance_ceremony, reset_ceremony, set_vi
 from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (
+    all_seasons,
     all_tournaments,
     final_round,
     host_or_404,
@@ -140,16 +141,16 @@ def home(request):
     if len(hosts) > 1:
         return render(request, "public/organisations.html", {"hosts": hosts})
     tournaments = all_tournaments()
-    return render(
-        request, "public/home.html", {"tournaments": tournaments, "needs_setup": not tournaments and needs_setup()}
-    )
+    context = {"tournaments": tournaments, "seasons": all_seasons(), "needs_setup": not tournaments and needs_setup()}
+    return render(request, "public/home.html", context)
 
 
 @require_safe
 def organisation_page(request, host):
     """One host organisation's tournaments."""
     host = host_or_404(host)
-    return render(request, "public/home.html", {"tournaments": all_tournaments(host), "host": host})
+    context = {"tournaments": all_tournaments(host), "seasons": all_seasons(host), "host": host}
+    return render(request, "public/home.html", context)
 
 
 @require_safe

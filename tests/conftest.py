@@ -60,9 +60,9 @@ def own_data_folder(settings, tmp_path_factory):
 
 @pytest.fixture
 def backup_dir(settings, tmp_path):
-    """Snapshots written at once (no background thread) into the test's own folder."""
+    """Automatic snapshots on (queued as tasks; `run_queued_tasks` writes them) into the test's own folder."""
     settings.BACKUP_DIR = tmp_path / "backups"
-    settings.BACKUP_SNAPSHOTS = "inline"
+    settings.BACKUP_SNAPSHOTS = "on"
     return settings.BACKUP_DIR
 
 

@@ -367,3 +367,150 @@ def after_the_final():
         settings={"final": True, "rounds_planned": 1},
         tie_decisions=[{"order": ["p6", "p2"], "reason": "lot drawn by the head referee"}],
     )
+
+
+# ---------------------------------------------------------------- a season of three tournaments
+# Ten people; one game per table, the winner going out (big points 1, small points the others'
+# racks); each tournament one round, completed, no final. Default points (25, 20, 16, 13, 11, 10,
+# 9, 8, …), the best 2 results count.
+#   zima-1 (live):   Zieliński 1 (25), Żak 2 (20), Nowak and Wójcik tied 3 (16 each), Kowalski 5 (11),
+#                    Lewandowski 6 (10), Wiśniewska 7 (9), Kamińska 8 (8)
+#   zima-2 (live):   Nowak 1 (25), Dąbrowski 2 (20), Kowalski 3 withdrawn (16), Wójcik 4 (13), Żak 5 (11),
+#                    Szymańska 6 (10), Zieliński 7 (9), Wiśniewska disqualified (0)
+#   zima-3 (hidden): Żak 1 (25), Kamińska 2 (20), Dąbrowski 3 (16), Szymańska 4 (13), Nowak and
+#                    Zieliński tied 5 (11 each), Lewandowski 7 (9), Wójcik 8 (8)
+SEASON_PEOPLE = {
+    "A": ("Łucja Żak", "UTW Kraków"),
+    "B": ("Anna Nowak", "UTW Łódź"),
+    "C": ("Jan Kowalski", "Klub Seniora Gdańsk"),
+    "D": ("Ewa Wiśniewska", "UTW Poznań"),
+    "E": ("Piotr Zieliński", "UTW Wrocław"),
+    "F": ("Maria Wójcik", "UTW Lublin"),
+    "G": ("Tomasz Lewandowski", "UTW Opole"),
+    "H": ("Zofia Kamińska", "UTW Kielce"),
+    "I": ("Adam Dąbrowski", "UTW Toruń"),
+    "J": ("Olga Szymańska", "UTW Rzeszów"),
+}
+# Staff (every tournament): [rank, surname first, club, points, tournaments, wins, best place,
+# [(tournament, place, points, counted)]]
+SEASON_STAFF_TABLE = [
+    (
+        1,
+        "Żak Łucja",
+        "UTW Kraków",
+        45,
+        3,
+        1,
+        1,
+        [("zima-1", 2, 20, True), ("zima-2", 5, 11, False), ("zima-3", 1, 25, True)],
+    ),
+    (
+        2,
+        "Nowak Anna",
+        "UTW Łódź",
+        41,
+        3,
+        1,
+        1,
+        [("zima-1", 3, 16, True), ("zima-2", 1, 25, True), ("zima-3", 5, 11, False)],
+    ),
+    (
+        3,
+        "Zieliński Piotr",
+        "UTW Wrocław",
+        36,
+        3,
+        1,
+        1,
+        [("zima-1", 1, 25, True), ("zima-2", 7, 9, False), ("zima-3", 5, 11, True)],
+    ),
+    (4, "Dąbrowski Adam", "UTW Toruń", 36, 2, 0, 2, [("zima-2", 2, 20, True), ("zima-3", 3, 16, True)]),
+    (
+        5,
+        "Wójcik Maria",
+        "UTW Lublin",
+        29,
+        3,
+        0,
+        3,
+        [("zima-1", 3, 16, True), ("zima-2", 4, 13, True), ("zima-3", 8, 8, False)],
+    ),
+    (6, "Kamińska Zofia", "UTW Kielce", 28, 2, 0, 2, [("zima-1", 8, 8, True), ("zima-3", 2, 20, True)]),
+    (7, "Kowalski Jan", "Klub Seniora Gdańsk", 27, 2, 0, 3, [("zima-1", 5, 11, True), ("zima-2", 3, 16, True)]),
+    (8, "Szymańska Olga", "UTW Rzeszów", 23, 2, 0, 4, [("zima-2", 6, 10, True), ("zima-3", 4, 13, True)]),
+    (9, "Lewandowski Tomasz", "UTW Opole", 19, 2, 0, 6, [("zima-1", 6, 10, True), ("zima-3", 7, 9, True)]),
+    (10, "Wiśniewska Ewa", "UTW Poznań", 9, 2, 0, 7, [("zima-1", 7, 9, True), ("zima-2", None, 0, True)]),
+]
+# Public (zima-3 hidden: pending): every result counts (two each at most).
+SEASON_PUBLIC_TABLE = [
+    (1, "Nowak Anna", "UTW Łódź", 41, 2, 1, 1, [("zima-1", 3, 16, True), ("zima-2", 1, 25, True)]),
+    (2, "Zieliński Piotr", "UTW Wrocław", 34, 2, 1, 1, [("zima-1", 1, 25, True), ("zima-2", 7, 9, True)]),
+    (3, "Żak Łucja", "UTW Kraków", 31, 2, 0, 2, [("zima-1", 2, 20, True), ("zima-2", 5, 11, True)]),
+    (4, "Wójcik Maria", "UTW Lublin", 29, 2, 0, 3, [("zima-1", 3, 16, True), ("zima-2", 4, 13, True)]),
+    (5, "Kowalski Jan", "Klub Seniora Gdańsk", 27, 2, 0, 3, [("zima-1", 5, 11, True), ("zima-2", 3, 16, True)]),
+    (6, "Dąbrowski Adam", "UTW Toruń", 20, 1, 0, 2, [("zima-2", 2, 20, True)]),
+    (7, "Lewandowski Tomasz", "UTW Opole", 10, 1, 0, 6, [("zima-1", 6, 10, True)]),
+    (7, "Szymańska Olga", "UTW Rzeszów", 10, 1, 0, 6, [("zima-2", 6, 10, True)]),
+    (9, "Wiśniewska Ewa", "UTW Poznań", 9, 2, 0, 7, [("zima-1", 7, 9, True), ("zima-2", None, 0, True)]),
+    (10, "Kamińska Zofia", "UTW Kielce", 8, 1, 0, 8, [("zima-1", 8, 8, True)]),
+]
+
+
+def _season_tournament(slug, date, tables, visibility="live", statuses=None):
+    """One round, completed: each table one game, its first seat going out; the others' racks as given."""
+    letters = [letter for seats, _racks in tables for letter in seats]
+    data = tournament_data(0, settings={"final": False, "rounds_planned": 1, "visibility": visibility})
+    data["tournament"].update(slug=slug, date=date, name=f"Senioriada {slug}")
+    data["players"] = [
+        {"id": letter, "name": SEASON_PEOPLE[letter][0], "organisation": SEASON_PEOPLE[letter][1]}
+        | ({"status": statuses[letter]} if letter in (statuses or {}) else {})
+        for letter in letters
+    ]
+    data["rounds"] = [
+        {
+            "number": 1,
+            "state": "completed",
+            "tables": [
+                table(n, seats, [out_game(1, "A", **{seat: (rack, 0) for seat, rack in zip("BCD", racks)})])
+                for n, (seats, racks) in enumerate(tables, start=1)
+            ],
+        }
+    ]
+    return import_tournament(data)
+
+
+def with_people(tournament):
+    """Each player becomes the person of their name (one Person per name across tournaments),
+    unless registration already made them one."""
+    from tournament.models import Person
+
+    for player in Player.objects.filter(tournament=tournament, person__isnull=True).select_related("organisation"):
+        player.person = Person.objects.get_or_create(
+            host=tournament.host,
+            surname=player.surname,
+            given_names=player.given_names,
+            defaults={"club": player.organisation.name},
+        )[0]
+        player.save(update_fields=["person"])
+    return tournament
+
+
+def season_of_three():
+    """The season of SEASON_STAFF_TABLE and SEASON_PUBLIC_TABLE: zima-1, zima-2 and zima-3 (hidden), best 2."""
+    from tournament.models import Season
+
+    tournaments = [
+        _season_tournament("zima-1", "2026-01-10", [("ABCD", (5, 10, 20)), ("EFGH", (5, 12, 30))]),
+        _season_tournament(
+            "zima-2",
+            "2026-02-14",
+            [("BACE", (8, 3, 40)), ("IFJD", (6, 15, 2))],
+            statuses={"C": "withdrawn", "D": "disqualified"},
+        ),
+        _season_tournament("zima-3", "2026-03-14", [("ABEG", (10, 10, 20)), ("HIJF", (4, 9, 25))], visibility="hidden"),
+    ]
+    for tournament in tournaments:
+        with_people(tournament)
+    season = Season.objects.create(host=tournaments[0].host, name="Sezon zimowy 2026", slug="zima", best_count=2)
+    season.tournaments.set(tournaments)
+    return season

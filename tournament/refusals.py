@@ -247,10 +247,22 @@ MESSAGES = {
     "backup_not_text": _("The file is not a backup: it is not text (UTF-8 JSON)."),
     "backup_invalid": _("The file cannot be restored: %(problem)s"),
     "upload_expired": _("This upload has expired or was already restored. Upload the file again."),
+    "restore_already_confirmed": _("This backup is already being restored (it was confirmed already)."),
+    "restore_failed": _("The restore failed unexpectedly; nothing was changed. Upload the file again."),
     "backup_changed": _("The tournament %(slug)s changed since the preview. Upload the file again."),
     "backup_not_saved_first": _(
         "The tournament as it is now could not be saved first (is the disk full?), so nothing was restored."
     ),
+    # seasons (organiser.services.seasons)
+    "season_name_required": _("Give the season a name."),
+    "season_slug_taken": _("Another season already has this address: choose another one."),
+    "season_points_count": ngettext_lazy(
+        "Give the points of 1 to %(max)s place.", "Give the points of 1 to %(max)s places.", "max"
+    ),
+    "season_points_range": _("Points for a place are whole numbers from 0 to %(max)s."),
+    "season_best_count": _("Count at least 1 tournament, or leave it empty to count every one."),
+    "season_tournament_not_ours": _("%(slug)s is not one of this organisation's tournaments."),
+    "season_reason_required": _("Give the reason for the change: it goes into the log."),
 }
 
 LINE = _("Line %(line)s: %(message)s")

@@ -8,12 +8,23 @@ it was looked up in, so reading `.tournament` costs no query.
 from __future__ import annotations
 
 import datetime
+import uuid
 
 from django.db.models import Count, Max
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
-from tournament.models import DEFAULT_ROUND_MINUTES, HostOrganisation, Player, Round, RoundTime, Tournament
+from tournament.models import (
+    DEFAULT_ROUND_MINUTES,
+    HostOrganisation,
+    Person,
+    Player,
+    ProducedFile,
+    Round,
+    RoundTime,
+    Season,
+    Tournament,
+)
 from tournament.text import slug_from
 from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
@@ -178,3 +189,79 @@ def playing_clock(tournament: Tournament, now: datetime.datetime | None = None) 
         return None
     line = RoundTime.objects.filter(tournament=tournament, number=round_.number).first()
     return clock_of(round_, line.length_minutes if line else DEFAULT_ROUND_MINUTES, now)
+
+
+def all_seasons(host: HostOrganisation | None = None) -> list[Season]:
+    """The seasons (of one host organisation), the newest first."""
+    seasons = Season.objects.all() if host is None else Season.objects.filter(host=host)
+    return list(seasons.order_by("-created_at", "name"))
+
+
+def season_with_slug(slug: str) -> Season | None:
+    return Season.objects.select_related("host").filter(slug=slug).first()
+
+
+def season_or_404(slug: str) -> Season:
+    """The season of a public address (with its organisation), else 404."""
+    season = season_with_slug(slug)
+    if season is None:
+        raise Http404("no such season")
+    return season
+
+
+def season_person_or_404(season: Season, uid: str) -> Person:
+    """The season's organisation's person of a public id (`Person.uid`), else 404."""
+    try:
+        key = uuid.UUID(uid)
+    except ValueError:
+        raise Http404("no such person") from None
+    person = Person.objects.filter(host=season.host_id, uid=key).first()
+    if person is None:
+        raise Http404("no such person")
+    return person
+
+
+# ---------------------------------------------------------------- files made by a task
+
+
+def data_version(tournament: Tournament) -> int | None:
+    """A number that changes whenever anything a printed list, a score sheet or the results website
+    shows of `tournament` changes: the public version its database triggers raise (`public.versions`;
+    read through the reverse relation, so no import goes up the stack)."""
+    return Tournament.objects.filter(pk=tournament.pk).values_list("public_version__version", flat=True).first()
+
+
+def finished_file(tournament: Tournament, content_key: str) -> ProducedFile | None:
+    """The newest finished file made for exactly this request, with its bytes, or None."""
+    done = ProducedFile.objects.filter(tournament=tournament, content_key=content_key, status=ProducedFile.Status.DONE)
+    return done.order_by("-finished_at", "-pk").first()
+
+
+def unfinished_file(tournament: Tournament, content_key: str) -> ProducedFile | None:
+    """The file queued or being made for this request (at most one: a constraint), without its bytes."""
+    unfinished = ProducedFile.objects.filter(
+        tournament=tournament, content_key=content_key, status__in=ProducedFile.UNFINISHED
+    )
+    return unfinished.defer("content").first()
+
+
+def produced_file_or_404(tournament: Tournament, pk: int, *, with_content: bool = False) -> ProducedFile:
+    """A file of `tournament` by its id (404 for another tournament's); its bytes only when asked."""
+    files = ProducedFile.objects.filter(tournament=tournament, pk=pk)
+    produced = (files if with_content else files.defer("content")).first()
+    if produced is None:
+        raise Http404("no such file")
+    return produced
+
+
+def produced_file_by_pk(pk: int) -> ProducedFile | None:
+    """The file a task makes, without its bytes."""
+    return ProducedFile.objects.defer("content").filter(pk=pk).first()
+
+
+def older_finished_files(tournament_id: int, kind: str, keep: int) -> list[int]:
+    """The ids of a tournament's finished files of `kind` beyond the newest `keep` (failed ones too)."""
+    finished = ProducedFile.objects.filter(tournament_id=tournament_id, kind=kind).exclude(
+        status__in=ProducedFile.UNFINISHED
+    )
+    return list(finished.order_by("-finished_at", "-pk").values_list("pk", flat=True)[keep:])

@@ -16,7 +16,7 @@ MAX_NAME = 200
 MAX_SLUG = 80
 MAX_PLACE_POINTS = 1000
 MAX_PLACES = 4
-RESERVED_SLUGS = frozenset({"new"})  # /staff/new/ creates a tournament
+RESERVED_SLUGS = frozenset({"new", "seasons"})  # /staff/new/ creates a tournament; /staff/seasons/ lists the seasons
 SLUG_TAKEN = _("Another tournament already has this address: choose another one.")
 
 # Whole-number settings: (lowest, highest) allowed.

@@ -2,12 +2,14 @@
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import first_run
+from accounts.client_address import client_address
 from accounts.forms import FirstOrganiserForm
 from accounts.services import create_first_organiser
 from tournament.refusals import Refused
@@ -16,7 +18,10 @@ from tournament.refusals import Refused
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def setup(request):
-    """Create the first organiser with the setup code; once one exists, this is the sign-in page."""
+    """Create the first organiser with the setup code; once one exists, this is the sign-in page.
+    A hosted service has no such page."""
+    if not first_run.setup_exists():
+        raise Http404
     if not first_run.needs_setup():
         return redirect("accounts:login")
     form = FirstOrganiserForm(request.POST if request.method == "POST" else None)
@@ -27,7 +32,7 @@ def setup(request):
                 code=data["code"],
                 username=data["username"],
                 password=data["password"],
-                address=request.META.get("REMOTE_ADDR", ""),
+                address=client_address(request),
                 organisation=data["organisation"],
             )
         except Refused as refusal:

@@ -1,10 +1,11 @@
 """Backups without a terminal (README "Backup and restore").
 
-`files` keeps a tournament's snapshots in `BACKUP_DIR/tournaments/<uid>/`, under the
-tournament's own identity rather than its address (written atomically, the newest 50 kept, set
-aside when the tournament is deleted); `snapshots` writes one after every verified sheet and
-completed round, after the response (a background thread), and never lets a failure reach the
-request; `restore` reads an uploaded or stored backup (size and decompression bounded), previews
-it, stages it for the confirmation (one per user and tournament) and restores it, replacing a
-tournament of the same slug whole, in one transaction.
+`files` keeps a tournament's snapshots as database rows under the tournament's own identity
+rather than its address (the newest 50, set aside when the tournament is deleted) and, on a
+laptop, a copy of each as a file in `BACKUP_DIR/tournaments/<uid>/` (written atomically);
+`snapshots` queues the task that writes one, in the transaction of every verified sheet and
+completed round, and never lets a failure reach the request; `restore` reads an uploaded or
+stored backup (size and decompression bounded), previews it, stages it as a row for the
+confirmation (one per user and tournament), and restores it in a task, replacing a tournament
+of the same slug whole, in one transaction.
 """

@@ -1,20 +1,26 @@
-"""A tournament's snapshot files: `BACKUP_DIR/tournaments/<uid>/<UTC time>_<trigger>.json.gz`.
+"""A tournament's automatic snapshots: rows of `organiser.models.Snapshot`, and on a laptop a copy of
+each as a file, `BACKUP_DIR/tournaments/<uid>/<UTC time>_<trigger>.json.gz`.
 
-Snapshots belong to a tournament, not to its address: the folder is named by the tournament's
-own identity (`Tournament.uid`, made once and never reused), so a tournament created later under
-the same address never sees them. A restore that replaces a tournament hands its identity on to
-the restored one, which keeps the snapshots (the one written just before the restore too). When
-a tournament is deleted its folder moves to `BACKUP_DIR/deleted/` (`set_aside`), which no page
-lists: only whoever runs the server sees it.
+The rows are what every page lists, downloads and restores: every app server reaches them. A
+laptop (not `settings.HOSTED`) also writes each snapshot as a file outside the database file, a
+copy that survives a broken database; the organiser restores one by uploading it (or with
+`manage.py import_tournament`). A hosted service keeps nothing on an app server's disk.
 
-A snapshot is written to a hidden temporary file in the same folder, flushed to disk and then
-renamed over its final name (`os.replace`), so a crash leaves either the whole file or none.
-The newest KEEP files are kept. A failure is remembered in `.last-failure.json` (when the disk
-still takes that much) until the next snapshot succeeds. `tournament.json` names the tournament
-(address and name) for whoever looks at the folders.
+Snapshots belong to a tournament, not to its address: rows and folder carry the tournament's own
+identity (`Tournament.uid`, made once and never reused), so a tournament created later under the
+same address never sees them. A restore that replaces a tournament hands its identity on to the
+restored one, which keeps the snapshots (the one written just before the restore too). When a
+tournament is deleted its rows are set aside (kept, listed by no page) and its folder moves to
+`BACKUP_DIR/deleted/` (`set_aside`): only whoever runs the server sees them.
 
-Snapshots of the earlier layout, `BACKUP_DIR/<slug>/`, move into the new one the first time the
-tournament with that address asks for its snapshots (`adopt_legacy`): those taken since that
+The newest KEEP snapshots are kept, rows and files alike. A file is written to a hidden temporary
+file in the same folder, flushed to disk and then renamed over its final name (`os.replace`), so
+a crash leaves either the whole file or none. A failure is remembered (`SnapshotFailure`) until
+the next snapshot succeeds. `tournament.json` names the tournament (address and name) for whoever
+looks at the folders.
+
+Snapshot files of an earlier layout, `BACKUP_DIR/<slug>/`, move into the new one the first time a
+file is written for the tournament with that address (`adopt_legacy`): those taken since that
 tournament was created are its own; older ones belonged to an earlier tournament at that address
 (or to this one before a restore re-created it) and are set aside under `deleted/` like a
 deleted tournament's.
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -33,11 +40,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from organiser.models import Snapshot, SnapshotFailure
 
 KEEP = 50
 SUFFIX = ".json.gz"
 NAME_RE = re.compile(r"^(\d{8}-\d{6}-\d{6})_([a-z0-9-]{1,40})\.json\.gz$")
-FAILURE = ".last-failure.json"
+FAILURE = ".last-failure.json"  # of the earlier releases, moved with the earlier layout
 ABOUT = "tournament.json"
 STALE_TEMPORARY = datetime.timedelta(hours=1)
 TOURNAMENTS = "tournaments"
@@ -45,7 +56,7 @@ DELETED = "deleted"
 
 
 @dataclass
-class Snapshot:
+class SnapshotFile:
     name: str
     taken_at: datetime.datetime
     trigger: str
@@ -95,11 +106,50 @@ def about(tournament):
     return json.dumps({"slug": tournament.slug, "name": tournament.name}, ensure_ascii=False).encode("utf-8")
 
 
+def hosted():
+    return getattr(settings, "HOSTED", False)
+
+
+def compressed(text):
+    """A snapshot's bytes: the JSON text gzip-compressed, the same bytes for the same text."""
+    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+
+
+def digest_of(text):
+    return hashlib.sha256(compressed(text)).hexdigest()
+
+
 def save_snapshot(tournament, text, trigger):
-    """Write a snapshot of `text` (the JSON backup), prune to the newest KEEP; returns its path."""
+    """Store a snapshot of `text` (the JSON backup) as a row, keep the newest KEEP, forget the last
+    failure; on a laptop write its file copy too. Returns the row (`Snapshot`)."""
+    content = compressed(text)
+    now = datetime.datetime.now(datetime.UTC)
+    with transaction.atomic():  # a savepoint inside the caller's transaction
+        row = Snapshot.objects.create(
+            tournament_uid=tournament.uid,
+            slug=tournament.slug,
+            tournament_name=tournament.name,
+            host_id=tournament.host_id,
+            taken_at=now,
+            trigger=trigger[:40],
+            name=snapshot_name(trigger, now),
+            content=content,
+            size=len(content),
+            digest=hashlib.sha256(content).hexdigest(),
+        )
+        old = stored(tournament.uid).values_list("pk", flat=True)[KEEP:]
+        Snapshot.objects.filter(pk__in=list(old)).delete()
+        SnapshotFailure.objects.filter(tournament_uid=tournament.uid).delete()
+    if not hosted():
+        save_file_copy(tournament, row.name, content)
+    return row
+
+
+def save_file_copy(tournament, name, content):
+    """A laptop's copy of a snapshot in `BACKUP_DIR/tournaments/<uid>/`, outside the database file,
+    pruned like the rows."""
     where = folder(tournament)
-    path = where / snapshot_name(trigger)
-    write_atomically(path, gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
+    write_atomically(where / name, content)
     label = about(tournament)
     try:
         if (where / ABOUT).read_bytes() != label:
@@ -107,8 +157,16 @@ def save_snapshot(tournament, text, trigger):
     except FileNotFoundError:
         write_atomically(where / ABOUT, label)
     prune(tournament)
-    (where / FAILURE).unlink(missing_ok=True)
-    return path
+
+
+def stored(uid):
+    """The snapshot rows of a tournament's identity still in sight, newest first."""
+    return Snapshot.objects.filter(tournament_uid=uid, set_aside_at__isnull=True).order_by("-taken_at", "-pk")
+
+
+def newest(tournament):
+    """The newest snapshot (without its content), or None."""
+    return stored(tournament.uid).defer("content").first()
 
 
 def listed(where):
@@ -126,21 +184,20 @@ def listed(where):
             size = entry.stat().st_size
         except FileNotFoundError:  # pruned by another process meanwhile
             continue
-        found.append(Snapshot(entry.name, when, NAME_RE.match(entry.name).group(2), size))
+        found.append(SnapshotFile(entry.name, when, NAME_RE.match(entry.name).group(2), size))
     return sorted(found, key=lambda s: s.name, reverse=True)
 
 
 def snapshots(tournament):
-    """The tournament's snapshots, newest first."""
-    return listed(folder(tournament))
+    """The tournament's snapshots (rows without their content), newest first."""
+    return list(stored(tournament.uid).defer("content"))
 
 
-def snapshot_path(tournament, name):
-    """The path of the snapshot `name` of this tournament, or None when there is no such snapshot."""
+def snapshot_named(tournament, name):
+    """The snapshot `name` of this tournament (a row), or None when there is no such snapshot."""
     if not NAME_RE.match(name or ""):
         return None
-    path = folder(tournament) / name
-    return path if path.is_file() else None
+    return stored(tournament.uid).filter(name=name).first()
 
 
 def prune(tournament):
@@ -158,29 +215,34 @@ def prune(tournament):
 
 
 def record_failure(tournament, trigger, error):
-    """Remember a failed snapshot for the backups page (best effort: the disk may be full)."""
-    text = json.dumps(
-        {"when": datetime.datetime.now(datetime.UTC).isoformat(), "trigger": trigger, "error": str(error)}
-    )
+    """Remember a failed snapshot for the backups page (best effort: the database may be what failed)."""
     try:
-        write_atomically(folder(tournament) / FAILURE, text.encode("utf-8"))
-    except OSError:
+        with transaction.atomic():
+            SnapshotFailure.objects.update_or_create(
+                tournament_uid=tournament.uid,
+                defaults={"failed_at": timezone.now(), "trigger": trigger[:40], "error": str(error)},
+            )
+    except DatabaseError:
         pass
 
 
 def last_failure(tournament):
     """The last failed snapshot not followed by a good one: {"when", "trigger", "error"} or None."""
-    try:
-        data = json.loads((folder(tournament) / FAILURE).read_text(encoding="utf-8"))
-        data["when"] = datetime.datetime.fromisoformat(data["when"])
-        return data
-    except (OSError, ValueError, KeyError, TypeError):
+    failure = SnapshotFailure.objects.filter(tournament_uid=tournament.uid).first()
+    if failure is None:
         return None
+    return {"when": failure.failed_at, "trigger": failure.trigger, "error": failure.error}
+
+
+def set_aside_rows(uid):
+    """Hide a deleted tournament's snapshot rows from every page (they are kept, marked)."""
+    Snapshot.objects.filter(tournament_uid=uid, set_aside_at__isnull=True).update(set_aside_at=timezone.now())
+    SnapshotFailure.objects.filter(tournament_uid=uid).delete()
 
 
 def set_aside(uid, *, slug, name):
-    """Move a deleted tournament's snapshots to `BACKUP_DIR/deleted/<time>_<slug>_<uid>/`, out of
-    every page's sight. Returns the new folder, or None when there were none."""
+    """Move a deleted tournament's snapshot files to `BACKUP_DIR/deleted/<time>_<slug>_<uid>/`, out
+    of every page's sight. Returns the new folder, or None when there were none."""
     source = Path(settings.BACKUP_DIR) / TOURNAMENTS / str(uid)
     if not source.is_dir():
         return None

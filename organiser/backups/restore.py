@@ -9,38 +9,35 @@ file. A restore only ever writes into the restorer's host organisation: a tourna
 slug they do not organise (another organisation's) is neither named nor touched, and the backup
 becomes a new tournament at a free address (`preview`). A file that fails any check changes nothing.
 
-A checked upload waits in `BACKUP_DIR/.staged/` for the confirmation: one per user and tournament
-(a new upload replaces the user's previous one for that tournament, or for a new tournament), for
-STAGED_FOR at most, MAX_STAGED bytes in all (the oldest go first when a new one needs the room),
-and never after it has been restored. A confirmation takes the staged file for itself
-(`claimed`), so of five confirmations of one upload at once, one restores and writes the
-"before-restore" snapshot; the others find the upload gone. Restores of one tournament from
-different uploads wait for each other (the tournament's row is locked), and all but the first
-are refused because the tournament changed.
+A checked upload waits for the confirmation as a row (`organiser.models.StagedRestore`), so a
+preview on one app server is confirmed on another: one per user and tournament (a new upload
+replaces the user's previous one for that tournament, or for a new tournament), for STAGED_FOR
+at most, MAX_STAGED bytes in all (the oldest go first when a new one needs the room). The
+confirmation turns it `applying` (a compare-and-set) and queues the task `apply_restore` in the
+same transaction, so of five confirmations of one upload at once, on any servers, one restores
+and writes the "before-restore" snapshot; the others are told it is already being restored.
+The task ends it `applied` (in the restore's own transaction) or `failed`, which its progress
+page shows. Restores of one tournament from different uploads wait for each other (the
+tournament's row is locked), and all but the first are refused because the tournament changed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import os
-import re
 import secrets
-import threading
-import time
 import uuid
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django_tasks import task
 
 from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
 from accounts.roles import has_role
-from organiser.backups.files import write_atomically
-from organiser.backups.snapshots import snapshot_after_commit, take_snapshot
+from organiser.backups.snapshots import queue_snapshot, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
+from organiser.models import StagedRestore
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
@@ -50,11 +47,10 @@ MAX_UPLOAD = 20 * 1024 * 1024  # bytes of an uploaded file, compressed or not
 MAX_JSON = 50 * 1024 * 1024  # bytes of JSON a compressed file may unpack to
 GZIP_MAGIC = b"\x1f\x8b"
 STAGED_FOR = datetime.timedelta(hours=1)
+KEPT_FOR = datetime.timedelta(days=7)  # a finished restore's row (its progress page), without its content
 MAX_STAGED = 4 * MAX_JSON  # bytes of all staged backups together
 TOKEN_LENGTH = 32
-RETRY_AFTER = {"backup_not_saved_first"}  # refusals after which the staged upload is kept
 NEW = "new"  # the staging scope of a backup of a tournament that does not exist here
-STAGED_RE = re.compile(r"^(\d+)_([0-9a-f-]{36}|new)_([0-9a-f]{32})\.json$")
 
 
 @dataclass
@@ -139,116 +135,125 @@ def preview(plan, *, user):
     )
 
 
-def staging_folder():
-    return Path(settings.BACKUP_DIR) / ".staged"
-
-
 def scope_of(tournament):
     """What a staged backup is for: the tournament it would replace, or a new one."""
     return NEW if tournament is None else str(tournament.uid)
 
 
-def _staged():
-    """(path, user id, scope, modified, size) of every staged backup, oldest first; leftovers of
-    a crash (temporary or claimed files) older than STAGED_FOR are deleted."""
-    limit = time.time() - STAGED_FOR.total_seconds()
-    found = []
-    try:
-        entries = list(os.scandir(staging_folder()))
-    except FileNotFoundError:
-        return []
-    for entry in entries:
-        try:
-            stat = entry.stat()
-        except FileNotFoundError:
-            continue
-        match = STAGED_RE.match(entry.name)
-        if match is None:
-            if stat.st_mtime < limit and entry.is_file():
-                Path(entry.path).unlink(missing_ok=True)
-            continue
-        found.append((Path(entry.path), int(match.group(1)), match.group(2), stat.st_mtime, stat.st_size))
-    return sorted(found, key=lambda f: f[3])
+def prune_staged(now):
+    """Delete the uploads waiting longer than STAGED_FOR, and finished restores' rows after KEPT_FOR."""
+    StagedRestore.objects.filter(status=StagedRestore.Status.STAGED, created_at__lt=now - STAGED_FOR).delete()
+    finished = (StagedRestore.Status.APPLIED, StagedRestore.Status.FAILED)
+    StagedRestore.objects.filter(status__in=finished, created_at__lt=now - KEPT_FOR).delete()
 
 
+@transaction.atomic
 def stage(text, *, user, scope):
-    """Keep a checked backup's text until the user confirms; returns its token.
+    """Keep a checked backup's text (a row) until the user confirms; returns its token.
 
     It replaces the user's previous upload for the same `scope` (`scope_of`); expired uploads
     go, and the oldest others too while all of them would exceed MAX_STAGED.
     """
     data = text.encode("utf-8")
-    limit = time.time() - STAGED_FOR.total_seconds()
-    kept = []
-    for path, owner, where, modified, size in _staged():
-        if modified < limit or (owner == user.pk and where == scope):
-            path.unlink(missing_ok=True)
-        else:
-            kept.append((path, size))
-    total = sum(size for _path, size in kept) + len(data)
-    for path, size in kept:
-        if total <= MAX_STAGED:
-            break
-        path.unlink(missing_ok=True)
-        total -= size
+    prune_staged(timezone.now())
+    waiting = StagedRestore.objects.filter(status=StagedRestore.Status.STAGED)
+    waiting.filter(user=user, scope=scope).delete()
+    total = len(data)
+    for pk, size in waiting.order_by("-created_at").values_list("pk", "size"):
+        total += size
+        if total > MAX_STAGED:
+            StagedRestore.objects.filter(pk=pk).delete()
     token = secrets.token_hex(TOKEN_LENGTH // 2)
-    write_atomically(staging_folder() / f"{user.pk}_{scope}_{token}.json", data)
+    StagedRestore.objects.create(token=token, user=user, scope=scope, content=data, size=len(data))
     return token
 
 
-def staged_path(token, *, user):
-    """The staged upload `token` of this user, or None (unknown, expired, another user's)."""
-    if not (isinstance(token, str) and len(token) == TOKEN_LENGTH and all(c in "0123456789abcdef" for c in token)):
+def valid_token(token):
+    return isinstance(token, str) and len(token) == TOKEN_LENGTH and all(c in "0123456789abcdef" for c in token)
+
+
+def staged_row(token, *, user):
+    """The user's upload `token` (any status), or None (unknown, another user's)."""
+    if not valid_token(token):
         return None
-    limit = time.time() - STAGED_FOR.total_seconds()
-    for path in staging_folder().glob(f"{int(user.pk)}_*_{token}.json"):
-        try:
-            if path.stat().st_mtime >= limit:
-                return path
-        except FileNotFoundError:
-            pass
-    return None
+    return StagedRestore.objects.filter(token=token, user=user).first()
 
 
 def staged_text(token, *, user):
-    path = staged_path(token, user=user)
-    try:
-        if path is not None:
-            return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        pass
-    raise Refused("upload_expired")
+    """The text of the user's upload `token` waiting for its confirmation; refused when it is
+    unknown, expired or already confirmed (`restore_already_confirmed`)."""
+    row = staged_row(token, user=user)
+    if row is not None and row.status != StagedRestore.Status.STAGED:
+        raise Refused("restore_already_confirmed")
+    if row is None or row.created_at < timezone.now() - STAGED_FOR:
+        raise Refused("upload_expired")
+    return bytes(row.content).decode("utf-8")
 
 
-@contextlib.contextmanager
-def claimed(token, *, user):
-    """The staged upload's text, held by this request alone (renamed away, atomically): a second
-    confirmation of the same upload meanwhile is refused as `upload_expired`. Deleted when the
-    block ends, but put back for another try when it fails by no fault of the file (an
-    unexpected error, or the snapshot before the restore could not be written)."""
-    path = staged_path(token, user=user)
-    held = path and path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.claimed")
+def confirm(token, *, user, replace, host, slug):
+    """Mark the upload `applying` and queue its restore, in one transaction; returns its row. A
+    compare-and-set on the status: of two confirmations at once (two servers), one queues the
+    restore; the other is refused as `restore_already_confirmed` (so is a second tap)."""
+    with transaction.atomic():
+        claimed = StagedRestore.objects.filter(
+            token=token if valid_token(token) else "",
+            user=user,
+            status=StagedRestore.Status.STAGED,
+            created_at__gte=timezone.now() - STAGED_FOR,
+        ).update(status=StagedRestore.Status.APPLYING, replaces=replace, host=host, slug=slug)
+        if claimed:
+            apply_restore.enqueue(token)
+    row = staged_row(token, user=user)
+    if row is None or row.status == StagedRestore.Status.STAGED:
+        raise Refused("upload_expired")
+    if not claimed:
+        raise Refused("restore_already_confirmed")
+    return row
+
+
+class AppliedElsewhere(Exception):
+    """The restore was applied by another run of the task meanwhile: this run's work rolls back."""
+
+
+@task()
+def apply_restore(token):
+    """The task: restore the confirmed upload `token` and mark it `applied` in the same
+    transaction, or `failed` with the refusal. Safe to run twice: a restore applied (committed)
+    is never applied again, one interrupted by a dying worker left nothing and runs again."""
+    row = StagedRestore.objects.filter(token=token, status=StagedRestore.Status.APPLYING).first()
+    if row is None:
+        return
     try:
-        if path is None:
-            raise FileNotFoundError
-        os.rename(path, held)
-    except FileNotFoundError:
-        raise Refused("upload_expired") from None
-    again = False
-    try:
-        yield held.read_text(encoding="utf-8")
+        with transaction.atomic():
+            tournament = restore(
+                bytes(row.content).decode("utf-8"), user=row.user, replace=row.replaces, host=row.host, slug=row.slug
+            )
+            if not _finish(row, StagedRestore.Status.APPLIED, tournament=tournament):
+                raise AppliedElsewhere
+    except AppliedElsewhere:
+        return
     except Refused as refusal:
-        again = refusal.code in RETRY_AFTER
+        _finish(row, StagedRestore.Status.FAILED, refusal={"code": refusal.code, "params": _plain(refusal.params)})
+    except Exception:
+        _finish(row, StagedRestore.Status.FAILED, refusal={"code": "restore_failed", "params": {}})
         raise
-    except BaseException:
-        again = True
-        raise
-    finally:
-        with contextlib.suppress(OSError):
-            if again:
-                os.rename(held, path)
-            else:
-                held.unlink()
+
+
+def _plain(params):
+    return {key: value if isinstance(value, int | float) else str(value) for key, value in params.items()}
+
+
+def _finish(row, status, **fields):
+    """End an `applying` restore (its content is no longer needed); False when it had ended already."""
+    return StagedRestore.objects.filter(pk=row.pk, status=StagedRestore.Status.APPLYING).update(
+        status=status, content=b"", finished_at=timezone.now(), **fields
+    )
+
+
+def refusal_message(row):
+    """The message of a failed restore, in the active language."""
+    refusal = row.refusal or {"code": "restore_failed", "params": {}}
+    return Refused(refusal["code"], **refusal["params"]).message
 
 
 def restore(text, *, user, replace=None, host=None, slug=None):
@@ -284,5 +289,5 @@ def restore(text, *, user, replace=None, host=None, slug=None):
             log_change(tournament, user, "restore", after={"replaced": existing is not None})
     except IntegrityError:  # a tournament of this slug was created meanwhile
         raise Refused("backup_changed", slug=slug) from None
-    snapshot_after_commit(tournament.pk, "restore")  # after a submission's transaction too
+    queue_snapshot(tournament.pk, "restore")
     return tournament

@@ -12,6 +12,7 @@ from organiser.exports.writers.spreadsheet import workbook_bytes
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"
+SITE_ZIP = "results-site.zip"  # made by a task on the download page (`site.make_results_site`)
 
 EXPORT_FILES = {  # name (after the slug): (content type, tournament -> bytes)
     "results.xlsx": (XLSX, lambda tournament: workbook_bytes(workbook_tables(tournament))),
@@ -19,5 +20,5 @@ EXPORT_FILES = {  # name (after the slug): (content type, tournament -> bytes)
     "rounds.csv": (CSV, lambda tournament: csv_bytes(rounds_table(tournament))),
     "standings-comma.csv": (CSV, lambda tournament: csv_bytes(standings_table(tournament), COMMA)),
     "rounds-comma.csv": (CSV, lambda tournament: csv_bytes(rounds_table(tournament), COMMA)),
-    "results-site.zip": ("application/zip", site_zip),
+    SITE_ZIP: ("application/zip", site_zip),
 }

@@ -1,6 +1,6 @@
 """State changes the organiser makes, each in one transaction: the tournament's settings
 (`tournaments`), players (`players`), the organisation's people (`people`), the draw and the final (`draw`), the round lifecycle and
-seat swaps (`rounds`), the day's timetable (`timetable`). A refusal raises
+seat swaps (`rounds`), the day's timetable (`timetable`), seasons (`seasons`). A refusal raises
 `tournament.refusals.Refused` and writes nothing.
 
 The names below are the organiser's whole set of services, imported from their modules.
@@ -28,6 +28,7 @@ from organiser.services.players import (
     withdraw_player,
 )
 from organiser.services.rounds import complete_round, discard_round, publish_round, start_round, swap_players
+from organiser.services.seasons import SeasonData, create_season, edit_season
 from organiser.services.timetable import save_timetable
 from organiser.services.tournaments import (
     Confirmation,
@@ -43,15 +44,18 @@ __all__ = [
     "Confirmation",
     "ResultsWouldChange",
     "add_people",
+    "SeasonData",
     "add_player",
     "check_field_size",
     "check_in_everyone",
     "complete_round",
     "correct_person",
+    "create_season",
     "create_tournament",
     "discard_round",
     "draw_round",
     "edit_player",
+    "edit_season",
     "import_players",
     "merge_people",
     "next_round_number",

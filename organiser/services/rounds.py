@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
-from organiser.backups.snapshots import snapshot_after_commit
+from organiser.backups.snapshots import queue_snapshot
 from organiser.selectors import unverified_tables
 from scoring.models import Game
 from scoring.services.visibility import hide_for_the_final, set_visibility
@@ -74,7 +74,7 @@ def complete_round(round_: Round, *, user: AbstractBaseUser | None) -> Round:
         round_, [Round.State.STARTED], Round.State.COMPLETED, "round_not_completable", completed_at=timezone.now()
     )
     log_change(round_.tournament, user, "round_complete", after={"round": round_.number})
-    snapshot_after_commit(round_.tournament_id, f"round-{round_.number}")
+    queue_snapshot(round_.tournament_id, f"round-{round_.number}")
     return round_
 
 

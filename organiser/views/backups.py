@@ -10,13 +10,14 @@ import re
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import Http404, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
@@ -25,7 +26,7 @@ from organiser.backups import files, restore
 from organiser.forms import BackupUploadForm, RestoreConfirmForm
 from organiser.interchange import dumps, export_tournament
 from organiser.selectors import last_result_change
-from organiser.views.common import redirect_after_post, staff_url
+from organiser.views.common import redirect_after_post
 from tournament.refusals import Refused
 
 FORM_OVERHEAD = 64 * 1024  # a multipart request's bytes besides the file
@@ -79,6 +80,7 @@ def _page(request, tournament, form=None):
             "tournament": tournament,
             "snapshots": snapshots,
             "keep": files.KEEP,
+            "file_copies": not files.hosted(),
             "form": form or BackupUploadForm(),
             "warnings": _warnings(tournament, snapshots),
         },
@@ -176,23 +178,23 @@ def backup_download(request, tournament):
 
 @staff_required(Role.ORGANISER)
 def snapshot_download(request, tournament, name):
-    path = files.snapshot_path(tournament, name)
-    if path is None:
+    snapshot = files.snapshot_named(tournament, name)
+    if snapshot is None:
         raise Http404
-    return FileResponse(
-        path.open("rb"), as_attachment=True, filename=f"{tournament.slug}-{name}", content_type="application/gzip"
-    )
+    response = HttpResponse(bytes(snapshot.content), content_type="application/gzip")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}"'
+    return response
 
 
 @require_POST
 @staff_required(Role.ORGANISER)
 def snapshot_restore(request, tournament, name):
     """Preview one of the automatic snapshots before restoring it."""
-    path = files.snapshot_path(tournament, name)
-    if path is None:
+    snapshot = files.snapshot_named(tournament, name)
+    if snapshot is None:
         raise Http404
     try:
-        response, problem = _preview(request, restore.json_text(path.read_bytes()), expected=tournament)
+        response, problem = _preview(request, restore.json_text(bytes(snapshot.content)), expected=tournament)
     except Refused as refusal:
         response, problem = None, refusal.message
     return response or _page(request, tournament, refused_form(problem))
@@ -208,14 +210,22 @@ def restore_new(request):
     return response or render(request, "organiser/restore_new.html", {"form": form})
 
 
+def _confirmed_already(request, token):
+    messages.info(request, Refused("restore_already_confirmed").message)
+    return redirect_after_post(request, reverse("organiser:restore_progress", args=[token]))
+
+
 @require_POST
 @login_required
 def restore_confirm(request):
-    """Restore the previewed backup once the organiser confirms (naming a tournament it replaces)."""
+    """Queue the restore of the previewed backup once the organiser confirms (naming a tournament it
+    replaces); then its progress page."""
     token = request.POST.get("token", "")
     try:
         _data, plan = restore.checked(restore.staged_text(token, user=request.user))
     except Refused as refusal:
+        if refusal.code == "restore_already_confirmed":  # a second tap, maybe on another server
+            return _confirmed_already(request, token)
         messages.error(request, refusal.message)
         return redirect_after_post(request, "/staff/")
     shown = restore.preview(plan, user=request.user)
@@ -224,17 +234,31 @@ def restore_confirm(request):
     form = RestoreConfirmForm(request.POST, replaces=shown.replaces, hosts=organised_hosts(request.user))
     if form.is_valid():
         try:
-            with restore.claimed(token, user=request.user) as text:  # one confirmation of an upload restores
-                tournament = restore.restore(
-                    text, user=request.user, replace=shown.replaces, host=form.chosen_host(), slug=shown.slug
-                )
+            restore.confirm(token, user=request.user, replace=shown.replaces, host=form.chosen_host(), slug=shown.slug)
         except Refused as refusal:
+            if refusal.code == "restore_already_confirmed":
+                return _confirmed_already(request, token)
             form.add_error(None, refusal.message)
         else:
-            messages.success(
-                request, _("The tournament “%(name)s” has been restored from the backup.") % {"name": tournament.name}
-            )
-            return redirect_after_post(request, staff_url("dashboard", tournament))
+            return redirect_after_post(request, reverse("organiser:restore_progress", args=[token]))
     return render(
         request, "organiser/backup_preview.html", {"preview": shown, "form": form, "tournament": shown.replaces}
+    )
+
+
+@require_safe
+@login_required
+def restore_progress(request, token):
+    """A confirmed restore: being restored (the page reloads itself), restored, or why not."""
+    staged = restore.staged_row(token, user=request.user)
+    if staged is None or staged.status == staged.Status.STAGED:
+        raise Http404
+    return render(
+        request,
+        "organiser/restore_progress.html",
+        {
+            "staged": staged,
+            "refusal": restore.refusal_message(staged) if staged.status == staged.Status.FAILED else "",
+            "tournament": staged.tournament,
+        },
     )

@@ -12,7 +12,7 @@ from accounts.forms import DeviceSheetForm
 from accounts.models import Role
 from accounts.roles import outranks, staff_required
 from organiser import selectors
-from organiser.server_log import last_logged_error
+from organiser.server_log import errors_seen_by
 from organiser.views.common import with_method_labels
 from scoring.models import ScoreSheet
 from scoring.selectors.sheets import cards_given, round_tables
@@ -76,7 +76,9 @@ def dashboard(request, tournament):
     context["cards"] = cards_given(tournament, newest_first=True)
     context["ties_to_review"] = len(decisions_to_review(tournament))
     context["device_sheet_form"] = DeviceSheetForm()
-    context["logged_error"] = last_logged_error() if outranks(request.role, Role.ORGANISER) else None
+    context["logged_error"] = (
+        errors_seen_by(tournament, request.user) if outranks(request.role, Role.ORGANISER) else None
+    )
     context["timetable"] = selectors.day_timetable(tournament, rounds=context["rounds"])
     context["final_release"] = selectors.final_release_plan(tournament, context["rounds"])
     return render(request, "organiser/dashboard.html", context)

@@ -19,7 +19,7 @@ from scoring.models import Game, ScoreSheet, SeatResult
 from scoring.records import game_record
 from scoring.selectors import sheets as selectors
 from scoring.services.entry import CheckedGame, EnteredGame, InvalidGame, check_game
-from scoring.signals import send_after_commit
+from scoring.signals import send_sheet_verified
 from tournament.audit import log_change
 from tournament.refusals import Refused
 
@@ -307,7 +307,7 @@ def save_entered_game(sheet, number, entered, *, version, user, reason="", role=
         reason=reason.strip(),
     )
     if correcting:
-        send_after_commit(sheet, "correction")
+        send_sheet_verified(sheet, "correction")
     return SavedGame(sheet, stored, checked, games, sheet_totals(games, settings))
 
 
@@ -344,7 +344,7 @@ def override_score(sheet, game, letter, score, *, reason, version, user, role=No
     result.save(update_fields=["override_score", "override_reason"])
     _audit(sheet, user, "override", before={"game": before}, after={"game": game_snapshot(game)}, reason=reason.strip())
     if sheet.state == ScoreSheet.State.VERIFIED:
-        send_after_commit(sheet, "correction")
+        send_sheet_verified(sheet, "correction")
     return result
 
 
@@ -378,5 +378,5 @@ def verify_sheet(sheet, *, version, user, role=None):
         current = _current_or_conflict(sheet, version)
         raise Refused("not_submitted", state=current.get_state_display())
     _audit(sheet, user, "verify", before={"state": ScoreSheet.State.SUBMITTED}, after={"state": sheet.state})
-    send_after_commit(sheet, "verify")
+    send_sheet_verified(sheet, "verify")
     return sheet

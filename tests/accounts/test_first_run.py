@@ -223,3 +223,22 @@ def test_the_setup_page_without_a_code_on_a_tablet_and_a_phone(new_page, live_se
     page.get_by_text("There is no setup code at the moment.").wait_for()
     assert_no_horizontal_scroll(page)
     screenshot(page, f"setup-no-code-{viewport['width']}")
+
+
+@pytest.mark.django_db
+def test_a_hosted_service_has_no_setup_code_and_no_setup_page(var_dir, settings, client):
+    """Several app servers would each keep their own code: the operator makes the organisers."""
+    settings.HOSTED = True
+    assert first_run.needs_setup() is False
+    assert first_run.setup_code() is None and not (var_dir / "setup-code").exists()
+    assert client.get("/accounts/setup/").status_code == 404
+    assert client.post("/accounts/setup/", account("ABCD-EFGH-JKLM")).status_code == 404
+    assert "/accounts/setup/" not in client.get("/accounts/login/").content.decode()
+    assert "/accounts/setup/" not in client.get("/").content.decode()
+    with pytest.raises(Refused):
+        services.create_first_organiser(code="ABCD-EFGH-JKLM", username="x", password=PASSWORD, address="10.0.0.1")
+    assert not User.objects.exists()
+
+    settings.HOSTED = False  # the laptop, as before
+    assert first_run.needs_setup() is True
+    assert client.get("/accounts/setup/").status_code == 200

@@ -126,3 +126,45 @@ def test_a_user_name_of_thousands_of_characters_is_a_failed_sign_in_not_a_server
     [attempt] = AccessAttempt.objects.all()
     assert attempt.username == "9" * 255 and attempt.failures_since_start == LIMIT
     assert client.post(path, {"username": "9" * 5000, "password": "x"}).status_code == 429  # locked as any name
+
+
+PROXY_IP = "10.0.0.2"  # every request behind the service's proxy comes from it
+
+
+def sign_in_behind_the_proxy(username, password, forwarded_for):
+    client = Client(REMOTE_ADDR=PROXY_IP, HTTP_X_FORWARDED_FOR=forwarded_for)
+    return client.post(reverse("accounts:login"), {"username": username, "password": password})
+
+
+def test_behind_the_proxy_one_clients_wrong_passwords_do_not_lock_out_another(staff, settings):
+    settings.PROXY = True
+    settings.PROXY_HOPS = 1
+    for _attempt in range(LIMIT - 1):
+        assert sign_in_behind_the_proxy("anna", "wrong", "198.51.100.7").status_code == 200
+    assert sign_in_behind_the_proxy("anna", "wrong", "198.51.100.7").status_code == 429
+
+    assert signed_in(sign_in_behind_the_proxy("anna", PASSWORD, "203.0.113.20"))  # another client
+    assert sign_in_behind_the_proxy("anna", PASSWORD, "198.51.100.7").status_code == 429
+    assert AccessAttempt.objects.get().ip_address == "198.51.100.7"
+
+
+def test_behind_the_proxy_an_address_the_client_sends_itself_changes_nothing(staff, settings):
+    settings.PROXY = True
+    settings.PROXY_HOPS = 1
+    for spoofed in ("203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4", "203.0.113.5"):
+        sign_in_behind_the_proxy("anna", "wrong", f"{spoofed}, 198.51.100.7")  # the proxy appended the last
+    assert sign_in_behind_the_proxy("anna", PASSWORD, "203.0.113.9, 198.51.100.7").status_code == 429
+    assert AccessAttempt.objects.get().ip_address == "198.51.100.7"
+
+
+def test_two_proxies_in_front_trust_two_entries_and_no_proxy_trusts_none(staff, settings):
+    settings.PROXY = True
+    settings.PROXY_HOPS = 2  # e.g. a load balancer before HAProxy: the client is second from the right
+    lock_behind = "203.0.113.66, 198.51.100.7, 10.0.0.9"
+    for _attempt in range(LIMIT):
+        sign_in_behind_the_proxy("anna", "wrong", lock_behind)
+    assert AccessAttempt.objects.get().ip_address == "198.51.100.7"
+
+    settings.PROXY = False  # no proxy: a sent X-Forwarded-For is only the client's say
+    assert signed_in(sign_in_behind_the_proxy("anna", PASSWORD, "198.51.100.7"))
+    assert AccessAttempt.objects.count() == 1

@@ -16,6 +16,7 @@ from accounts import venue
 from accounts.models import DeviceLink
 from accounts.services import create_device_link
 from printing.testing import pdf_text, qr_matrix, qr_payloads, seated_tournament, strict_pdf_rendering  # noqa: F401
+from tests.support.produced import produced
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db  # the venue address an organiser saved is read from the database
@@ -239,8 +240,9 @@ def test_score_sheets_carry_the_network_address(laptop, tournament, on_the_netwo
     assert qr_payloads(content) == {qr_matrix(f"http://{LAN}:8000/referee/senioriada/round/1/table/1/")}
 
 
+@pytest.mark.django_db(transaction=True)
 def test_table_cards_carry_the_public_page_at_the_network_address(laptop, tournament, on_the_network):
-    content = laptop.get(CARDS).content
+    content = produced(laptop, CARDS).content
     assert qr_payloads(content) == {qr_matrix(f"http://{LAN}:8000/t/senioriada/")}
     text = pdf_text(content)
     assert "Players: scan to find your table and follow the results" in text
@@ -266,6 +268,7 @@ def test_public_url_is_printed(laptop, tournament, settings):
 PAPER_ONLY_NOTE = "Paper only: printed without QR codes or links"
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", [SHEET, CARDS, "/print/senioriada/round/1/score-sheets.pdf"])
 def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper_only(
     laptop, tournament, settings, path
@@ -273,7 +276,7 @@ def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper
     """The evening before, or an event with no tablets: the same documents without QR codes or
     links, saying so at the foot of every page."""
     settings.LISTEN_HOST = "127.0.0.1"
-    response = laptop.get(path)
+    response = produced(laptop, path)
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert qr_payloads(response.content) == set()
     reader = PdfReader(io.BytesIO(response.content))
@@ -282,7 +285,7 @@ def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper
         assert PAPER_ONLY_NOTE in text
         assert "http" not in text and "scan" not in text
     # The organiser may still print the loopback address, knowingly.
-    anyway = laptop.get(path, {"address": "loopback"})
+    anyway = produced(laptop, path, {"address": "loopback"})
     assert anyway["Content-Type"] == "application/pdf" and PAPER_ONLY_NOTE not in pdf_text(anyway.content)
     assert qr_payloads(anyway.content) <= {
         qr_matrix("http://127.0.0.1:8000/referee/senioriada/round/1/table/1/"),
@@ -291,9 +294,10 @@ def test_at_a_loopback_address_score_sheets_and_table_cards_are_printed_on_paper
     }
 
 
+@pytest.mark.django_db(transaction=True)
 def test_with_a_network_address_the_documents_keep_their_qr_codes(laptop, tournament, on_the_network):
     for path in (SHEET, CARDS):
-        content = laptop.get(path).content
+        content = produced(laptop, path).content
         assert qr_payloads(content) and PAPER_ONLY_NOTE not in pdf_text(content)
 
 

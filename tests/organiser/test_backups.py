@@ -7,8 +7,11 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.models import Role, TournamentRole
+from organiser.backups import files, snapshots
 from organiser.interchange import dumps, export_tournament
+from organiser.models import StagedRestore
 from tests.factories import build, out_game, table, tournament_data
+from tests.support.tasks import run_queued_tasks
 from tests.support.uploads import named, token_of
 from tournament.models import AuditEntry, Player, Tournament
 
@@ -56,6 +59,7 @@ def test_the_download_is_the_export(organiser_client):
     assert response.content.decode() == dumps(export_tournament(tournament))
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_new_tournament_is_previewed_then_restored_on_confirmation(organiser_client):
     text = json.dumps(played_data())
     response = organiser_client.post("/staff/new/restore/", {"file": named(text, "backup.json")})
@@ -70,18 +74,27 @@ def test_a_new_tournament_is_previewed_then_restored_on_confirmation(organiser_c
     ):
         assert shown in html, shown
     assert not Tournament.objects.exists()
-    response = organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html)}, follow=True)
-    assert response.redirect_chain[-1][0] == "/staff/test/"
+    token = token_of(html)
+    response = organiser_client.post("/staff/new/restore/confirm/", {"token": token}, follow=True)
+    assert response.redirect_chain[-1][0] == f"/staff/new/restore/{token}/"
+    assert "The backup is being restored" in response.content.decode()
+    assert not Tournament.objects.exists()  # the worker restores it
+    run_queued_tasks()
     tournament = Tournament.objects.get(slug="test")
     assert tournament.players.count() == 8
     assert AuditEntry.objects.filter(tournament=tournament, action="restore").count() == 1
-    # The token is used up.
-    again = organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html)}, follow=True)
-    assert "expired or was already restored" in again.content.decode()
+    done = organiser_client.get(f"/staff/new/restore/{token}/").content.decode()
+    assert "has been restored from the backup" in done and 'href="/staff/test/"' in done
+    # Confirmed again (a second tap): it is shown as confirmed, and nothing is restored twice.
+    again = organiser_client.post("/staff/new/restore/confirm/", {"token": token}, follow=True)
+    assert "already being restored" in again.content.decode()
+    run_queued_tasks()
+    assert Tournament.objects.count() == 1 and AuditEntry.objects.filter(action="restore").count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
 def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_box_is_ticked(
-    organiser_client, referee, backup_dir, django_capture_on_commit_callbacks
+    organiser_client, referee, backup_dir
 ):
     old = build(4)
     TournamentRole.objects.create(user=referee, tournament=old, role=Role.REFEREE)
@@ -93,18 +106,21 @@ def test_restoring_over_a_tournament_names_it_and_replaces_it_whole_after_the_bo
     refused = organiser_client.post("/staff/new/restore/confirm/", {"token": token}).content.decode()
     assert "Tick the box to confirm the replacement." in refused
     assert Tournament.objects.get(slug="test").pk == old.pk
-    with django_capture_on_commit_callbacks(execute=True):  # the "restore" snapshot follows the commit
-        organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
+    organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
+    run_queued_tasks()  # the restore, then the "restore" snapshot it queued
     restored = Tournament.objects.get(slug="test")
     assert restored.pk != old.pk and restored.name == "Senioriada z kopii" and Tournament.objects.count() == 1
     assert restored.players.count() == 8
     assert TournamentRole.objects.get(user=referee).tournament == restored
     assert restored.uid == old.uid  # the same tournament's snapshots, the one before the restore too
-    folder = backup_dir / "tournaments" / str(old.uid)
-    triggers = [p.name.split("_", 1)[1] for p in sorted(folder.glob("*.json.gz"))]
-    assert triggers == ["before-restore.json.gz", "restore.json.gz"]
-    before = json.loads(gzip.decompress(next(folder.glob("*before-restore*")).read_bytes()))
+    assert [s.trigger for s in files.snapshots(restored)] == ["restore", "before-restore"]
+    before = json.loads(gzip.decompress(files.snapshot_named(restored, files.snapshots(restored)[1].name).content))
     assert len(before["players"]) == 4
+    folder = backup_dir / "tournaments" / str(old.uid)  # a laptop's file copies
+    assert [p.name.split("_", 1)[1] for p in sorted(folder.glob("*.json.gz"))] == [
+        "before-restore.json.gz",
+        "restore.json.gz",
+    ]
 
 
 def test_a_backup_of_another_tournament_is_refused_on_this_tournaments_page(organiser_client):
@@ -138,7 +154,7 @@ def test_a_bad_file_is_refused_next_to_the_field_and_nothing_is_written(organise
     assert response.status_code == 200
     html = response.content.decode()
     assert message in html and 'id="id_file_errors"' in html
-    assert not Tournament.objects.exists() and not (backup_dir / ".staged").exists()
+    assert not Tournament.objects.exists() and not StagedRestore.objects.exists()
 
 
 def test_a_huge_upload_is_refused_by_its_size_before_the_body_is_read(organiser_client, organiser):
@@ -176,22 +192,20 @@ def test_a_tournament_organiser_may_not_create_other_tournaments_from_a_file(cli
     )
 
 
-def test_a_snapshot_is_downloaded_and_restored_through_the_page(
-    organiser_client, organiser, django_capture_on_commit_callbacks
-):
-    from organiser.backups import files, snapshots
-
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_is_downloaded_and_restored_through_the_page(organiser_client, organiser):
     tournament = build(4)
-    path = snapshots.take_snapshot(tournament, "round-1")
-    response = organiser_client.get(f"/staff/test/backups/{path.name}/")
+    snapshot = snapshots.take_snapshot(tournament, "round-1")
+    response = organiser_client.get(f"/staff/test/backups/{snapshot.name}/")
     assert response["Content-Type"] == "application/gzip"
-    assert gzip.decompress(b"".join(response.streaming_content)).decode() == dumps(export_tournament(tournament))
+    assert response["Content-Disposition"] == f'attachment; filename="test-{snapshot.name}"'
+    assert gzip.decompress(response.content).decode() == dumps(export_tournament(tournament))
     Player.objects.filter(tournament=tournament, ext_id="p4").delete()
 
-    html = organiser_client.post(f"/staff/test/backups/{path.name}/restore/").content.decode()
+    html = organiser_client.post(f"/staff/test/backups/{snapshot.name}/restore/").content.decode()
     assert "The tournament “Senioriada Test” will be replaced" in html and "<dd>4</dd>" in html
-    with django_capture_on_commit_callbacks(execute=True):
-        organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
+    organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html), "replace": "on"})
+    run_queued_tasks()
     assert Tournament.objects.get(slug="test").players.count() == 4
     assert [s.trigger for s in files.snapshots(Tournament.objects.get(slug="test"))] == [
         "restore",

@@ -7,6 +7,7 @@ import pytest
 from organiser import services
 from tests.factories import checked_in
 from tests.support.browser import PHONE, TABLET, screenshot, signed_in_page
+from tests.support.tasks import run_queued_tasks
 from tournament.models import Player, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,7 +18,7 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     new_page, live_server, client, organiser, settings, tmp_path, viewport
 ):
     settings.BACKUP_DIR = tmp_path / "backups"
-    settings.BACKUP_SNAPSHOTS = "inline"
+    settings.BACKUP_SNAPSHOTS = "on"
     tournament = checked_in(8)
     page = signed_in_page(new_page, live_server, client, organiser, viewport)
     page.goto(f"{live_server.url}/staff/test/")
@@ -65,7 +66,13 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     screenshot(page, f"backup-preview-{viewport['width']}")
     page.get_by_label("Yes, replace the tournament “Senioriada Test” with this backup.").check()
     page.get_by_role("button", name="Replace “Senioriada Test”").click()
-    page.get_by_text("has been restored from the backup").wait_for()
+    page.get_by_text("The backup is being restored.").wait_for()  # the worker restores it
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    screenshot(page, f"restore-applying-{viewport['width']}")
+    run_queued_tasks()
+    page.get_by_text("has been restored from the backup").wait_for()  # the page refreshes by itself
+    screenshot(page, f"restore-done-{viewport['width']}")
+    page.get_by_role("link", name="Open “Senioriada Test”").click()
     assert page.url == f"{live_server.url}/staff/test/"
     restored = Tournament.objects.get(slug="test")
     assert restored.pk != tournament.pk

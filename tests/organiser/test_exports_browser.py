@@ -1,5 +1,5 @@
-"""The organiser's "Results and exports" page in Chromium: each button downloads its file, and the
-downloaded results site opens from file:// with its style sheet and working links."""
+"""The organiser's "Results and exports" page in Chromium: each button downloads its file (the
+results site from its progress page, once the queue ran), and the downloaded results site opens from file:// with its style sheet and working links."""
 
 import zipfile
 
@@ -8,6 +8,7 @@ import pytest
 from tests.factories import HOSTILE_NAMES, hostile_tournament
 from tests.support.browser import PHONE, assert_no_horizontal_scroll, signed_in_page
 from tests.support.files import formula_cells, read_csv, read_workbook
+from tests.support.tasks import run_queued_tasks
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,7 +18,6 @@ BUTTONS = {
     "Every round's results (CSV for Excel)": "test-rounds.csv",
     "Standings (CSV with commas)": "test-standings-comma.csv",
     "Every round's results (CSV with commas)": "test-rounds-comma.csv",
-    "Results website (ZIP)": "test-results-site.zip",
 }
 
 
@@ -34,6 +34,15 @@ def test_the_export_buttons_download_the_files(new_page, live_server, client, or
         assert download.value.suggested_filename == filename
         saved[filename] = tmp_path / filename
         download.value.save_as(saved[filename])
+    # The website is made by a task: its progress page, polling, offers it once the queue ran.
+    page.get_by_role("link", name="Results website (ZIP)").click()
+    page.get_by_text("Waiting for its turn.").wait_for()
+    run_queued_tasks()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the file").click()
+    assert download.value.suggested_filename == "test-results-site.zip"
+    saved["test-results-site.zip"] = tmp_path / "test-results-site.zip"
+    download.value.save_as(saved["test-results-site.zip"])
 
     workbook = saved["test-results.xlsx"].read_bytes()
     assert formula_cells(workbook) == []

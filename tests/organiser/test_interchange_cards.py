@@ -16,6 +16,7 @@ from scoring.models import Card, ScoreSheet
 from scoring.services import cards
 from scoring.services import sheets as services
 from tests.factories import build, four_games, sheet_url, started_round, table, tournament_data
+from tests.support.tasks import run_queued_tasks
 from tournament.models import AuditEntry, Player, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("backup_dir")]
@@ -149,6 +150,7 @@ def test_a_file_cannot_mark_its_audit_entries_as_made_here():
     assert str(refused.value).startswith("audit[0].from_file:")
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_restore_through_the_backups_page_keeps_the_withdrawn_card_and_every_time(
     head_referee, referee, organiser_client
 ):
@@ -160,6 +162,7 @@ def test_a_restore_through_the_backups_page_keeps_the_withdrawn_card_and_every_t
     html = organiser_client.post("/staff/test/backups/", {"file": upload}).content.decode()
     token = html.split('name="token" value="')[1].split('"')[0]
     organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
+    run_queued_tasks()
     restored = Tournament.objects.get(slug="test")
     assert restored.pk != tournament.pk
     assert sorted(Card.objects.filter(tournament=restored).values_list("created_at", "withdrawn_at")) == times

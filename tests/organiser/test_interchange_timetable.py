@@ -16,6 +16,7 @@ from organiser.interchange import InterchangeError, dumps, export_tournament, im
 from organiser.services.timetable import save_timetable
 from scoring.selectors.standings import compute_standings
 from tests.factories import build, four_games, started_round, table, tournament_data
+from tests.support.tasks import run_queued_tasks
 from tournament import clock
 from tournament.models import AuditEntry, Round, RoundTime, Tournament
 
@@ -148,6 +149,7 @@ def test_a_bad_value_is_refused_with_its_path_and_nothing_is_written(timetable, 
     assert not Tournament.objects.exists() and not RoundTime.objects.exists()
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_restore_keeps_the_timetable_and_this_servers_venue_address_which_the_file_does_not_carry(
     organiser, organiser_client
 ):
@@ -161,6 +163,7 @@ def test_a_restore_keeps_the_timetable_and_this_servers_venue_address_which_the_
     assert "tablet sign-in links and the venue address of the tournament stay valid" in html
     token = html.split('name="token" value="')[1].split('"')[0]
     organiser_client.post("/staff/new/restore/confirm/", {"token": token, "replace": "on"})
+    run_queued_tasks()
     restored = Tournament.objects.get(slug="test")
     assert restored.pk != tournament.pk
     assert {line.number: (line.planned_start, line.length_minutes) for line in restored.round_times.all()} == TIMETABLE

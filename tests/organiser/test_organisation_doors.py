@@ -1,6 +1,6 @@
 """Many host organisations on one server: every staff door opens only onto the tournaments of the
 organisations a person belongs to. Organisation A's organiser asking for B's tournament, or for
-B's players, links, grants or snapshots by id, gets 404 and changes nothing of B's; a creation,
+B's players, links, grants, snapshots or produced files by id, gets 404 and changes nothing of B's; a creation,
 an import and a restore go into A."""
 
 import io
@@ -17,9 +17,10 @@ from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import dumps, export_tournament, import_tournament
 from scoring.models import Card
 from tests.factories import settings_data, table, tournament_data
+from tests.support.tasks import run_queued_tasks
 from tests.support.uploads import named, token_of
 from tests.support.urls import url_patterns
-from tournament.models import HostOrganisation, Person, Player, Tournament
+from tournament.models import HostOrganisation, Person, Player, ProducedFile, Tournament
 
 pytestmark = pytest.mark.django_db
 STAFF_NAMESPACES = ("organiser:", "printing:", "scoring:", "accounts:")
@@ -33,7 +34,7 @@ def started(number=1):
 @pytest.fixture
 def two(backup_dir):
     """Host organisations A (tournament `alpha`) and B (`beta`, with a card, a referee, a tablet
-    link and a snapshot), and A's organiser."""
+    link, a snapshot and a file made by a task), and A's organiser."""
     HostOrganisation.objects.all().delete()  # the one a fresh database starts with
     a = HostOrganisation.objects.create(name="Federacja A", slug="fed-a")
     b = HostOrganisation.objects.create(name="Klub B", slug="klub-b")
@@ -48,6 +49,16 @@ def two(backup_dir):
     )
     link, _token = create_device_link(beta, label="Tablet B")
     snapshot = take_snapshot(beta, "round-1")
+    made = ProducedFile.objects.create(
+        tournament=beta,
+        kind=ProducedFile.Kind.SCORE_SHEETS,
+        content_key="round 1",
+        source_path="/print/beta/round/1/score-sheets.pdf",
+        status=ProducedFile.Status.DONE,
+        content=b"%PDF-1.7 ",
+        file_name="beta-round-1-score-sheets.pdf",
+        content_type="application/pdf",
+    )
     organiser = User.objects.create_user("organiser-a", password="secret-pass-123")
     make_member(organiser, Role.ORGANISER, a)
     b_values = {
@@ -63,6 +74,7 @@ def two(backup_dir):
         "grant_id": grant.pk,
         "name": snapshot.name,
         "action": "check-in",
+        "file_id": made.pk,
     }
     return {"a": a, "b": b, "alpha": alpha, "beta": beta, "organiser": organiser, "b_values": b_values}
 
@@ -109,7 +121,13 @@ def test_another_organisations_objects_by_id_under_ones_own_tournament_are_not_f
         url = reverse(name, kwargs={p: own_tournament[p] for p in params})
         client.post(url)
     assert b_state(two["beta"]) == before
-    for name, key in (("organiser:player", "pk"), ("scoring:player", "player_id"), ("organiser:person", "person_id")):
+    for name, key in (
+        ("organiser:player", "pk"),
+        ("scoring:player", "player_id"),
+        ("organiser:person", "person_id"),
+        ("organiser:produced_file", "file_id"),
+        ("organiser:produced_file_download", "file_id"),
+    ):
         assert client.get(reverse(name, kwargs={"slug": "alpha", key: own_tournament[key]})).status_code == 404
 
 
@@ -157,6 +175,7 @@ def test_another_organisations_address_is_refused_without_naming_it(client, two)
 # ---------------------------------------------------------------- restoring across organisations
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_backup_with_another_organisations_address_becomes_a_new_tournament_of_ones_own(client, two):
     data = json.loads(dumps(export_tournament(two["beta"])))
     data["tournament"]["name"] = "Kopia zapasowa"
@@ -166,11 +185,13 @@ def test_a_backup_with_another_organisations_address_becomes_a_new_tournament_of
     assert "The address beta is taken on this server" in html and "<code>beta-2</code>" in html
     assert B_NAME not in html and "Klub B" not in html and "will be replaced" not in html
     client.post("/staff/new/restore/confirm/", {"token": token_of(html)})
+    run_queued_tasks()
     restored = Tournament.objects.get(slug="beta-2")
     assert restored.host == two["a"] and restored.name == "Kopia zapasowa" and restored.players.count() == 4
     assert b_state(two["beta"]) == before
 
 
+@pytest.mark.django_db(transaction=True)
 def test_an_organiser_of_several_chooses_the_organisation_a_new_restore_goes_into(client, two):
     c = HostOrganisation.objects.create(name="Uniwersytet C", slug="utw-c")
     make_member(two["organiser"], Role.ORGANISER, c)
@@ -185,8 +206,10 @@ def test_an_organiser_of_several_chooses_the_organisation_a_new_restore_goes_int
         slug="gamma"
     )
     client.post("/staff/new/restore/confirm/", {"token": token, "host": str(two["b"].pk)})
+    run_queued_tasks()
     assert not Tournament.objects.filter(slug="gamma").exists()
     client.post("/staff/new/restore/confirm/", {"token": token, "host": str(c.pk)})
+    run_queued_tasks()
     assert Tournament.objects.get(slug="gamma").host == c
 
 

@@ -583,7 +583,7 @@ def test_the_dashboard_costs_the_same_number_of_queries_for_8_and_40_players(
     services.start_round(round_, user=organiser)
     for player in Player.objects.all()[:3]:
         Card.objects.create(tournament=tournament, player=player, round=round_, colour="warning", reason="noise")
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):  # one of them: the organisation's server errors
         response = organiser_client.get("/staff/test/")
     assert len(response.context["tables"]) == n_players // 4
     with django_assert_max_num_queries(8):

@@ -17,9 +17,10 @@ from printing.testing import (  # noqa: F401
     tournament_data,
     without_spaces,
 )
+from tests.support.produced import produced
 from tournament.models import Player, Round, Seat
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the batch PDFs are made by the queue's tasks
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def seats_of_round(tournament, number):
 
 
 def test_seating_by_table_lists_every_table_and_player(organiser_client, tournament):
-    response = organiser_client.get("/print/senioriada/round/1/seating.pdf")
+    response = produced(organiser_client, "/print/senioriada/round/1/seating.pdf")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert 'filename="senioriada-round-1-seating.pdf"' in response["Content-Disposition"]
@@ -55,7 +56,7 @@ def name_lines(text, tournament):
 
 
 def test_where_do_i_sit_is_in_polish_alphabetical_order_of_the_surname(organiser_client, tournament):
-    text = pdf_text(organiser_client.get("/print/senioriada/round/1/where-do-i-sit.pdf").content)
+    text = pdf_text(produced(organiser_client, "/print/senioriada/round/1/where-do-i-sit.pdf").content)
     # Python's own order would put Łucja, Ślęża and Żaneta last; first names would mix Gąsior and Łęcki.
     assert name_lines(text, tournament) == [
         "Gąsior Bożena",
@@ -103,7 +104,7 @@ def test_where_do_i_sit_worked_by_hand(client, organiser_client, url):
         ],
     }
     import_tournament(tournament_data(players, [seating_]))
-    content = (organiser_client if "public" not in url else client).get(url).content
+    content = produced(organiser_client if "public" not in url else client, url).content
     lines = pdf_reader(content).pages[0].extract_text().splitlines()
     rows = [(line, lines[i + 1].rsplit(" ", 2)[1:]) for i, line in enumerate(lines) if line.split(" ")[0] in SURNAMES]
     # c < ć, l < ł (in the surname and in the given names), ż last; the surname first.
@@ -123,7 +124,7 @@ SURNAMES = {"Cebula", "Ćwik", "Lis", "Łukasz", "Nowak", "Zając", "Żak"}
 
 
 def test_where_do_i_sit_rows_match_the_seating(organiser_client, tournament):
-    lines = pdf_text(organiser_client.get("/print/senioriada/round/1/where-do-i-sit.pdf").content).splitlines()
+    lines = pdf_text(produced(organiser_client, "/print/senioriada/round/1/where-do-i-sit.pdf").content).splitlines()
     seats = seats_of_round(tournament, 1)
     assert len(seats) == 14
     for seat in seats:
@@ -133,7 +134,7 @@ def test_where_do_i_sit_rows_match_the_seating(organiser_client, tournament):
 
 def test_a_long_list_breaks_between_rows(organiser_client):
     tournament = seated_tournament(60)
-    content = organiser_client.get("/print/senioriada/round/1/where-do-i-sit.pdf").content
+    content = produced(organiser_client, "/print/senioriada/round/1/where-do-i-sit.pdf").content
     pages = [page.extract_text() for page in pdf_reader(content).pages]
     assert len(pages) == 5
     assert page_sizes(content) == [A4_PORTRAIT] * 5
@@ -142,7 +143,7 @@ def test_a_long_list_breaks_between_rows(organiser_client):
     for page, count in zip(pages, counts):
         assert page.count("Player Table Seat") == 1  # the column headings repeat on every page
         assert len(re.findall(r"nr \d+ \d+ [ABCD]$", page, flags=re.M)) == count  # no row split off its name
-    by_table = organiser_client.get("/print/senioriada/round/1/seating.pdf").content
+    by_table = produced(organiser_client, "/print/senioriada/round/1/seating.pdf").content
     by_table_pages = [page.extract_text() for page in pdf_reader(by_table).pages]
     assert len(by_table_pages) == 3  # three rows of two tables a page
     assert sum(len(re.findall(r"^Table \d+$", page, flags=re.M)) for page in by_table_pages) == 15
@@ -161,7 +162,7 @@ def test_very_long_names_and_organisations_wrap_and_stay_whole(organiser_client,
     organisation.save()
     assert len(player.name) >= 120 and len(organisation.name) >= 100
     for kind, shown in (("seating", player.name), ("where-do-i-sit", player.surname_first)):
-        content = organiser_client.get(f"/print/senioriada/round/1/{kind}.pdf").content
+        content = produced(organiser_client, f"/print/senioriada/round/1/{kind}.pdf").content
         text = without_spaces(pdf_text(content))
         assert without_spaces(shown) in text
         assert without_spaces(organisation.name) in text
@@ -170,13 +171,13 @@ def test_very_long_names_and_organisations_wrap_and_stay_whole(organiser_client,
 
 def test_a_changed_seating_prints_anew(organiser_client, tournament):
     url = "/print/senioriada/round/1/where-do-i-sit.pdf"
-    first = pdf_text(organiser_client.get(url).content)
+    first = pdf_text(produced(organiser_client, url).content)
     seat_a, seat_b = Seat.objects.filter(round__number=1, table__number=1).order_by("letter")[:2]
     player_a, player_b = seat_a.player, seat_b.player
     Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
     Seat.objects.create(table=seat_a.table, player=player_b, letter="A")
     Seat.objects.create(table=seat_a.table, player=player_a, letter="B")
-    second = pdf_text(organiser_client.get(url).content)
+    second = pdf_text(produced(organiser_client, url).content)
     assert re.search(rf"^{player_a.surname_first}\n.* 1 A$", first, flags=re.M)
     assert re.search(rf"^{player_a.surname_first}\n.* 1 B$", second, flags=re.M)
     assert re.search(rf"^{player_b.surname_first}\n.* 1 A$", second, flags=re.M)
@@ -203,7 +204,7 @@ def test_started_and_completed_rounds_stay_public(client, tournament):
 
 
 def test_staff_may_print_a_draft_seating_marked_as_such(head_referee_client, tournament):
-    response = head_referee_client.get("/print/senioriada/round/2/seating.pdf")
+    response = produced(head_referee_client, "/print/senioriada/round/2/seating.pdf")
     assert response.status_code == 200
     assert "Draft seating: not published yet, may still change." in pdf_text(response.content)
 
@@ -211,7 +212,7 @@ def test_staff_may_print_a_draft_seating_marked_as_such(head_referee_client, tou
 def test_a_round_without_tables_gives_a_message(organiser_client, tournament):
     Round.objects.create(tournament=tournament, number=3)
     for kind in ("seating", "where-do-i-sit"):
-        response = organiser_client.get(f"/print/senioriada/round/3/{kind}.pdf")
+        response = produced(organiser_client, f"/print/senioriada/round/3/{kind}.pdf")
         assert response.status_code == 409
         assert "Round 3 has no seating yet." in response.content.decode()
 

@@ -23,9 +23,10 @@ from printing.testing import (  # noqa: F401
     tournament_data,
     without_spaces,
 )
+from tests.support.produced import produced
 from tournament.models import Player, Round, Seat
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the batch PDFs are made by the queue's tasks
 
 SETTINGS = {
     "joker_penalty": 30,
@@ -86,7 +87,7 @@ def table_numbers(content):
 
 
 def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser_client, tournament):
-    response = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf")
+    response = produced(organiser_client, "/print/senioriada/round/1/score-sheets.pdf")
     assert response.status_code == 200
     assert 'filename="senioriada-round-1-score-sheets.pdf"' in response["Content-Disposition"]
     assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
@@ -113,7 +114,7 @@ def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser
 def test_the_starting_seat_is_marked_starts_in_its_own_block_not_shaded(organiser_client, tournament):
     """Game k is started by seat k: a bold "starts" in the first box of that seat's block (63 mm
     wide after the page margin and the 24 mm of labels; 84 mm at a three-table), one per game."""
-    content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
+    content = produced(organiser_client, "/print/senioriada/round/1/score-sheets.pdf").content
     for page, width, seats in zip(pdf_reader(content).pages, (63, 84), (4, 3)):
         in_grid = [run for run in placed_texts(page) if run.text == "starts" and run.x > (10 + 24) * PT_PER_MM]
         marks = sorted(in_grid, key=lambda run: -run.y)  # the legend's own "starts" is left of the grid
@@ -125,7 +126,7 @@ def test_the_starting_seat_is_marked_starts_in_its_own_block_not_shaded(organise
 
 
 def test_sheets_print_the_tournament_rules(organiser_client, tournament):
-    text = flat(pdf_text(organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content))
+    text = flat(pdf_text(produced(organiser_client, "/print/senioriada/round/1/score-sheets.pdf").content))
     assert "Move time: 45 s." in text
     assert "First laying out: at least 30 points." in text
     assert "joker left on the rack −30;" in text
@@ -138,7 +139,7 @@ def test_sheets_print_the_tournament_rules(organiser_client, tournament):
 
 
 def test_each_sheet_has_the_qr_code_of_its_tables_entry_page(organiser_client, tournament):
-    content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
+    content = produced(organiser_client, "/print/senioriada/round/1/score-sheets.pdf").content
     expected = {qr_matrix(f"http://testserver/referee/senioriada/round/1/table/{n}/") for n in (1, 2)}
     assert qr_payloads(content) == expected
     assert "Referee: scan to enter the results" in flat(pdf_text(content))
@@ -146,17 +147,20 @@ def test_each_sheet_has_the_qr_code_of_its_tables_entry_page(organiser_client, t
 
 def test_the_qr_code_uses_the_requests_host(organiser_client, tournament, settings):
     settings.SERVED_HOSTS = ["turniej.example.org"]  # a name given in ALLOWED_HOSTS
-    content = organiser_client.get(
-        "/print/senioriada/round/1/table/2/score-sheet.pdf", HTTP_HOST="turniej.example.org", secure=True
+    content = produced(
+        organiser_client,
+        "/print/senioriada/round/1/table/2/score-sheet.pdf",
+        HTTP_HOST="turniej.example.org",
+        secure=True,
     ).content
     assert qr_payloads(content) == {qr_matrix("https://turniej.example.org/referee/senioriada/round/1/table/2/")}
 
 
 def test_one_tables_sheet(organiser_client, tournament):
-    response = organiser_client.get("/print/senioriada/round/1/table/2/score-sheet.pdf")
+    response = produced(organiser_client, "/print/senioriada/round/1/table/2/score-sheet.pdf")
     assert 'filename="senioriada-round-1-table-2-score-sheet.pdf"' in response["Content-Disposition"]
     assert table_numbers(response.content) == ["2"]
-    assert organiser_client.get("/print/senioriada/round/1/table/3/score-sheet.pdf").status_code == 404
+    assert produced(organiser_client, "/print/senioriada/round/1/table/3/score-sheet.pdf").status_code == 404
 
 
 def test_the_final_plays_its_own_number_of_games(organiser_client):
@@ -168,7 +172,7 @@ def test_the_final_plays_its_own_number_of_games(organiser_client):
         "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}],
     }
     import_tournament(tournament_data(players, [final], settings=SETTINGS))
-    (text,) = pages_text(organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content)
+    (text,) = pages_text(produced(organiser_client, "/print/senioriada/round/2/score-sheets.pdf").content)
     assert "Final" in text
     assert re.findall(r"^(\d) ([ABCD])$", text, flags=re.M) == [
         ("1", "A"),
@@ -188,7 +192,7 @@ def test_a_final_of_twelve_games_still_fits_one_page(organiser_client):
         "tables": [{"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}}],
     }
     import_tournament(tournament_data(polish_players(4), [final], settings={**SETTINGS, "final_games": 12}))
-    content = organiser_client.get("/print/senioriada/round/2/score-sheets.pdf").content
+    content = produced(organiser_client, "/print/senioriada/round/2/score-sheets.pdf").content
     (text,) = pages_text(content)
     # a game's row: its number, the starting seat, and that seat's mark where the rows are close
     games = re.findall(r"^(\d+) ([ABCD])(?: starts)?$", text, flags=re.M)
@@ -205,7 +209,7 @@ def test_long_names_wrap_inside_their_row_and_each_sheet_stays_on_one_page(organ
         player.organisation.name = f"{long_organisation} {player.start_number}"
         player.organisation.save()
     Player.objects.filter(start_number=1).update(name=("Bartłomiej Wincenty " * 11)[:200])  # the longest allowed
-    content = organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content
+    content = produced(organiser_client, "/print/senioriada/round/1/score-sheets.pdf").content
     assert page_sizes(content) == [A4_LANDSCAPE, A4_LANDSCAPE]
     # Every line of each name and organisation stays in its seat's row and column.
     rows = {}
@@ -230,30 +234,30 @@ def test_each_distinct_form_is_rendered_once():
 
 def test_a_changed_seating_is_never_served_from_the_cache(organiser_client, tournament):
     url = "/print/senioriada/round/1/table/1/score-sheet.pdf"
-    before = pdf_text(organiser_client.get(url).content)
+    before = pdf_text(produced(organiser_client, url).content)
     seat = Seat.objects.get(round__number=1, table__number=1, letter="A")
     Player.objects.filter(pk=seat.player_id).update(name="Teodozja Źrebiec")
-    after = pages_lines(organiser_client.get(url).content)[0]
+    after = pages_lines(produced(organiser_client, url).content)[0]
     assert "Teodozja Źrebiec" not in before and "\nA Teodozja Źrebiec " in after
 
 
 def test_a_draft_round_is_marked(organiser_client, tournament):
     Round.objects.filter(number=1).update(state=Round.State.DRAFT)
-    text = pdf_text(organiser_client.get("/print/senioriada/round/1/score-sheets.pdf").content)
+    text = pdf_text(produced(organiser_client, "/print/senioriada/round/1/score-sheets.pdf").content)
     assert "Round 1 · draft seating" in text
 
 
 def test_no_seating_gives_a_message(organiser_client, tournament):
     Round.objects.create(tournament=tournament, number=2)
     for path in ("score-sheets.pdf", "table-cards.pdf", "table/1/score-sheet.pdf"):
-        response = organiser_client.get(f"/print/senioriada/round/2/{path}")
+        response = produced(organiser_client, f"/print/senioriada/round/2/{path}")
         assert response.status_code == 409
         assert "Round 2 has no seating yet." in response.content.decode()
-    assert organiser_client.get("/print/senioriada/round/5/score-sheets.pdf").status_code == 404
+    assert produced(organiser_client, "/print/senioriada/round/5/score-sheets.pdf").status_code == 404
 
 
 def test_blank_sheet(head_referee_client, tournament):
-    response = head_referee_client.get("/print/senioriada/blank-score-sheet.pdf")
+    response = produced(head_referee_client, "/print/senioriada/blank-score-sheet.pdf")
     assert page_sizes(response.content) == [A4_LANDSCAPE]
     (text,) = pages_text(response.content)
     assert "Score sheet" in text and "Seat D" in text and "Move time: 45 s." in text
@@ -263,7 +267,7 @@ def test_blank_sheet(head_referee_client, tournament):
 
 
 def test_table_cards(organiser_client, tournament):
-    response = organiser_client.get("/print/senioriada/round/1/table-cards.pdf")
+    response = produced(organiser_client, "/print/senioriada/round/1/table-cards.pdf")
     assert 'filename="senioriada-round-1-table-cards.pdf"' in response["Content-Disposition"]
     assert page_sizes(response.content) == [A4_LANDSCAPE, A4_LANDSCAPE]
     for number, text, letters in zip((1, 2), pages_text(response.content), ("ABCD", "ABC")):

@@ -11,6 +11,7 @@ from printing.testing import pdf_reader, pdf_text, seated_tournament, strict_pdf
 from scoring.selectors.sheets import unfinished_results
 from scoring.selectors.standings import compute_standings
 from tests.factories import build_hall, hall_data
+from tests.support.produced import produced
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -108,10 +109,11 @@ def test_standings_header_words_are_never_broken(organiser_client):
         assert word in words, f"{word!r} is broken in the header"
 
 
+@pytest.mark.django_db(transaction=True)
 def test_score_sheets_explain_the_starting_seats_mark(organiser_client):
     seated_tournament(8)
     for path in ("/print/senioriada/round/1/score-sheets.pdf", "/print/senioriada/blank-score-sheet.pdf"):
-        text = " ".join(pdf_text(organiser_client.get(path).content).split())
+        text = " ".join(pdf_text(produced(organiser_client, path).content).split())
         assert (
             "starts marks the seat that starts the game (as the “Starts” column says), going round the table; "
             "write in its boxes as in any other."

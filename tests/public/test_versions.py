@@ -27,6 +27,7 @@ NOT_PUBLIC = {
     "accounts.TournamentVenue": "the venue address: staff pages and printed links only",
     "tournament.RoundTime": "the timetable: the public round clock (/t/<slug>/clock/) is never cached",
     "public.PublicVersion": "the version itself",
+    "tournament.ServerError": "the server's errors: the organiser's dashboard only",
 }
 
 

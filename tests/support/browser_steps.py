@@ -3,6 +3,7 @@ tournament the end-to-end test and the organiser's day make in the UI (posting a
 downloading a PDF, entering a score sheet, the names on the public standings)."""
 
 import io
+from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
 from pypdf import PdfReader
@@ -11,6 +12,8 @@ from accounts.services import make_member
 from scoring.services.sheets import games_per_table
 from tests.factories import build, started_round, table
 from tests.support.browser import ARTIFACTS, TABLET
+from tests.support.produced import PROGRESS_PAGE
+from tests.support.tasks import run_queued_tasks
 
 
 def open_empty_sheet(live_server, new_page, locale="en-GB"):
@@ -40,8 +43,12 @@ def post_button(page, action_suffix):
 
 
 def download_pdf(page, href, name):
-    """Fetch a PDF with the page's own cookies, keep it as an artifact; return its pypdf reader."""
+    """Fetch a PDF with the page's own cookies, keep it as an artifact; return its pypdf reader.
+    A round's batch PDF answers with its progress page first: the queue runs, and it is asked again."""
     response = page.context.request.get(href)
+    if PROGRESS_PAGE.match(urlsplit(response.url).path):
+        run_queued_tasks()
+        response = page.context.request.get(href)
     assert response.ok, (href, response.status)
     assert response.headers["content-type"].startswith("application/pdf")
     body = response.body()

@@ -18,7 +18,7 @@ from accounts.team import create_invitation
 from organiser import services
 from organiser.demo import DEMO_SLUG
 from tests.support.urls import pattern_defaults, url_patterns
-from tournament.models import Player, Tournament
+from tournament.models import Person, Player, ProducedFile, Season, Tournament
 
 # Patterns left out, each with its reason.
 EXCLUDED = {
@@ -42,9 +42,13 @@ ARGUMENTS = {
     "token": lambda w: w["token"],
     "name": lambda w: "standings.csv",  # a results file (organiser/export_files.py)
     "host": lambda w: w["tournament"].host.slug,
+    "season": lambda w: w["season"].slug,  # a season of the demo tournament
+    "file": lambda w: "season.csv",  # a season's file (organiser/exports/seasons.py)
+    "uid": lambda w: w["person"].uid,
     "membership_id": lambda w: w["membership"].pk,
     "invitation_id": lambda w: w["invitation"].pk,
     "invitation_token": lambda w: w["invitation_token"],
+    "file_id": lambda w: w["file"].pk,  # a round's score sheets being made (organiser/views/files.py)
     "uidb64": lambda w: urlsafe_base64_encode(
         force_bytes(w["membership"].user_id)
     ),  # with the tablet's token: a spent link
@@ -116,7 +120,8 @@ class VisibleText(HTMLParser):
 
 @pytest.fixture
 def world(settings, tmp_path):
-    """The demo (rounds 1 and 2 completed) with round 3 drawn but not published, a tablet link."""
+    """The demo (rounds 1 and 2 completed) with round 3 drawn but not published, a tablet link,
+    round 1's score sheets being made."""
     settings.VAR_DIR = tmp_path
     settings.LANGUAGE_CODE = "pl"
     call_command("load_demo", "--if-empty", stdout=open("/dev/null", "w"))
@@ -128,15 +133,37 @@ def world(settings, tmp_path):
         user=User.objects.get(username="sedzia"), tournament=tournament, role="referee"
     )
     invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
+    player = Player.objects.filter(tournament=tournament).order_by("pk").first()
+    if player.person is None:
+        player.person = Person.objects.create(
+            host=tournament.host, surname=player.surname, given_names=player.given_names
+        )
+        player.save(update_fields=["person"])
+    season = Season.objects.create(host=tournament.host, name="Sezon", slug="sezon-demo")
+    season.tournaments.add(tournament)
+    being_made = ProducedFile.objects.create(
+        tournament=tournament,
+        kind=ProducedFile.Kind.SCORE_SHEETS,
+        content_key="score sheets of round 1",
+        source_path=reverse("printing:score_sheets", args=[DEMO_SLUG, 1]),
+        status=ProducedFile.Status.RUNNING,
+        done=3,
+        total=8,
+        file_name=f"{DEMO_SLUG}-round-1-score-sheets.pdf",
+        content_type="application/pdf",
+    )
     return {
         "tournament": tournament,
-        "player": Player.objects.filter(tournament=tournament).order_by("pk").first(),
+        "player": player,
+        "person": player.person,
+        "season": season,
         "link": link,
         "token": token,
         "grant": grant,
         "invitation": invitation,
         "invitation_token": invitation_token,
         "membership": Membership.objects.get(user__username="sedzia"),
+        "file": being_made,
     }
 
 

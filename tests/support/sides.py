@@ -94,5 +94,5 @@ def rows_of(tournament):
     ]
     dump = [list(queryset.order_by("pk").values_list()) for queryset in querysets]
     dump.append(AuditEntry.objects.filter(**of).count())
-    dump.append(sorted((path.name, path.stat().st_size) for path in files.folder(tournament).glob("*")))
+    dump.append(sorted((snapshot.name, snapshot.size) for snapshot in files.snapshots(tournament)))
     return dump

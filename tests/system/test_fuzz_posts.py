@@ -48,12 +48,12 @@ from accounts.team import create_invitation
 from organiser.backups.snapshots import take_snapshot
 from organiser.interchange import import_tournament
 from scoring.models import Card
-from tests.factories import hall_data, tournament_data
+from tests.factories import hall_data, tournament_data, with_people
 from tests.support.html_forms import page_forms
 from tests.support.sides import make_side, rows_of
 from tests.support.urls import pattern_defaults, url_patterns
 from tournament import submissions
-from tournament.models import Player
+from tournament.models import Player, ProducedFile, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,15 @@ EXCLUDED = {
     "accounts/venue-check/": "GET only, no form: the server's answer to its own nonce (tests/accounts/test_venue_check.py)",
 }
 # Routes answered with a file, never a page with a form: posted to, not fetched for forms.
-FILE_SUFFIXES = (".pdf", ".json", "exports/<str:name>", "backups/download/", "backups/<str:name>/", "favicon.ico")
+FILE_SUFFIXES = (
+    ".pdf",
+    ".json",
+    "exports/<str:name>",
+    "<str:file>",
+    "backups/download/",
+    "backups/<str:name>/",
+    "favicon.ico",
+)
 
 THOUSANDS_OF_DIGITS = "9" * 5000
 HUGE_NEGATIVE = "-" + "9" * 30
@@ -246,6 +254,10 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         *(str(grant.pk) for grant in TournamentRole.objects.filter(tournament=other.tournament)[:2]),
     ]
     invitation, invitation_token = create_invitation(tournament.host, role="referee", created_by=organiser)
+    with_people(tournament)  # a person's season page, and the seasons' pages of the organiser
+    player.refresh_from_db()
+    season = Season.objects.create(host=tournament.host, name="Sezon", slug="sezon")
+    season.tournaments.add(tournament)
     cookies = {"anonymous": Client().cookies}
     for role, user in (("referee", referee), ("head referee", head_referee), ("organiser", organiser)):
         client = Client()
@@ -273,6 +285,19 @@ def world(settings, tmp_path, referee, head_referee, organiser):
         "invitation_id": invitation.pk,
         "invitation_token": invitation_token,
         "uidb64": urlsafe_base64_encode(force_bytes(organiser.pk)),
+        "season": season.slug,
+        "file": "season.csv",
+        "uid": str(player.person.uid),
+        "file_id": ProducedFile.objects.create(  # a round's score sheets, made (GET only: POST is 405)
+            tournament=tournament,
+            kind=ProducedFile.Kind.SCORE_SHEETS,
+            content_key="round 3",
+            source_path=reverse("printing:score_sheets", args=[tournament.slug, 3]),
+            status=ProducedFile.Status.DONE,
+            content=b"%PDF-1.7 ",
+            file_name="round-3-score-sheets.pdf",
+            content_type="application/pdf",
+        ).pk,
     }
     return {
         "tournament": tournament,

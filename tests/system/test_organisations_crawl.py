@@ -163,8 +163,8 @@ def crawl_b(bravo):
         "organiser:exports",
         "organiser:export_file",
         "printing:index",
-        "printing:score_sheets",
-        "printing:seating_by_table",
+        "printing:table_score_sheet",
+        "organiser:produced_file",  # a round's batch PDF (seating, score sheets) while a task makes it
         "accounts:staff_members",
         "accounts:venue",
         "organiser:timetable",

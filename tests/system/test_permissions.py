@@ -22,8 +22,8 @@ from accounts.services import create_device_link
 from accounts.team import create_invitation
 from organiser.interchange import export_tournament, import_tournament
 from scoring.models import ScoreSheet
-from tests.factories import build, out_game, table, tournament_data
-from tournament.models import Player, Tournament
+from tests.factories import build, out_game, table, tournament_data, with_people
+from tournament.models import Player, ProducedFile, Season, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -123,6 +123,9 @@ EXPECTED = {
     "organiser:timetable": staff(HEAD),  # read by the head referee too; its POST: tests/organiser/test_timetable.py
     "organiser:exports": staff(ORG),
     "organiser:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
+    # A file made by a task (round 1's score sheets, finished): its page and the file.
+    "organiser:produced_file": staff(HEAD),
+    "organiser:produced_file_download": staff(HEAD),
     "organiser:backups": staff(ORG, post=200),  # no file: the form says so
     "organiser:backup_download": staff(ORG),
     "organiser:snapshot_download": staff(ORG, get=404, kwargs={"name": "20260210-093000-000000_verify-r1-t1.json.gz"}),
@@ -131,6 +134,15 @@ EXPECTED = {
         SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}
     ),
     "organiser:restore_confirm": post_only(SIGNED_IN, 302),  # no staged upload: back to /staff/ with a message
+    # Seasons: the organisers of the organisation's alone (another's season: 404); an empty POST is the form again.
+    "organiser:seasons": staff(SIGNED_IN, post=405, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}),
+    "organiser:season_create": staff(
+        SIGNED_IN, post=200, answers={v: 403 for v in SIGNED_IN_VISITORS if v != "organiser"}
+    ),
+    "organiser:season": staff(SIGNED_IN, post=405, answers=NOT_IN_THE_TEAM),
+    "organiser:season_edit": staff(SIGNED_IN, post=200, answers=NOT_IN_THE_TEAM),
+    "organiser:season_file": staff(SIGNED_IN, post=405, answers=NOT_IN_THE_TEAM, kwargs={"file": "season.csv"}),
+    "organiser:restore_progress": staff(SIGNED_IN, get=404, post=405, kwargs={"token": "0" * 32}),  # none confirmed
     # Referee tablets.
     "scoring:home": staff(REF),
     "scoring:round": staff(REF),
@@ -148,16 +160,18 @@ EXPECTED = {
     "scoring:ties": staff(HEAD, post=200),  # no tie here: the page says so and records nothing
     # PDFs: staff documents, then the public ones.
     "printing:index": staff(ORG),
-    "printing:seating_by_table": staff(HEAD),
-    "printing:seating_alphabetical": staff(HEAD),
-    "printing:score_sheets": staff(HEAD),
+    "printing:seating_by_table": staff(HEAD, get=302),  # its progress page while a task makes it
+    "printing:seating_alphabetical": staff(HEAD, get=302),  # its progress page while a task makes it
+    "printing:score_sheets": staff(HEAD, get=302),  # its progress page while a task makes it
     "printing:table_score_sheet": staff(HEAD),
-    "printing:table_cards": staff(HEAD),
+    "printing:table_cards": staff(HEAD, get=302),  # its progress page while a task makes it
     "printing:blank_score_sheet": staff(HEAD),
     "printing:standings": staff(HEAD),
     "printing:medal_diplomas": staff(HEAD, get=409),  # the tournament is not over: a message
     "printing:participation_certificates": staff(HEAD, get=409),
     "printing:device_sheet": staff(ORG, post=200, data={"label": "Tablet", "valid_hours": "16", "count": "2"}),
+    "printing:season_standings": staff(SIGNED_IN, answers=NOT_IN_THE_TEAM),
+    "printing:season_public": Expect(),
     "printing:public_standings": Expect(),
     "printing:public_seating_by_table": Expect(),
     "printing:public_seating_alphabetical": Expect(),
@@ -177,6 +191,8 @@ EXPECTED = {
     "public:projector": Expect(),
     "public:ceremony": Expect(),
     "public:results_control": staff(HEAD, post=302),
+    "public:season": Expect(),
+    "public:season_person": Expect(get=404),  # the season's one tournament is not finished: nothing public of anyone
     "public:timer": Expect(),
     "public:round_clock": Expect(),
     # The staff help: readable without signing in (nothing secret in it).
@@ -240,6 +256,9 @@ def world(referee, head_referee, organiser):
         "tablet_b": tablet_link.user,
     }
     player = Player.objects.get(tournament=tournament, ext_id="p1")
+    with_people(tournament)
+    season = Season.objects.create(host=tournament.host, name="Sezon", slug=tournament.slug)
+    season.tournaments.add(tournament)
     params = {
         "slug": tournament.slug,
         "number": 2,
@@ -255,7 +274,19 @@ def world(referee, head_referee, organiser):
         "grant_id": grant.pk,
         "host": tournament.host.slug,
         "membership_id": Membership.objects.get(user=referee).pk,
+        "season": season.slug,
+        "uid": str(Player.objects.get(pk=player.pk).person.uid),
         "invitation_id": create_invitation(tournament.host, role=Role.REFEREE, created_by=organiser)[0].pk,
+        "file_id": ProducedFile.objects.create(
+            tournament=tournament,
+            kind=ProducedFile.Kind.SCORE_SHEETS,
+            content_key="round 1",
+            source_path="/print/test/round/1/score-sheets.pdf",
+            status=ProducedFile.Status.DONE,
+            content=b"%PDF-1.7 ",
+            file_name="test-round-1-score-sheets.pdf",
+            content_type="application/pdf",
+        ).pk,
     }
     return {"tournament": tournament, "visitors": visitors, "params": params}
 

@@ -89,6 +89,7 @@ def test_every_public_link_and_button_is_44_px_on_a_phone(live_server, new_page,
         f"{S}/timer",
         f"{S}/ceremony/",
         f"{S}/projector/",
+        "/s/sezon-demo/",  # the demo's season (tests/support/pages.py)
         "/help/",
         "/help/organiser/",
         "/help/head-referee/",

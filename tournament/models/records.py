@@ -1,8 +1,9 @@
 """What staff forms and results leave behind: the one-time tokens that make a form safe to send
-twice, and the audit log."""
+twice, and the audit log; and the server's errors, for the dashboards."""
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.hosts import HostOrganisation
@@ -86,3 +87,28 @@ class AuditEntry(models.Model):
     def who(self):
         """The user name of whoever made the change, or None when unknown."""
         return self.user_name or (self.user.get_username() if self.user else None)
+
+
+class ServerError(models.Model):
+    """A request that ended in an unhandled exception (written by `tournament.server_errors`).
+
+    In the database, not a server's file, so that every app server's errors reach the dashboard
+    of the organisation they happened to, and no other's. Errors of no organisation's page have
+    no host: the operator (a superuser) sees them. A bounded number is kept per organisation.
+    """
+
+    when = models.DateTimeField(default=timezone.now)
+    host = models.ForeignKey(HostOrganisation, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    method = models.CharField(max_length=10)
+    path = models.TextField()
+    exception = models.CharField(max_length=200)  # the exception's class
+    message = models.TextField(blank=True)
+    traceback = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-when", "-pk"]
+        indexes = [models.Index(fields=["host", "-when"])]
+
+    def __str__(self):
+        return f"{self.when:%Y-%m-%d %H:%M} {self.method} {self.path}: {self.exception}"
