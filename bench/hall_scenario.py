@@ -18,10 +18,10 @@ import os
 import random
 import re
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 
 from locust import HttpUser, constant, events, task
+from page_forms import form_fields, version_in
 
 DATA = json.loads(Path(os.environ["HALL_DATA"]).read_text())
 OUT = Path(os.environ["HALL_OUT"])
@@ -65,33 +65,6 @@ def write_last_successes(**kwargs):
 
 def think(low, high):
     time.sleep(random.uniform(low, high) * PACE)
-
-
-class FormInputs(HTMLParser):
-    """The fields a browser sends for one form of a page (the one whose action is `action`)."""
-
-    def __init__(self, action):
-        super().__init__()
-        self.action, self.inside, self.fields = action, False, []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self.inside = attrs.get("action") == self.action
-        elif tag == "input" and self.inside and attrs.get("name"):
-            if attrs.get("type") in ("radio", "checkbox") and "checked" not in attrs:
-                return
-            self.fields.append((attrs["name"], attrs.get("value", "on")))
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.inside = False
-
-
-def form_fields(page, action):
-    parser = FormInputs(action)
-    parser.feed(page)
-    return parser.fields
 
 
 class HallUser(HttpUser):
@@ -245,11 +218,6 @@ class Referee(HallUser):
             if "state--submitted" in page or "state--verified" in page:
                 self.done = True
                 return
-
-
-def version_in(page):
-    """The sheet version the page (or an htmx reply) carries in its game forms."""
-    return re.search(r'id="g\d+-version" value="(\d+)"', page).group(1)
 
 
 class HeadReferee(HallUser):

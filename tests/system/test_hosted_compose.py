@@ -1,0 +1,94 @@
+"""The operator's files for a hosted service: compose.hosted.yaml and deploy/haproxy.cfg.
+
+Read as text (the virtual environment has no YAML parser, and `make hosted-test` runs the real
+HAProxy with this configuration): every service is there with its health check, the app servers
+start after the release step, the proxy checks its servers actively, and the page it checks
+answers 200 without a session.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = (ROOT / "compose.hosted.yaml").read_text(encoding="utf-8")
+HAPROXY = "\n".join(
+    line
+    for line in (ROOT / "deploy" / "haproxy.cfg").read_text(encoding="utf-8").splitlines()
+    if not line.lstrip().startswith("#")
+)
+ENV_EXAMPLE = (ROOT / "deploy" / "hosted.env.example").read_text(encoding="utf-8")
+SERVICES = {"postgres", "redis", "release", "app1", "app2", "worker", "proxy"}
+
+
+def services():
+    """{service: its lines} of compose.hosted.yaml's `services:` section (comments left out)."""
+    section = COMPOSE.split("\nservices:\n", 1)[1].split("\nvolumes:\n", 1)[0]
+    found, name = {}, None
+    for line in section.splitlines():
+        if line.lstrip().startswith("#") or not line.strip():
+            continue
+        match = re.match(r"^  ([\w-]+):(.*)$", line)
+        if match:
+            name = match.group(1)
+            found[name] = [match.group(2)]
+        else:
+            found[name].append(line)
+    return {service: "\n".join(lines) for service, lines in found.items()}
+
+
+def test_the_service_has_its_seven_parts_each_with_a_health_check():
+    found = services()
+    assert set(found) == SERVICES
+    assert found["app2"].strip() == "*app-server"  # the same service as app1
+    for name in SERVICES - {"app2", "release"}:
+        assert "healthcheck:" in found[name] and "test:" in found[name], name
+    assert "disable: true" in found["release"]  # a one-shot step, not a server
+
+
+def test_the_app_servers_start_after_the_release_step_and_in_hosted_mode():
+    found = services()
+    assert 'command: ["bin/serve", "release"]' in found["release"]
+    assert 'restart: "no"' in found["release"]
+    assert re.search(r"release:\s+condition: service_completed_successfully", found["app1"])
+    assert re.search(r"release:\s+condition: service_completed_successfully", found["worker"])
+    assert 'command: ["bin/serve", "worker"]' in found["worker"]
+    shared = COMPOSE.split("x-app: &app", 1)[1].split("\nservices:", 1)[0]
+    for setting in ('HOSTED: "1"', 'PROXY: "1"', 'PROXY_HOPS: "1"', "REDIS_URL: redis://redis:6379/0"):
+        assert setting in shared
+    assert "env_file: hosted.env" in shared
+    for name in ("release", "app1", "worker"):
+        assert "<<: *app" in found[name], name
+
+
+def test_the_env_file_example_names_what_the_app_requires():
+    names = set(re.findall(r"^([A-Z_]+)=", ENV_EXAMPLE, flags=re.M))
+    assert {"SECRET_KEY", "DATABASE_URL", "POSTGRES_PASSWORD", "PUBLIC_URL", "RUMMIKUB_IMAGE"} <= names
+
+
+def test_the_proxy_checks_its_servers_and_retries_on_the_other():
+    assert re.search(r"^\s+default-server inter 500 fall 2 rise 1\b", HAPROXY, flags=re.M)
+    assert re.search(r"^\s+retry-on conn-failure empty-response$", HAPROXY, flags=re.M)
+    assert re.search(r"^\s+option redispatch 1$", HAPROXY, flags=re.M)
+    assert re.search(r"^\s+option httpchk$", HAPROXY, flags=re.M)
+    assert re.findall(r'^\s+server (app\d) "\$\{(APP\d)\}" check$', HAPROXY, flags=re.M) == [
+        ("app1", "APP1"),
+        ("app2", "APP2"),
+    ]
+
+
+def test_compose_gives_the_proxy_every_setting_its_configuration_reads():
+    read = set(re.findall(r'"\$\{(\w+)(?:\[\*\])?\}"', HAPROXY))
+    proxy = services()["proxy"]
+    given = set(re.findall(r"^\s+(\w+): ", proxy.split("environment:", 1)[1].split("volumes:", 1)[0], flags=re.M))
+    assert read == given == {"PROXY_BIND", "PROXY_TLS", "APP1", "APP2", "STATS_SOCKET"}
+    assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in proxy
+
+
+@pytest.mark.django_db
+def test_the_page_the_proxy_checks_answers_without_a_session(client):
+    check = re.search(r"http-check send meth GET uri (\S+) ver HTTP/1.1 hdr Host (\S+)", HAPROXY)
+    assert check
+    path, host = check.groups()
+    assert client.get(path, HTTP_HOST=host, HTTP_X_FORWARDED_PROTO="https").status_code == 200
