@@ -144,15 +144,15 @@ def test_the_organisers_page_explains_the_team_people_who_come_back_a_season_and
     for anchor in ("team", "people", "season"):
         assert polish.count(f'href="#{anchor}"') == 1 and f'<section class="help-section" id="{anchor}"' in polish
     for words in (
-        "<h2 id=\"team-title\">Twój zespół</h2>",
+        '<h2 id="team-title">Twój zespół</h2>',
         "„Zaproś osobę”: wybierz rolę",
         "„Utwórz link zaproszenia”",
-        "<h2 id=\"people-title\">Gracze, którzy wracają</h2>",
+        '<h2 id="people-title">Gracze, którzy wracają</h2>',
         "Formularz pyta „Kto to jest?”",
         "„Dodaj z wcześniejszych turniejów” na stronie graczy",
         "wybierz „Ta sama osoba co…”",
         "„Popraw imię i nazwisko, klub lub rok urodzenia”",
-        "<h2 id=\"season-title\">Sezon</h2>",
+        '<h2 id="season-title">Sezon</h2>',
         "25, 20, 16, 13, 11, potem o jeden mniej",
         "jest tam wymieniony jako „wyniki oczekują”",
         "są przygotowywane w tle: strona pokazuje postęp",
