@@ -3,6 +3,7 @@ ignored), the form asks when two could match, a merge and its undo, a name corre
 tournaments, "add from earlier tournaments", the people pages."""
 
 import pytest
+from django.test import Client
 
 from organiser import selectors, services
 from organiser.importers import PlayerRow
@@ -316,3 +317,13 @@ def test_the_teams_latest_changes_name_a_merge_in_words(organiser_client, organi
     host = Person.objects.get(given_names="Anna").host
     page = organiser_client.get(f"/accounts/team/{host.slug}/").content.decode()
     assert "two records of one person merged" in page and "Ania Nowak" in page
+
+
+def test_the_dashboard_links_the_people_page_for_the_organiser_only(organiser_client, head_referee):
+    build(0)
+    people = 'href="/staff/test/people/"'
+    assert people in organiser_client.get("/staff/test/").content.decode()
+    head = Client()
+    head.force_login(head_referee)
+    response = head.get("/staff/test/")  # the head referee's dashboard: no organiser's pages
+    assert response.status_code == 200 and people not in response.content.decode()

@@ -18,7 +18,10 @@ HEADINGS = {
         "Każda runda",
         "Finał",
         "Ceremonia",
+        "Twój zespół",
+        "Gracze, którzy wracają",
         "Wysyłanie wyników i kopie zapasowe",
+        "Sezon to klasyfikacja",
         "Przyciski na Twoich stronach",
     ],
     "head-referee": ["Pomoc dla sędziego głównego", "Poprawki", "Remisy i finał", "Co widzi publiczność. Ceremonia"],
@@ -68,6 +71,9 @@ def test_the_pdf_follows_the_language_and_names_its_file_by_it():
     response = english.get("/print/help/referee.pdf")
     text = flat(pdf_text(response.content))
     assert "Help for referees" in text and "A tablet loses Wi-Fi" in text and "Pomoc" not in text
+    organiser = flat(pdf_text(english.get("/print/help/organiser.pdf").content))
+    for heading in ("Your team", "People who come back", "A season", "prepared in the background"):
+        assert heading in organiser, heading
     assert 'filename="help-referee-en.pdf"' in response["Content-Disposition"]
     assert 'filename="help-referee-pl.pdf"' in Client().get("/print/help/referee.pdf")["Content-Disposition"]
 

@@ -136,3 +136,35 @@ def test_the_pages_tell_the_days_clock_the_questions_the_seating_screen_the_venu
     assert "Zegar rundy liczy od jej rozpoczęcia" in head and "rzutnik pokazuje jej rozstawienie według nazwisk" in head
     referee = visitor("en").get("/help/referee/").content.decode()
     assert "“Tables” shows the time left in the round" in referee
+
+
+def test_the_organisers_page_explains_the_team_people_who_come_back_a_season_and_the_background_work():
+    polish = visitor("pl").get("/help/organiser/").content.decode()
+    english = visitor("en").get("/help/organiser/").content.decode()
+    for anchor in ("team", "people", "season"):
+        assert polish.count(f'href="#{anchor}"') == 1 and f'<section class="help-section" id="{anchor}"' in polish
+    for words in (
+        '<h2 id="team-title">Twój zespół</h2>',
+        "„Zaproś osobę”: wybierz rolę",
+        "„Utwórz link zaproszenia”",
+        '<h2 id="people-title">Gracze, którzy wracają</h2>',
+        "Formularz pyta „Kto to jest?”",
+        "„Dodaj z wcześniejszych turniejów” na stronie graczy",
+        "wybierz „Ta sama osoba co…”",
+        "„Popraw imię i nazwisko, klub lub rok urodzenia”",
+        '<h2 id="season-title">Sezon</h2>',
+        "25, 20, 16, 13, 11, potem o jeden mniej",
+        "jest tam wymieniony jako „wyniki oczekują”",
+        "są przygotowywane w tle: strona pokazuje postęp",
+        "make run albo plik startowy",
+        "po każdej rundzie naciśnij „Pobierz kopię teraz”",  # the backup's own button, not the progress page's
+    ):
+        assert words in polish, words
+    for words in (
+        '<h2 id="team-title">Your team</h2>',
+        '<h2 id="people-title">People who come back</h2>',
+        '<h2 id="season-title">A season</h2>',
+        "The form asks “Who is it?”",
+        "prepared in the background",
+    ):
+        assert words in english and words not in polish, words
