@@ -70,12 +70,13 @@ dev: system-packages $(VENV)/.installed-run
 # The lint (ruff), the floor plan (import-linter's contracts in pyproject.toml) and the types (mypy:
 # the engine, every app's services and selectors, [tool.mypy] in pyproject.toml) first, then
 # the engine's tests with no Django at all (no settings module, the pytest-django plugin off), then the whole suite. Both
-# test runs are spread over TEST_WORKERS processes by pytest-xdist (auto: one a core; 0: none);
+# test runs are spread over TEST_WORKERS processes by pytest-xdist (one more than the
+# cores, since many tests wait on a server, a browser or a subprocess; 0: none);
 # each worker has its own test database, and each test its own data folder and error log
 # (tests/conftest.py); a module marked xdist_group (one server for its tests) stays on one worker;
 # the tests with servers and processes of their own go first (tests/conftest.py).
 # PYTEST_ARGS are added to the suite's run, e.g. PYTEST_ARGS='-m "not browser"'.
-TEST_WORKERS ?= auto
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 SUITE = TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 test: NEED = test
 test: system-packages $(VENV)/.installed-test
