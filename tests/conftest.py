@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
@@ -8,12 +10,14 @@ from tests.support.isolation import error_log_at
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server"}
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     """The tests that run servers and processes of their own (marked server or own_database) and
     use no test database go first, so that the suite's workers end together on short tests instead of
     one waiting for the other's last benchmark. pytest-django has already put the database tests
     before the transactional ones (a transactional test leaves the database empty); this keeps that
-    order, and the tests that run on no test database may run at any point."""
+    order, and the tests that run on no test database may run at any point. The tests marked
+    postgresql are left out (deselected, not skipped) of a run on SQLite: .ci/run's PostgreSQL run
+    has them."""
 
     def runs_its_own_processes(item):
         marked = item.get_closest_marker("server") or item.get_closest_marker("own_database")
@@ -22,6 +26,11 @@ def pytest_collection_modifyitems(items):
         )
 
     items.sort(key=lambda item: not runs_its_own_processes(item))
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        left_out = [item for item in items if item.get_closest_marker("postgresql")]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,6 @@ from tests.support.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = str(ROOT / "bin" / "serve")
-POSTGRESQL = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 PASSED_ON = {"PATH", "HOME", "LANG", "LC_ALL", "PYTHON", "TMPDIR"}
 
 pytestmark = pytest.mark.server
@@ -118,8 +117,6 @@ def test_the_release_step_migrates_and_leaves_the_public_version_triggers_in_pla
 @pytest.fixture
 def hosted_env(tmp_path):
     """A hosted server's environment over a fresh, empty PostgreSQL database, dropped afterwards."""
-    if not POSTGRESQL:
-        pytest.skip("a hosted service runs on PostgreSQL: set DATABASE_URL")
     import psycopg
 
     admin_url = os.environ["DATABASE_URL"]
@@ -146,6 +143,7 @@ def public_version_triggers(url):
         return connection.execute("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'public_version_%'").fetchone()[0]
 
 
+@pytest.mark.postgresql
 def test_a_hosted_server_does_not_migrate_the_release_step_does_and_the_triggers_are_there(tmp_path, hosted_env):
     refused = subprocess.run([SERVE], cwd=ROOT, env=hosted_env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 1
@@ -171,6 +169,7 @@ def test_a_hosted_server_does_not_migrate_the_release_step_does_and_the_triggers
     assert any("Listening at" in event["message"] for event in events)
 
 
+@pytest.mark.postgresql
 def test_the_worker_mode_runs_the_task_worker_alone(tmp_path, hosted_env):
     subprocess.run([SERVE, "release"], cwd=ROOT, env=hosted_env, check=True, capture_output=True, timeout=300)
     process = subprocess.Popen([SERVE, "worker"], cwd=ROOT, env=hosted_env, stdout=subprocess.DEVNULL)
