@@ -265,3 +265,13 @@ def older_finished_files(tournament_id: int, kind: str, keep: int) -> list[int]:
         status__in=ProducedFile.UNFINISHED
     )
     return list(finished.order_by("-finished_at", "-pk").values_list("pk", flat=True)[keep:])
+
+
+def host_tournaments_by_slug(host: HostOrganisation, slugs: list[str]) -> dict[str, Tournament]:
+    """{slug: tournament} of those of `slugs` that are `host`'s own tournaments."""
+    return {t.slug: t for t in Tournament.objects.filter(host=host, slug__in=slugs)}
+
+
+def tournament_and_host_ids(slug: str) -> tuple[int, int] | None:
+    """(id, host organisation id) of the tournament at `slug`, or None."""
+    return Tournament.objects.filter(slug=slug).values_list("pk", "host_id").first()

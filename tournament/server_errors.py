@@ -37,19 +37,19 @@ class ServerErrorHandler(logging.Handler):
 
 
 def record_error(request: HttpRequest, error: BaseException) -> None:
-    from tournament.models import ServerError, Tournament
+    from tournament.models import ServerError
+    from tournament.selectors import tournament_and_host_ids
 
     if connection.in_atomic_block and connection.needs_rollback:
         log.warning("The server error of %s was not recorded: its transaction is broken.", request.path)
         return
     slug = _url_slug(request)
-    tournament = Tournament.objects.filter(slug=slug).values("pk", "host_id").first() if slug else None
-    host_id = tournament["host_id"] if tournament else None
+    tournament_id, host_id = (tournament_and_host_ids(slug) if slug else None) or (None, None)
     try:
         with transaction.atomic():
             ServerError.objects.create(
                 host_id=host_id,
-                tournament_id=tournament["pk"] if tournament else None,
+                tournament_id=tournament_id,
                 method=request.method or "",
                 path=request.get_full_path()[:PATH_KEPT],
                 exception=f"{type(error).__module__}.{type(error).__qualname__}"[:200],

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 
+from tournament import selectors
 from tournament.audit import log_change
 from tournament.models import HostOrganisation, Season, Tournament
 from tournament.refusals import Refused
@@ -46,7 +47,7 @@ def _checked(host: HostOrganisation, data: SeasonData) -> list[Tournament]:
     if data.best_count is not None and data.best_count < 1:
         raise Refused("season_best_count", field="best_count")
     slugs = list(dict.fromkeys(data.tournaments))
-    found = {t.slug: t for t in Tournament.objects.filter(host=host, slug__in=slugs)}
+    found = selectors.host_tournaments_by_slug(host, slugs)
     for slug in slugs:
         if slug not in found:
             raise Refused("season_tournament_not_ours", field="tournaments", slug=slug)
