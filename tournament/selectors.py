@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import datetime
 import uuid
+from typing import Any
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, QuerySet
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
@@ -275,3 +276,9 @@ def host_tournaments_by_slug(host: HostOrganisation, slugs: list[str]) -> dict[s
 def tournament_and_host_ids(slug: str) -> tuple[int, int] | None:
     """(id, host organisation id) of the tournament at `slug`, or None."""
     return Tournament.objects.filter(slug=slug).values_list("pk", "host_id").first()
+
+
+def tournament_row(pk: int, **unchanged: Any) -> QuerySet[Tournament]:
+    """The tournament `pk` as a queryset for a service's compare-and-set `update()`: only while its
+    fields still hold `unchanged`. The caller already holds the tournament through a scoped selector."""
+    return Tournament.objects.filter(pk=pk, **unchanged)

@@ -41,7 +41,7 @@ from organiser.models import StagedRestore
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import free_slug, locked_tournament_with_slug, tournament_with_slug
+from tournament.selectors import free_slug, locked_tournament_with_slug, tournament_row, tournament_with_slug
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes of an uploaded file, compressed or not
 MAX_JSON = 50 * 1024 * 1024  # bytes of JSON a compressed file may unpack to
@@ -274,14 +274,14 @@ def restore(text, *, user, replace=None, host=None, slug=None):
             if existing is not None:
                 identity = existing.uid  # the restored tournament's, with the snapshots
                 existing.slug, existing.uid = f"{slug[:40]}-replaced-{secrets.token_hex(4)}", uuid.uuid4()
-                Tournament.objects.filter(pk=existing.pk).update(slug=existing.slug, uid=existing.uid)
+                tournament_row(existing.pk).update(slug=existing.slug, uid=existing.uid)
             try:
                 tournament = import_tournament(data, host=existing.host if existing else host, slug=slug)
             except InterchangeError as error:
                 raise Refused("backup_invalid", problem=str(error)) from None
             if existing is not None:
                 tournament.uid = identity
-                Tournament.objects.filter(pk=tournament.pk).update(uid=identity)
+                tournament_row(tournament.pk).update(uid=identity)
                 TournamentRole.objects.filter(tournament=existing).update(tournament=tournament)
                 DeviceLink.objects.filter(tournament=existing).update(tournament=tournament)
                 TournamentVenue.objects.filter(tournament=existing).update(tournament=tournament)

@@ -24,7 +24,7 @@ from scoring.services.visibility import set_visibility
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import final_round, free_slug, locked_tournament, slug_taken
+from tournament.selectors import final_round, free_slug, locked_tournament, slug_taken, tournament_row
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -154,7 +154,7 @@ def set_final_release(tournament: Tournament, release: str, *, user: AbstractBas
     if stored.final_release == release:
         return False
     _log_final_release(stored, release, user=user, reason=reason)
-    Tournament.objects.filter(pk=stored.pk).update(final_release=release)
+    tournament_row(stored.pk).update(final_release=release)
     tournament.final_release = release
     return True
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from scoring.selectors.visibility import CEREMONY_PLACES
 from tournament.audit import log_change
 from tournament.models import Tournament
-from tournament.selectors import final_round, last_completed_round
+from tournament.selectors import final_round, last_completed_round, tournament_row
 
 
 @transaction.atomic
@@ -64,7 +64,7 @@ def _release_after_the_ceremony(tournament, *, user):
 @transaction.atomic
 def _move_ceremony(tournament, expected, step, *, user, action):
     """Set the step if it is still `expected` (compare-and-swap); audited; returns the stored step."""
-    moved = Tournament.objects.filter(pk=tournament.pk, ceremony_step=expected).update(ceremony_step=step)
+    moved = tournament_row(tournament.pk, ceremony_step=expected).update(ceremony_step=step)
     if moved and step != expected:
         log_change(tournament, user, action, before={"ceremony_step": expected}, after={"ceremony_step": step})
     tournament.refresh_from_db(fields=["ceremony_step"])
