@@ -2,7 +2,7 @@
 gunicorn with this file, and so does `make bench-hall`, which measures it.
 
 Two workers of four threads each: the threads keep short requests (a leaderboard poll, a game
-save, a static file) moving while another renders a PDF or a score sheet (README, "A full
+save, a static file) moving while another renders a PDF or a score sheet (docs/developers/benchmarks.md, "A full
 hall"). `keepalive = 0` closes each connection after its answer: phones ask every 30 s, and a
 phone reusing a connection just as the server closes it would see an error. On SIGTERM or Ctrl+C
 the workers finish what they hold for at most `graceful_timeout` seconds, then stop.

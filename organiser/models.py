@@ -4,8 +4,7 @@ backups uploaded for a restore between the preview and the confirmation (`Staged
 
 Rows in the database rather than files (or Django's storage API with S3 through django-storages):
 the database is the one store every app server already shares, a snapshot row is written in the
-same transaction as what it records, and no second service is needed (README, "Backup and
-restore").
+same transaction as what it records, and no second service is needed (docs/venue/backups.md).
 """
 
 from django.conf import settings

@@ -22,3 +22,16 @@ def test_every_public_address_is_on_the_reference_page():
     assert len(patterns) >= 19
     missing = [str(pattern.pattern) for pattern in patterns if shape(str(pattern.pattern)) not in listed]
     assert missing == []
+
+
+def test_every_link_into_the_help_pages_names_a_section_they_have():
+    templates = {"organiser": "organiser", "head-referee": "head_referee", "referee": "referee"}
+    links = [
+        link
+        for page in sorted((ROOT / "docs").rglob("*.md"))
+        for link in re.findall(r"/help/([a-z-]+)/#([a-z-]+)", page.read_text(encoding="utf-8"))
+    ]
+    assert len(links) >= 15
+    for role, section in links:
+        template = (ROOT / "templates" / "help" / f"{templates[role]}.html").read_text(encoding="utf-8")
+        assert f'id="{section}"' in template, (role, section)
