@@ -28,6 +28,8 @@ SENTRY_DSN     errors go to Sentry too when set (sentry-sdk, no personal data; d
 STATEMENT_TIMEOUT  on PostgreSQL, the seconds a request's statement may run before it is cancelled
                and the request answers the 503 page (default 10; 0: no bound)
 WORKER_STATEMENT_TIMEOUT  the same for the task worker and the release step (default 600)
+CONN_MAX_AGE   seconds a database connection is kept for the next requests, checked before each
+               reuse (default 60; 0: a new connection per request)
 """
 
 import datetime
@@ -175,11 +177,14 @@ SQLITE_OPTIONS = {
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
-# Connections are kept for a minute and checked before each request reuses one: a connection a
-# database restart closed is replaced at the request's start, never answered with an error.
+# Connections are kept for CONN_MAX_AGE seconds (0: one per request) and checked before each request
+# reuses one: a connection a database restart closed is replaced at the request's start, never
+# answered with an error.
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
+        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 # Bounded work on PostgreSQL: a statement that runs longer than this is cancelled and its request
@@ -196,6 +201,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Threaded and server tests need a file-backed test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
+# Django's hashers, the default one bounded: at most PASSWORD_CHECKS_AT_ONCE password checks run at
+# once in a server process, so a burst of sign-ins cannot starve the tablets' saves (config/passwords.py).
+PASSWORD_HASHERS = [
+    "config.passwords.BoundedPBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+PASSWORD_CHECKS_AT_ONCE = 1
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]
 # Sign-in throttling (django-axes): a username is locked from one IP address only, for a
 # cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).
