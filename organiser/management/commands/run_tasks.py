@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 CHECK_EVERY = 60  # seconds between two looks for abandoned tasks
 DEFAULT_LEASE = 30 * 60  # seconds a task of a worker on another machine may run before it is retried
 KEEP_FINISHED = timedelta(days=7)  # how long the queue remembers a finished task
-OUTAGE_PAUSES = (0.5, 1, 2, 4, 8, 10)  # seconds between two tries to reach the database; then the last
+OUTAGE_PAUSES = (0.5, 1, 2, 4, 5)  # seconds between two tries to reach the database; then the last
 
 
 def new_worker_id():
@@ -141,21 +141,21 @@ class Command(BaseCommand):
 
     def handle(self, *args, batch=False, verbosity=1, **options):
         use_worker_statement_timeout()
-        me = [new_worker_id()]
-        requeue_abandoned(me[0])
-        if not batch:
-            threading.Thread(target=keep_requeueing, args=(me,), daemon=True, name="requeue").start()
+        me, looking = [new_worker_id()], None
         while True:
             try:
+                requeue_abandoned(me[0])
+                if not batch and looking is None:
+                    looking = threading.Thread(target=keep_requeueing, args=(me,), daemon=True, name="requeue")
+                    looking.start()
                 self.work(me[0], batch, verbosity)
                 return
-            except (OperationalError, InterfaceError) as error:
+            except (OperationalError, InterfaceError) as error:  # at the start too: a database not up yet
                 if batch:
                     raise
                 wait_for_database(error)
                 # A new id: the task the old one was running counts as abandoned and goes back in the queue.
                 me[0] = new_worker_id()
-                requeue_abandoned(me[0])
 
     def work(self, me, batch, verbosity):
         call_command(
