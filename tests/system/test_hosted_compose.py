@@ -120,3 +120,24 @@ def test_the_page_the_proxy_checks_answers_without_a_session(client):
     assert check
     path, host = check.groups()
     assert client.get(path, HTTP_HOST=host, HTTP_X_FORWARDED_PROTO="https").status_code == 200
+
+
+def unit_lines(name):
+    text = (ROOT / "deploy" / "systemd" / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_the_systemd_units_start_the_same_parts_from_one_settings_file():
+    """Without containers: the release step once (a oneshot the servers and the worker require), an
+    app server per port, the worker, and Debian's HAProxy, all reading /etc/rummikub/hosted.env."""
+    release = unit_lines("rummikub-release.service")
+    assert {"Type=oneshot", "RemainAfterExit=yes", "ExecStart=/opt/rummikub/bin/serve release"} <= set(release)
+    app = unit_lines("rummikub-app@.service")
+    assert {"ExecStart=/opt/rummikub/bin/serve", "Environment=PORT=%i", "Requires=rummikub-release.service"} <= set(app)
+    worker = unit_lines("rummikub-worker.service")
+    assert {"ExecStart=/opt/rummikub/bin/serve worker", "Requires=rummikub-release.service"} <= set(worker)
+    for lines in (release, app, worker, unit_lines("haproxy.service.d/rummikub.conf")):
+        assert "EnvironmentFile=/etc/rummikub/hosted.env" in lines
+    for lines in (release, app, worker):
+        assert "User=rummikub" in lines
+        assert any(line.startswith("Environment=") and "VAR_DIR=/var/lib/rummikub/" in line for line in lines)
