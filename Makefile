@@ -101,9 +101,11 @@ image-test: NEED = ci
 image-test: system-packages $(VENV)/.installed-run
 	$(PY) bin/image-test
 
-# The hosted service (compose.hosted.yaml's parts, from Debian's packages, on loopback) under six
-# halls' load while one app server, the worker and Redis fail (bench/hosted_test.py prints one line
-# and fails on a lost save, a sign-out, a missing snapshot, a file on an app server, ...).
+# The hosted service (compose.hosted.yaml's parts, from Debian's packages, on loopback, started from
+# deploy/systemd/'s units and a settings file like deploy/hosted.env.example) under six halls' load
+# while one app server, the worker and Redis fail and PostgreSQL restarts and stops for 15 s
+# (bench/hosted_test.py prints one line and fails on a lost save, a 5xx after the database is back,
+# a worker that did not outlive it, a sign-out, a missing snapshot, a file on an app server, ...).
 # .ci/run runs it after the test suites.
 hosted-test: NEED = ci
 hosted-test: system-packages $(VENV)/.installed-test
