@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
-from tournament.listing import counted, host_page, tournament_page
+from tournament.listing import counted, host_page, page_of, tournament_page
 from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
 
 MAX_TOKEN_LENGTH = 200
@@ -217,10 +217,19 @@ def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])
 
 
-def organised_seasons(user: User) -> list[Season]:
-    """The seasons of the host organisations where `user` is an organiser (a superuser: every one)."""
-    seasons = Season.objects.select_related("host").order_by("host__name", "-created_at", "name")
-    return list(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)))
+def organised_seasons(user: User, *, number: Any = 1) -> Page:
+    """A page of the seasons of the host organisations where `user` is an organiser (a superuser:
+    every one), by organisation, the newest first."""
+    seasons = Season.objects.select_related("host").order_by("host__name", "host", "-created_at", "name", "pk")
+    return page_of(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)), number)
+
+
+def team_hosts_page(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the host organisations whose team `user` may open (a superuser: every one), searched."""
+    hosts = HostOrganisation.objects.all()
+    if not user.is_superuser:
+        hosts = hosts.filter(pk__in=organiser_host_ids(user))
+    return host_page(hosts, search=search, number=number)
 
 
 def organised_season_or_404(user: User, slug: str) -> Season:

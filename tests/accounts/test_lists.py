@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Membership, Role, TournamentRole
 from accounts.selectors import organised_tournaments, tournaments_of
 from tests.support.lists import service
-from tournament.models import HostOrganisation, Tournament
+from tournament.models import HostOrganisation, Season, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +75,18 @@ def test_the_operator_sees_20_organisations_a_page_with_their_team_counts(client
     _, found = queries_of(client, "/accounts/operator/organisations/?q=klub+024")
     assert "Klub 024" in found and "Klub 000" not in found
     assert HostOrganisation.objects.count() == 25
+
+
+def test_the_superusers_team_chooser_and_seasons_list_page_through_every_organisation(client):
+    hosts = service(25, 0)
+    for host in hosts:
+        Season.objects.create(host=host, name=f"Sezon {host.name}", slug=f"sezon-{host.slug}")
+    client.force_login(User.objects.create_superuser("op", password="x"))
+    _, teams = queries_of(client, "/accounts/team/")
+    assert "Klub 019" in teams and "Klub 020" not in teams and 'href="?page=2"' in teams
+    _, found = queries_of(client, "/accounts/team/?q=klub+021")
+    assert "Klub 021" in found and "Klub 019" not in found
+    _, seasons = queries_of(client, "/staff/seasons/")
+    assert "Sezon Klub 019" in seasons and "Sezon Klub 020" not in seasons
+    _, second = queries_of(client, "/staff/seasons/?page=2")
+    assert "Sezon Klub 024" in second and "Sezon Klub 000" not in second
