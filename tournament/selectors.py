@@ -32,7 +32,7 @@ from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
 def several_hosts_with_tournaments() -> bool:
     """More than one host organisation has tournaments (the public home page lists them then)."""
-    with_tournaments = Tournament.objects.order_by("host").values("host").distinct()
+    with_tournaments = Tournament.objects.order_by("host_id").values("host_id").distinct()
     return len(with_tournaments[:2]) > 1
 
 
