@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q, QuerySet
+from django.core.paginator import Page
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
+from tournament.listing import counted, host_page, page_of, tournament_page
 from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
 
 MAX_TOKEN_LENGTH = 200
@@ -57,24 +59,35 @@ def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
     return link
 
 
-def tournaments_of(user: User) -> list[Tournament]:
-    """The tournaments a user may open, the newest first: every one of the host organisations they
-    are a member of, and those they hold a grant for; a superuser's, every tournament."""
-    tournaments = Tournament.objects.select_related("host")
-    if not user.is_superuser:
-        mine = Q(host__memberships__user=user.pk) | Q(staff_roles__user=user.pk)
-        tournaments = tournaments.filter(pk__in=Tournament.objects.filter(mine).values("pk"))
-    return list(tournaments)
+def _open_to(user: User, *, organiser: bool) -> QuerySet[Tournament]:
+    """The tournaments of the host organisations where `user` is a member (an organiser, when
+    `organiser`) and those they hold a grant for (the same); a superuser's, every tournament.
+
+    The organisations' ids and the granted tournaments' ids are read first (two small indexed
+    queries), so the tournaments are read by host or by id through the indexes: never a filter
+    over every tournament of the service."""
+    if user.is_superuser:
+        return Tournament.objects.all()
+    memberships = Membership.objects.filter(user=user.pk)
+    grants = TournamentRole.objects.filter(user=user.pk)
+    if organiser:
+        memberships, grants = memberships.filter(role=Role.ORGANISER), grants.filter(role=Role.ORGANISER)
+    hosts = list(memberships.values_list("host", flat=True))
+    granted = list(grants.values_list("tournament", flat=True))
+    return Tournament.objects.filter(Q(host__in=hosts) | Q(pk__in=granted))
 
 
-def organised_tournaments(user: User) -> list[Tournament]:
-    """The tournaments a user organises: those of the host organisations where they are an
-    organiser, and those they were made an organiser of (a superuser: every one)."""
-    tournaments = Tournament.objects.select_related("host")
-    if not user.is_superuser:
-        mine = Q(host__in=organiser_host_ids(user)) | Q(staff_roles__user=user.pk, staff_roles__role=Role.ORGANISER)
-        tournaments = tournaments.filter(pk__in=Tournament.objects.filter(mine).values("pk"))
-    return list(tournaments)
+def tournaments_of(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the tournaments a user may open (upcoming first, then the most recent), searched:
+    every one of the host organisations they are a member of, and those they hold a grant for; a
+    superuser's, every tournament."""
+    return tournament_page(_open_to(user, organiser=False), search=search, number=number)
+
+
+def organised_tournaments(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the tournaments a user organises: those of the host organisations where they are
+    an organiser, and those they were made an organiser of (a superuser: every one)."""
+    return tournament_page(_open_to(user, organiser=True), search=search, number=number)
 
 
 def organiser_host_ids(user: User) -> list[int]:
@@ -86,6 +99,12 @@ def organised_hosts(user: User) -> list[HostOrganisation]:
     """The host organisations whose tournaments `user` may create (a superuser: every one)."""
     hosts = HostOrganisation.objects.all()
     return list(hosts if user.is_superuser else hosts.filter(pk__in=organiser_host_ids(user)))
+
+
+def own_organised_hosts(user: User) -> list[HostOrganisation]:
+    """The host organisations in whose team `user` is an organiser, a superuser too (the lists'
+    team buttons: a superuser reaches every other one from the operator's page)."""
+    return list(HostOrganisation.objects.filter(pk__in=organiser_host_ids(user)))
 
 
 def held_roles(user: User) -> tuple[dict[int, str], set[str]]:
@@ -182,8 +201,12 @@ def host_tournaments(host: HostOrganisation) -> list[Tournament]:
     return list(Tournament.objects.filter(host=host).order_by("-date", "name"))
 
 
-def all_hosts() -> list[HostOrganisation]:
-    return list(HostOrganisation.objects.annotate(members=Count("memberships")).order_by("name"))
+def hosts_page(*, search: str = "", number: Any = 1) -> Page:
+    """A page of the host organisations (the operator's), by name, searched, each with how many
+    people its team has (`members`, counted for the page's organisations only)."""
+    page = host_page(HostOrganisation.objects.all(), search=search, number=number)
+    counted(page.object_list, Membership.objects.all(), "host", "members")
+    return page
 
 
 RANK_ORDER = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
@@ -194,10 +217,19 @@ def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])
 
 
-def organised_seasons(user: User) -> list[Season]:
-    """The seasons of the host organisations where `user` is an organiser (a superuser: every one)."""
-    seasons = Season.objects.select_related("host").order_by("host__name", "-created_at", "name")
-    return list(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)))
+def organised_seasons(user: User, *, number: Any = 1) -> Page:
+    """A page of the seasons of the host organisations where `user` is an organiser (a superuser:
+    every one), by organisation, the newest first."""
+    seasons = Season.objects.select_related("host").order_by("host__name", "host", "-created_at", "name", "pk")
+    return page_of(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)), number)
+
+
+def team_hosts_page(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the host organisations whose team `user` may open (a superuser: every one), searched."""
+    hosts = HostOrganisation.objects.all()
+    if not user.is_superuser:
+        hosts = hosts.filter(pk__in=organiser_host_ids(user))
+    return host_page(hosts, search=search, number=number)
 
 
 def organised_season_or_404(user: User, slug: str) -> Season:

@@ -21,7 +21,7 @@ from accounts.first_run import needs_setup
 from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
-from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
+from public.freshness import cached, listing_page, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
 from public.selectors import (
     find_players,
@@ -43,21 +43,22 @@ from scoring.selectors.visibility import (
     public_standings,
 )
 from scoring.services.visibility import advance_ceremony, reset_ceremony, set_visibility
+from tournament.listing import hosts_with_tournaments_page, public_tournament_page, search_of
 from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (
     all_seasons,
-    all_tournaments,
     final_round,
     host_or_404,
-    hosts_with_tournaments,
     last_completed_round,
     player_or_404,
     playing_clock,
+    several_hosts_with_tournaments,
     tournament_or_404,
 )
 
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
+SEASONS_SHOWN = 20  # the newest seasons the tournaments' list names
 
 
 def visible_standings(tournament):
@@ -135,22 +136,47 @@ def round_clock(request, slug):
 
 @require_safe
 def home(request):
-    """The tournaments; with none yet, the way in: the first organiser's setup or the sign-in. With
-    several host organisations, theirs instead, each leading to its own page."""
-    hosts = hosts_with_tournaments()
-    if len(hosts) > 1:
-        return render(request, "public/organisations.html", {"hosts": hosts})
-    tournaments = all_tournaments()
-    context = {"tournaments": tournaments, "seasons": all_seasons(), "needs_setup": not tournaments and needs_setup()}
-    return render(request, "public/home.html", context)
+    """The tournaments, a page at a time with a search; with none yet, the way in: the first
+    organiser's setup or the sign-in. With several host organisations, theirs instead (a page at
+    a time, searched), each leading to its own page."""
+    search, number = search_of(request.GET.get("q")), request.GET.get("page")
+
+    def make():
+        if several_hosts_with_tournaments():
+            page = hosts_with_tournaments_page(search=search, number=number)
+            return "public/organisations.html", {"page": page, "hosts": page.object_list, "search": search}, True
+        page = public_tournament_page(search=search, number=number)
+        empty = not page.paginator.count and not search
+        context = {
+            "page": page,
+            "tournaments": page.object_list,
+            "search": search,
+            "seasons": all_seasons(limit=SEASONS_SHOWN),
+            "needs_setup": empty and needs_setup(),
+        }
+        return "public/home.html", context, not empty
+
+    return listing_page(request, make)
 
 
 @require_safe
 def organisation_page(request, host):
-    """One host organisation's tournaments."""
+    """One host organisation's tournaments, a page at a time with a search."""
     host = host_or_404(host)
-    context = {"tournaments": all_tournaments(host), "seasons": all_seasons(host), "host": host}
-    return render(request, "public/home.html", context)
+    search, number = search_of(request.GET.get("q")), request.GET.get("page")
+
+    def make():
+        page = public_tournament_page(host, search=search, number=number)
+        context = {
+            "page": page,
+            "tournaments": page.object_list,
+            "search": search,
+            "seasons": all_seasons(host, limit=SEASONS_SHOWN),
+            "host": host,
+        }
+        return "public/home.html", context, True
+
+    return listing_page(request, make)
 
 
 @require_safe

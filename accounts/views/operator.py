@@ -12,10 +12,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import OrganisationForm
-from accounts.selectors import all_hosts
+from accounts.selectors import hosts_page
 from accounts.services import create_organisation, set_password_path
 from accounts.venue import venue_address
 from accounts.views.devices import REFERRER_POLICY
+from tournament.listing import search_of
 from tournament.refusals import Refused
 
 NEW_ORGANISER_SESSION_KEY = "organisation_new"
@@ -44,9 +45,10 @@ def organisations(request):
     created = request.session.pop(NEW_ORGANISER_SESSION_KEY, None)
     if created:
         created["link"] = venue_address(request).url(created["path"])
-    response = render(
-        request, "accounts/operator_organisations.html", {"form": form, "hosts": all_hosts(), "created": created}
-    )
+    search = search_of(request.GET.get("q"))
+    page = hosts_page(search=search, number=request.GET.get("page"))
+    context = {"form": form, "page": page, "hosts": page.object_list, "search": search, "created": created}
+    response = render(request, "accounts/operator_organisations.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY
     return response
 
