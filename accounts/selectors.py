@@ -165,7 +165,8 @@ def _maker_roles(host_id: int, makers: list[Any]) -> dict[int, str]:
 def invitation_stands(invitation: Invitation) -> bool:
     """Whether its maker still backs the invitation (`_stands`): one whose maker was removed from
     the team or demoted stops working."""
-    return _stands(invitation, _maker_roles(invitation.host_id, [invitation.created_by]).get(invitation.created_by_id))
+    roles = _maker_roles(invitation.host_id, [invitation.created_by])
+    return _stands(invitation, roles.get(invitation.created_by_id or 0))
 
 
 def organised_host_or_404(user: User, slug: str) -> HostOrganisation:
@@ -202,7 +203,7 @@ def open_invitations(host: HostOrganisation) -> list[Invitation]:
     )
     roles = _maker_roles(host.pk, [invitation.created_by for invitation in invitations])
     for invitation in invitations:
-        invitation.stands = _stands(invitation, roles.get(invitation.created_by_id))  # type: ignore[attr-defined]
+        invitation.stands = _stands(invitation, roles.get(invitation.created_by_id or 0))  # type: ignore[attr-defined]
     return invitations
 
 
