@@ -120,6 +120,7 @@ MIDDLEWARE = [
     "config.errors.MethodNotAllowedPageMiddleware",  # a 405 is the app's page, not the browser's
     "config.hosts.HostCheckMiddleware",  # before anything reads the request: 400 for a foreign host name
     "config.security.AllowedMethodsMiddleware",  # 405 for PUT, PATCH, DELETE…
+    "config.security.NulByteMiddleware",  # 400 for a NUL in the path or query; none in posted fields
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
