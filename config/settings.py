@@ -25,6 +25,8 @@ PROXY_HOPS     with PROXY=1, how many proxies in front append to X-Forwarded-For
                client's address is that many entries from the right (accounts/client_address.py),
                for the sign-in throttle and the setup code's tries
 SENTRY_DSN     errors go to Sentry too when set (sentry-sdk, no personal data; default off)
+VENUE_CHECK    with HOSTED=1, "1" lets the server ask itself at a saved venue address (default off
+               there: it would send requests to addresses organisers type; on a laptop always on)
 """
 
 import datetime
@@ -86,7 +88,8 @@ if TESTING:
 ALLOWED_HOSTS = ["*"]
 LISTEN_HOST = os.environ.get("LISTEN_HOST", "")
 # Seconds the server waits for itself at a saved venue address (accounts/venue_check.py); 0: never asks.
-VENUE_CHECK_TIMEOUT = 2.0
+# Off on a hosted service unless the operator allows it (VENUE_CHECK=1).
+VENUE_CHECK_TIMEOUT = 0.0 if HOSTED and not env_flag("VENUE_CHECK") else 2.0
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 if PUBLIC_URL:
     CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
