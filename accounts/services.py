@@ -319,6 +319,15 @@ def create_organisation(*, name: str, slug: str, organiser: str) -> Any:
     return user
 
 
+@transaction.atomic
+def set_password_once(user: Any, *, checked_hash: str, password: str) -> bool:
+    """Set `user`'s password from a one-time link checked against the password hash
+    `checked_hash`: a compare-and-set on that hash, so of six browsers posting the link at once one
+    sets it; False for the others (the link is used)."""
+    user.set_password(password)
+    return bool(get_user_model().objects.filter(pk=user.pk, password=checked_hash).update(password=user.password))
+
+
 def set_password_path(user: Any) -> str:
     """The path of a one-time link where `user` sets a password (Django's password-reset token:
     it stops working once a password is set, and after PASSWORD_RESET_TIMEOUT)."""
