@@ -110,3 +110,23 @@ def test_the_organisations_server_errors_are_shown_to_its_organisers_only(world)
     one = world["one"].get("/staff/test/")
     assert one.status_code == 200
     assert "secret-path" not in one.content.decode()
+
+
+def test_who_is_it_shows_years_of_birth_and_tournaments_to_the_organisations_organisers_only(world):
+    """Two known Ewa Lis: the players' form asks who it is; a one-tournament organiser is offered
+    their names and clubs, without the organisation's record (year of birth, tournaments)."""
+    data = tournament_data(0, settings={"players_per_organisation": 4})
+    data["tournament"].update(slug="marzec", name="Turniej marzec", date="2026-03-10")
+    data["players"] = [
+        {"id": "p1", "name": "Ewa Lis", "organisation": "UTW Kraków"},
+        {"id": "p2", "name": "Ewa Lis", "organisation": "Klub Łódź"},
+    ]
+    import_tournament(data)
+    Person.objects.filter(players__name="Ewa Lis", club="UTW Kraków").update(birth_year=1948)
+    Person.objects.filter(players__name="Ewa Lis", club="Klub Łódź").update(birth_year=1951)
+    asked = {"surname": "Lis", "given_names": "Ewa", "organisation": "Klub Gdańsk"}
+    member = world["member"].post("/staff/test/players/", asked).content.decode()
+    assert "Lis Ewa · Klub Łódź · 1951 · 1 tournament" in member
+    one = world["one"].post("/staff/test/players/", asked).content.decode()
+    assert "Lis Ewa · Klub Łódź" in one and "Lis Ewa · UTW Kraków" in one
+    assert "1948" not in one and "1951" not in one and "1 tournament" not in one
