@@ -242,7 +242,7 @@ def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any, reas
     and a signed note that undoes it (`restore_staff_member`), or None when the grant is gone
     already (a second tap). Who may take which: `_removable`. Audited, with the reason given."""
     grant = (
-        TournamentRole.objects.select_for_update()
+        TournamentRole.objects.select_for_update(of=("self",))
         .select_related("user", "tournament")
         .filter(pk=grant_id, tournament=tournament, user__device_link__isnull=True)
         .first()
