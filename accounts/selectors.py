@@ -157,7 +157,35 @@ TOURNAMENT_AND_GRANTS = """
 
 def invitation_by_token(token: str) -> Invitation | None:
     """The invitation of a link's token, whatever its state (the page says why it cannot be used)."""
-    return Invitation.objects.select_related("host", "tournament").filter(token_hash=token_hash(token)).first()
+    found = Invitation.objects.select_related("host", "tournament", "created_by").filter(token_hash=token_hash(token))
+    return found.first()
+
+
+def _stands(invitation: Invitation, maker_role: str | None) -> bool:
+    """An invitation stands while its maker still holds the role making one needs (organiser in
+    the team) and a role no lower than the one it gives."""
+    return (
+        maker_role is not None
+        and RANK_ORDER[Role(maker_role)] >= RANK_ORDER[Role.ORGANISER]
+        and RANK_ORDER[Role(maker_role)] >= RANK_ORDER[Role(invitation.role)]
+    )
+
+
+def _maker_roles(host_id: int, makers: list[Any]) -> dict[int, str]:
+    """The current team role of each active maker (a superuser: organiser), by user id."""
+    active = [maker for maker in makers if maker is not None and maker.is_active]
+    roles = dict(
+        Membership.objects.filter(host=host_id, user__in=[maker.pk for maker in active]).values_list("user", "role")
+    )
+    roles.update({maker.pk: Role.ORGANISER.value for maker in active if maker.is_superuser})
+    return roles
+
+
+def invitation_stands(invitation: Invitation) -> bool:
+    """Whether its maker still backs the invitation (`_stands`): one whose maker was removed from
+    the team or demoted stops working."""
+    roles = _maker_roles(invitation.host_id, [invitation.created_by])
+    return _stands(invitation, roles.get(invitation.created_by_id or 0))
 
 
 def organised_host_or_404(user: User, slug: str) -> HostOrganisation:
@@ -185,12 +213,17 @@ def chosen_grants(host: HostOrganisation) -> list[TournamentRole]:
 
 
 def open_invitations(host: HostOrganisation) -> list[Invitation]:
-    """`host`'s invitations still waiting to be accepted (neither revoked, nor expired, nor used)."""
-    return list(
+    """`host`'s invitations still waiting to be accepted (neither revoked, nor expired, nor used),
+    each with `stands`: False when its maker no longer backs it (`invitation_stands`)."""
+    invitations = list(
         Invitation.objects.filter(
             host=host, revoked_at__isnull=True, accepted_at__isnull=True, expires_at__gt=timezone.now()
         ).select_related("tournament", "created_by")
     )
+    roles = _maker_roles(host.pk, [invitation.created_by for invitation in invitations])
+    for invitation in invitations:
+        invitation.stands = _stands(invitation, roles.get(invitation.created_by_id or 0))  # type: ignore[attr-defined]
+    return invitations
 
 
 def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | None:

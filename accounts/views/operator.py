@@ -4,7 +4,7 @@ Also the page where that link (Django's password-reset token) lets a person set 
 
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import OrganisationForm
 from accounts.selectors import hosts_page
-from accounts.services import create_organisation, set_password_path
+from accounts.services import create_organisation, set_password_once, set_password_path
 from accounts.venue import venue_address
 from accounts.views.devices import REFERRER_POLICY
 from tournament.listing import search_of
@@ -60,5 +60,13 @@ class SetPasswordView(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("accounts:login")
 
     def form_valid(self, form):
+        """The password is set once: a link posted by several browsers at once sets it for the
+        first; the others get the page of a used link."""
+        if not set_password_once(
+            form.user, checked_hash=self.user.password, password=form.cleaned_data["new_password1"]
+        ):
+            self.validlink = False  # the page of a used link
+            return self.render_to_response(self.get_context_data(form=form), status=410)
+        self.request.session.pop(auth_views.INTERNAL_RESET_SESSION_TOKEN, None)
         messages.success(self.request, _("Your password is set. Sign in with it."))
-        return super().form_valid(form)
+        return HttpResponseRedirect(self.get_success_url())

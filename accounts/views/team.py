@@ -24,6 +24,7 @@ from accounts.selectors import (
     host_tournament_or_none,
     host_tournaments,
     invitation_by_token,
+    invitation_stands,
     open_invitations,
     organised_host_or_404,
     team_hosts_page,
@@ -200,8 +201,10 @@ def invitation(request, invitation_token):
     """The page an invitation's link opens: a new account, or (signed in) join with one's own."""
     token = invitation_token
     found = invitation_by_token(token)
-    if found is None or not found.is_usable(timezone.now()):
-        response = render(request, "accounts/invitation_unusable.html", {"invitation": found}, status=410)
+    now = timezone.now()
+    if found is None or not found.is_usable(now) or not invitation_stands(found):
+        context = {"invitation": found, "expired": found is not None and found.expires_at <= now}
+        response = render(request, "accounts/invitation_unusable.html", context, status=410)
         response["Referrer-Policy"] = REFERRER_POLICY
         return response
     signed_in = request.user.is_authenticated

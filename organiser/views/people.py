@@ -22,7 +22,7 @@ def _search(request):
 
 
 @require_http_methods(["GET", "HEAD"])
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def people(request, tournament):
     """The organisation's people, surnames first, with a search by name (diacritics ignored)."""
     search = _search(request)
@@ -65,7 +65,7 @@ def _person_initial(person):
     }
 
 
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def person_detail(request, tournament, person_id):
     """A person: their tournaments; their name, club and year of birth corrected for every later
     tournament (a tournament that has drawn a round keeps the name it printed)."""
@@ -94,7 +94,7 @@ def person_detail(request, tournament, person_id):
 
 
 @require_POST
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def person_merge(request, tournament, person_id):
     """ "The same person as…": this record's players become the chosen person's."""
     person = selectors.person_or_404(tournament.host_id, person_id)
@@ -114,7 +114,7 @@ def person_merge(request, tournament, person_id):
 
 
 @require_POST
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def person_undo_merge(request, tournament, person_id):
     """Undo "the same person as…": the players this record had go back to it."""
     person = selectors.person_or_404(tournament.host_id, person_id)
@@ -130,7 +130,7 @@ def person_undo_merge(request, tournament, person_id):
     return render(request, "organiser/person.html", _person_context(tournament, person, undo_form=form))
 
 
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def add_people(request, tournament):
     """Add from earlier tournaments: search the organisation's people, tick them, register them
     with their club as organisation (the quota holds)."""

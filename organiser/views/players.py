@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from accounts.roles import staff_required
+from accounts.roles import outranks, staff_required
 from organiser import importers, selectors, services
 from organiser.forms import ImportForm, PlayerForm
 from organiser.person_forms import ask_person
@@ -49,10 +49,11 @@ def _counts(statuses, present):
     }
 
 
-def _show_refusal(form, refusal):
-    """A refusal next to its field; when unsure who the player is, the form asks."""
+def _show_refusal(request, form, refusal):
+    """A refusal next to its field; when unsure who the player is, the form asks (the people's
+    years of birth and tournament counts for the organisation's organisers only)."""
     if "candidates" in refusal.params:
-        ask_person(form, refusal.params["candidates"])
+        ask_person(form, refusal.params["candidates"], details=outranks(request.organisation_role, Role.ORGANISER))
     form.add_refusal(refusal)
 
 
@@ -77,7 +78,7 @@ def player_list(request, tournament):
                 user=request.user,
             )
         except Refused as refusal:
-            _show_refusal(form, refusal)
+            _show_refusal(request, form, refusal)
         else:
             added = {"name": player.name, "number": player.start_number, "round": player.joins_from_round}
             if player.joins_from_round:
@@ -110,7 +111,7 @@ def player_detail(request, tournament, pk):
                 user=request.user,
             )
         except Refused as refusal:
-            _show_refusal(form, refusal)
+            _show_refusal(request, form, refusal)
         else:
             messages.success(request, _("The changes have been saved."))
             return redirect_after_post(request, staff_url("players", tournament))
