@@ -48,6 +48,23 @@ def edit_distance(a: str, b: str) -> int:
     return previous[len(b)]
 
 
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether `edit_distance(a, b) <= 1`, in one pass (the check `likely_duplicates` runs on
+    every candidate pair)."""
+    if a == b:
+        return True
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))
+    if len(a) != len(b):  # one letter more in b, at or after `at`
+        return a[at:] == b[at + 1 :]
+    if a[at + 1 :] == b[at + 1 :]:  # one letter changed
+        return True
+    return at + 1 < len(a) and a[at] == b[at + 1] and a[at + 1] == b[at] and a[at + 2 :] == b[at + 2 :]
+
+
 def _words(folded: str) -> tuple[str, ...]:
     return tuple(sorted(folded.split()))
 
@@ -60,7 +77,7 @@ def alike(a: str, b: str) -> bool:
         return False
     if _words(first) == _words(second):
         return True
-    return abs(len(first) - len(second)) <= 1 and edit_distance(first, second) <= 1
+    return one_edit_apart(first, second)
 
 
 def _deletions(folded: str) -> set[str]:
@@ -83,10 +100,15 @@ def likely_duplicates(names: Mapping[Key, str]) -> list[tuple[Key, Key]]:
         for variant in _deletions(name):
             buckets[("letters", variant)].append(key)
     pairs: set[tuple[Key, Key]] = set()
+    checked: set[tuple[Key, Key]] = set()
     for keys in buckets.values():
         for first, second in combinations(dict.fromkeys(keys), 2):
             pair = (first, second) if order[first] < order[second] else (second, first)
-            if pair not in pairs and alike(folded[first], folded[second]):
+            if pair in checked:
+                continue
+            checked.add(pair)
+            a, b = folded[first], folded[second]
+            if _words(a) == _words(b) or one_edit_apart(a, b):
                 pairs.add(pair)
     return sorted(pairs, key=lambda pair: (order[pair[0]], order[pair[1]]))
 

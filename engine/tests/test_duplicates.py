@@ -8,7 +8,7 @@ from itertools import combinations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.duplicates import alike, duplicates_of, edit_distance, fold, likely_duplicates
+from engine.duplicates import alike, duplicates_of, edit_distance, fold, likely_duplicates, one_edit_apart
 
 LETTERS = "abcłóż "
 names = st.text(alphabet=LETTERS, min_size=0, max_size=8)
@@ -87,3 +87,8 @@ def test_the_distance_is_a_distance(a, b):
     assert edit_distance(a, b) == edit_distance(b, a)
     assert (edit_distance(a, b) == 0) == (a == b)
     assert edit_distance(a, b) <= max(len(a), len(b))
+
+
+@given(st.text(alphabet="abc ", max_size=7), st.text(alphabet="abc ", max_size=7))
+def test_the_one_pass_check_agrees_with_the_distance(a, b):
+    assert one_edit_apart(a, b) == (edit_distance(a, b) <= 1)
