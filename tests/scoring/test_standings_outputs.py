@@ -373,6 +373,8 @@ def split_columns(html):
             )
         )
     headers = re.findall(r'<th scope="col" class="[^"]*part[^"]*">(.*?)</th>', html, re.S)
+    # the wide screens' labels (a phone's short ones, and their words for screen readers, left out)
+    headers = [re.sub(r'<(abbr|span) class="[^"]*narrow-only[^"]*"[^>]*>.*?</\1>', "", header) for header in headers]
     return [" ".join(re.sub(r"<[^>]+>", " ", header).split()) for header in headers], rows
 
 
