@@ -23,13 +23,7 @@ from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
 from public.freshness import cached, listing_page, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
-from public.selectors import (
-    find_players,
-    public_rounds_in_order,
-    round_being_seated,
-    seating_by_surname,
-    standings_progress,
-)
+from public.selectors import find_players, public_rounds_in_order, round_being_seated, seating_by_surname
 from scoring.selectors.results import player_rounds, public_round, public_rounds, round_tables
 from scoring.selectors.sheets import sheets_in_play_count, unfinished_results
 from scoring.selectors.standings import compute_standings, placing_reason, standings_json
@@ -41,6 +35,7 @@ from scoring.selectors.visibility import (
     final_order_public,
     public_scope,
     public_standings,
+    standings_progress,
 )
 from scoring.services.visibility import advance_ceremony, reset_ceremony, set_visibility
 from tournament.listing import hosts_with_tournaments_page, public_tournament_page, search_of
@@ -69,6 +64,16 @@ def visible_standings(tournament):
 def results_context(tournament):
     scope = public_scope(tournament)
     return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
+
+
+def standings_context(tournament, rounds=None):
+    """What a page showing places adds: how far the standings are (`progress`: "after round N of M")
+    and whether the places are final (`medals`: medal marks only then, issue 48.1: the leader after
+    the qualifying rounds is not the medallist). `rounds`: the public rounds in order, when read."""
+    found = results_context(tournament)
+    rounds = public_rounds_in_order(tournament) if rounds is None else rounds
+    progress = standings_progress(tournament, rounds, found["frozen_round"])
+    return {**found, "progress": progress, "medals": progress.finished}
 
 
 def in_the_halls_language(view):
@@ -213,7 +218,7 @@ def standings_page(request, tournament):
 
     def context():
         rows = visible_standings(tournament)
-        return {**results_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
+        return {**standings_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
 
     template = "public/standings.html#leaderboard" if request.htmx else "public/standings.html"
     return shared_page(request, template, context)
@@ -237,7 +242,7 @@ def player_page(request, tournament, ext_id):
         rows = visible_standings(tournament)
         own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
         return {
-            **results_context(tournament),
+            **standings_context(tournament),
             "player": player,
             "history": player_rounds(tournament, player),
             "standing": own_row if counts_any_game(rows) else None,
@@ -283,8 +288,8 @@ def projector_page(request, tournament):
     up, so that every row is back on screen within 30 s (`public.projector`)."""
 
     def context():
-        found = results_context(tournament)
         rounds = public_rounds_in_order(tournament)
+        found = standings_context(tournament, rounds)
         seated = round_being_seated(rounds)
         rows = seating_by_surname(seated) if seated else visible_standings(tournament) or []
         layout = projector_layout(len(rows))
@@ -292,7 +297,6 @@ def projector_page(request, tournament):
         return {
             **found,
             "seated_round": seated,
-            "progress": standings_progress(tournament, rounds, found["frozen_round"]),
             "has_results": not seated and counts_any_game(rows),
             "page": page,
             "layout": layout,

@@ -30,6 +30,7 @@ def people(request, tournament):
         "tournament": tournament,
         "search": search,
         "people": selectors.people_of(tournament.host_id, search=search),
+        "duplicates": selectors.likely_duplicates(tournament.host_id),
     }
     if request.htmx:
         return render(request, "organiser/people.html#people-found", context)
@@ -51,7 +52,7 @@ def _person_context(tournament, person, **forms):
         "players": selectors.person_players(person),
         "merged": selectors.merged_records(person),
         "form": forms.get("form") or PersonForm(initial=_person_initial(person)),
-        "merge_form": forms.get("merge_form") or MergeForm(people=others),
+        "merge_form": forms.get("merge_form") or MergeForm(people=others, initial=forms.get("merge_initial")),
         "undo_form": forms.get("undo_form") or UndoMergeForm(),
     }
 
@@ -90,7 +91,11 @@ def person_detail(request, tournament, person_id):
                     % {"count": count},
                 )
             return redirect_after_post(request, staff_url("person", tournament, person.pk))
-    return render(request, "organiser/person.html", _person_context(tournament, person, form=form))
+    same_as = request.GET.get("same_as", "")  # a likely duplicate's link: that record is chosen already
+    initial = {"survivor": int(same_as)} if same_as.isdigit() and len(same_as) < 13 else None
+    return render(
+        request, "organiser/person.html", _person_context(tournament, person, form=form, merge_initial=initial)
+    )
 
 
 @require_POST

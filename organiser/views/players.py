@@ -30,6 +30,8 @@ def _players_context(tournament, form=None):
         "tournament": tournament,
         "players": players,
         "namesakes": selectors.namesakes(players),
+        "respell": [found for found in selectors.recognised_players(tournament) if found.differs],
+        "duplicates": selectors.likely_duplicates(tournament.host_id),
         "form": form or _add_form(None, started),
         "organisations": selectors.organisation_names(tournament),
         "started": started,
@@ -87,6 +89,7 @@ def player_list(request, tournament):
                 )
             else:
                 messages.success(request, _("%(name)s has start number %(number)s.") % added)
+            _report_recognised(request, tournament, [player])
             return redirect_after_post(request, staff_url("players", tournament))
     context = _players_context(tournament, form)
     if request.htmx and request.method == "POST":
@@ -173,6 +176,7 @@ def player_action(request, tournament, pk, action):
             "started": started,
             "next_round": started + 1,
             "oob": True,
+            "duplicates": selectors.likely_duplicates(tournament.host_id),
             **_counts(*selectors.player_counts(tournament)),
         }
         return render(request, "organiser/players.html#row-answer", context)
@@ -218,6 +222,57 @@ def _report_namesakes(request, rows, created):
         )
 
 
+MAX_RECOGNISED_NAMED = 20  # an import's answer names this many recognised players, then counts the rest
+
+
+def recognised_line(found):
+    """ "Lucja Wojcik → Łucja Wójcik, UTW Kraków, 1 earlier tournament" (no arrow when the
+    spelling is the person's)."""
+    earlier = ngettext("%(count)s earlier tournament", "%(count)s earlier tournaments", found.earlier) % {
+        "count": found.earlier
+    }
+    who = f"{found.player.name} → {found.person_name}" if found.differs else found.player.name
+    return ", ".join(part for part in (who, found.club, earlier) if part)
+
+
+def _report_recognised(request, tournament, players):
+    """Name each player just registered who is a person known from other tournaments (issue 48.2);
+    the players' page offers the person's spelling where it differs."""
+    found = selectors.recognised_players(tournament, [player.pk for player in players])
+    if not found:
+        return
+    lines = [recognised_line(one) for one in found[:MAX_RECOGNISED_NAMED]]
+    more = len(found) - len(lines)
+    if more:
+        lines.append(ngettext("and %(count)s more", "and %(count)s more", more) % {"count": more})
+    text = ngettext(
+        "Recognised as a person known from earlier tournaments: %(lines)s.",
+        "Recognised as people known from earlier tournaments: %(lines)s.",
+        len(found),
+    ) % {"lines": "; ".join(lines)}
+    if any(one.differs for one in found):
+        text += " " + _("The list below offers the spelling they had before.")
+    messages.info(request, text)
+
+
+@require_POST
+@staff_required(Role.ORGANISER)
+def player_spelling(request, tournament, pk):
+    """One tap: the player takes the spelling of the person known from earlier tournaments."""
+    player = player_or_404(tournament, pk=pk)
+    before = player.name
+    try:
+        player = services.use_person_spelling(player, user=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        if player.name != before:
+            messages.success(
+                request, _("%(before)s is now spelled %(name)s.") % {"before": before, "name": player.name}
+            )
+    return redirect_after_post(request, f"{staff_url('players', tournament)}#recognised")
+
+
 @staff_required(Role.ORGANISER)
 def player_import(request, tournament):
     """Upload a CSV or XLSX player list: every problem is listed and nothing is imported."""
@@ -237,6 +292,7 @@ def player_import(request, tournament):
                 % {"count": len(created)},
             )
             _report_namesakes(request, rows, created)
+            _report_recognised(request, tournament, created)
             return redirect_after_post(request, staff_url("players", tournament))
     context = {"tournament": tournament, "form": form, "problems": problems}
     if request.htmx and request.method == "POST":
