@@ -202,6 +202,7 @@ EXPECTED = {
     "public:help_head_referee": Expect(),
     "public:help_referee": Expect(),
     "favicon": Expect(get=301),  # to the icon among the static files
+    "healthz": Expect(),  # the proxy's health check: 200 while the database answers, for anyone
 }
 
 
