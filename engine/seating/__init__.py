@@ -38,9 +38,8 @@ Modules, each importing only those listed before it:
 * ``search`` -- greedy rounds, look-ahead plans, a plan followed over later draws
   and the per-process cache of plans;
 * ``schedules`` -- the built-in schedules laid over round 1;
-* ``settle`` -- the last pass over a "mixed" round: single swaps in the order above
-  (after players arrived or left), or only those that mend a repeat pair, the worst pair
-  or a 3-table repeat (a round drawn from a plan);
+* ``settle`` -- the last pass over a round drawn after players arrived or left: single
+  swaps in the order above;
 * ``draw`` -- ``draw_round`` (mixed, swiss, random), ``swap_players``, ``plan_tournament``.
 """
 

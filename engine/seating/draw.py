@@ -64,9 +64,7 @@ def draw_round(
     built-in zero-repeat schedule (``engine.seating.designs``) for the field of round 1,
     "mixed" follows it instead (see ``schedules.design_round``).  A "mixed" round for
     players who are not those of the last round (late arrivals, withdrawals,
-    disqualifications) is then settled by single swaps in SPEC §5's order (``settle``);
-    any other "mixed" round only by the swaps that mend a repeat pair, the worst pair or a
-    3-table repeat against the rounds played (a plan may trade this round for later ones).
+    disqualifications) is then settled by single swaps in SPEC §5's order (``settle``).
     ``effort``: scales the search work (1.0 = default).
     """
     if method not in METHODS:
@@ -85,13 +83,10 @@ def draw_round(
         drawn = _swiss_round(ids, sizes, base, standings, organisations, rng, budget)
     else:
         drawn = _mixed_round(ids, played, rng, organisations, remaining_rounds, continue_plan, effort)
-        # Players arrived or left since the last round: no plan for this field is followed
-        # yet, so the last pass settles the round against the rounds played.  Otherwise the
-        # plan's round is kept unless it breaks one of SPEC §5's first rules against the
-        # rounds played (a repeat pair, a worse worst pair, a 3-table repeat) that one swap
-        # mends: a plan weighs the rounds to come, and may have traded this round for them.
-        changed = round_players(played[-1]) != set(ids)
-        drawn = settled(ids, drawn, played, base, organisations, rules_only=not changed)
+        if round_players(played[-1]) != set(ids):
+            # Players arrived or left since the last round: no plan for this field is followed
+            # yet, so the last pass settles the round against the rounds played.
+            drawn = settled(ids, drawn, played, base, organisations)
     return cast("list[dict[str, Player]]", drawn)  # its seats hold the ids of ``players``
 
 

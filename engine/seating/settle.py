@@ -26,12 +26,7 @@ rounds to come; this pass sees only the rounds played, and would trade those awa
 on every round, ``make bench-seating`` got 6 repeat pairs instead of 2 for 18 players
 over 6 rounds, and 21 and 22 players lost their 6th round without a repeat).  When the
 players have just changed, no plan for them is followed yet, and the pass settles the
-round.  A round drawn from the plan is only checked against the first three rules
-(``rules_only``): the plan's cost counts each player's 3-table seats over all the rounds
-planned, not which round gives them, so its round to play could seat someone at a 3-table
-a second time while a 4-table player had had none (18 players' round 2, after a random
-round 1, about one draw in three), or keep a repeat pair that one swap mends.  Such a swap is made; a round
-that keeps those rules is left exactly as planned, so the plan is still followed.
+round.
 """
 
 from __future__ import annotations
@@ -56,18 +51,12 @@ def settled(
     history: Sequence[Seating],
     base: HistoryCounts,
     organisations: Organisations | None,
-    *,
-    rules_only: bool = False,
 ) -> Seating:
     """``seating``, a round drawn for players ``ids`` after ``history`` (counted in
-    ``base``), after the swaps that improve it; the same seating when none does.
-
-    ``rules_only``: only swaps that improve one of the first three criteria (repeat pairs,
-    the worst pair, 3-table repeats) are made, so a round that keeps those rules is left
-    exactly as drawn."""
+    ``base``), after the swaps that improve it; the same seating when none does."""
     index = {pid: i for i, pid in enumerate(ids)}
     tables = [[index[table[letter]] for letter in LETTERS if letter in table] for table in seating]
-    better = settle(tables, base, worst_pair_so_far(history), org_matrix(ids, organisations), rules_only=rules_only)
+    better = settle(tables, base, worst_pair_so_far(history), org_matrix(ids, organisations))
     return seating if better == tables else index_seating(ids, better)
 
 
@@ -82,21 +71,13 @@ def worst_pair_so_far(history: Sequence[Seating]) -> int:
     return max(counts.values(), default=0)
 
 
-def settle(
-    tables: Tables,
-    base: HistoryCounts,
-    worst_so_far: int,
-    org_weights: list[list[int]] | None,
-    *,
-    rules_only: bool = False,
-) -> Tables:
+def settle(tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None) -> Tables:
     """The round ``tables`` (player indices in letter order) after the swaps that improve it.
 
     ``base``: what earlier rounds count; ``worst_so_far``: their worst pair
-    (``worst_pair_so_far``); ``org_weights``: ``plan.org_matrix`` or None;
-    ``rules_only``: see ``settled``.
+    (``worst_pair_so_far``); ``org_weights``: ``plan.org_matrix`` or None.
     """
-    state = _Round(tables, base, worst_so_far, org_weights, rules_only)
+    state = _Round(tables, base, worst_so_far, org_weights)
     while state.improve_once():
         pass
     return state.members
@@ -106,15 +87,9 @@ class _Round:
     """A round being settled: its tables and the tallies of each criterion."""
 
     def __init__(
-        self,
-        tables: Tables,
-        base: HistoryCounts,
-        worst_so_far: int,
-        org_weights: list[list[int]] | None,
-        rules_only: bool = False,
+        self, tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None
     ) -> None:
         self.members = [table[:] for table in tables]
-        self.rules_only = rules_only
         self.base = base
         self.worst_so_far = worst_so_far
         self.org_weights = org_weights
@@ -163,10 +138,10 @@ class _Round:
         fewest = min((seats for seats, count in self.at_four.items() if count), default=None)
         found = set()
         for j, table in enumerate(self.members):
-            if self.table_letters[j] != (0, 0) and not self.rules_only:
+            if self.table_letters[j] != (0, 0):
                 found.update(table)
             for p, x in itertools.permutations(table, 2):
-                if met[p][x] == 1 or met[p][x] + 1 == worst or (self._clash(p, x) and not self.rules_only):
+                if met[p][x] == 1 or met[p][x] + 1 == worst or self._clash(p, x):
                     found.add(p)
             if len(table) == 3 and fewest is not None:
                 found.update(p for p in table if three_seats[p] > fewest)
@@ -176,7 +151,7 @@ class _Round:
         """Make the best improving swap, or give a table better letters; whether one was made."""
         best_quality, best_change = self.quality, None
         for j, table in enumerate(self.members):
-            if self.table_letters[j] != (0, 0) and not self.rules_only:
+            if self.table_letters[j] != (0, 0):
                 lettered, quality = self._relettered(j, table, self.quality)
                 if quality < best_quality:
                     best_quality, best_change = quality, {j: lettered}
@@ -212,7 +187,7 @@ class _Round:
             + sum(self._clash(p, y) - self._clash(q, y) for y in mates_q)
         )
         prefix = (new_repeats, worst, three_repeats, clashes)
-        if prefix > best[:4] or (self.rules_only and prefix[:3] >= self.quality[:3]):
+        if prefix > best[:4]:
             return None
         if prefix == self.quality[:4] and self.table_letters[a] == self.table_letters[b] == (0, 0):
             return None  # the letters of balanced tables cannot get better

@@ -58,7 +58,7 @@ def swapped(seating, a, b):
 
 def draw_before_the_last_pass(*args, **kwargs):
     """The draw as it was before the last pass (the pass replaced by doing nothing)."""
-    with mock.patch.object(draw_module, "settled", lambda ids, seating, *rest, **options: seating):
+    with mock.patch.object(draw_module, "settled", lambda ids, seating, *rest: seating):
         return draw_round(*args, **kwargs)
 
 
