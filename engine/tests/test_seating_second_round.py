@@ -140,7 +140,7 @@ KNOWN_MISS = pytest.mark.xfail(
 
 
 @KNOWN_MISS
-@pytest.mark.parametrize("seed", [1, 3, 4, 9])
+@pytest.mark.parametrize("seed", [1, 3])
 def test_the_round_two_of_18_players_of_the_issue(seed):
     # 18 players: tables of 4, 4, 4, 3, 3 (round-1 4-tables T1-T3, 3-tables U1, U2).  By
     # hand, round 2 needs neither a repeat pair nor a second 3-table seat: each 3-table takes
