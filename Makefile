@@ -13,7 +13,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev docs test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume clean
+.PHONY: system-packages run dev docs test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-seating-rules bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -130,6 +130,11 @@ bench-standings: install
 
 bench-seating: install
 	$(PY) bench/bench_seating.py $(BENCH_ARGS)
+
+# The second round's rules (SPEC §5) against what is possible, over many random fields.
+bench-seating-rules: NEED = test
+bench-seating-rules: system-packages $(VENV)/.installed-test
+	SEATING_RULE_EXAMPLES=1000 TESTING=1 $(PY) -m pytest -n 0 -q engine/tests/test_seating_second_round.py
 
 clean:
 	rm -rf var/db.sqlite3* var/test.sqlite3*

@@ -3,6 +3,7 @@ tablets, the venue address."""
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
@@ -133,7 +134,8 @@ class NewAccountForm(forms.Form):
             self.add_error("password_again", _("The two passwords differ."))
         elif password:
             try:
-                validate_password(password)
+                # The user name is checked against too (a password like the name is refused).
+                validate_password(password, user=get_user_model()(username=cleaned.get("username") or ""))
             except forms.ValidationError as error:
                 self.add_error("password", error)
         return cleaned

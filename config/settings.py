@@ -215,7 +215,15 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 PASSWORD_CHECKS_AT_ONCE = 1
-AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]
+# Every form that sets a password uses these (Django's messages, translated by Django): not like the
+# user name, at least 8 characters, not a common password (Django's list and a Polish one), not
+# only digits.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "config.password_rules.PolishCommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 # Sign-in throttling (django-axes): a username is locked from one IP address only, for a
 # cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).
 # Behind the service's proxy (PROXY=1) the address is the client's from X-Forwarded-For.

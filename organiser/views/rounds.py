@@ -73,9 +73,13 @@ def _round_context(request, tournament, round_, form=None):
     may_swap = round_.state != Round.State.COMPLETED and outranks(
         request.role, Role.HEAD_REFEREE if round_.is_locked else Role.ORGANISER
     )
+    is_latest = not has_round_after(round_)
+    completed = is_latest and round_.state == Round.State.COMPLETED
     return {
         "tournament": tournament,
         "round": round_,
+        "next_step": selectors.next_step(tournament, latest=round_, waiting_tables=0) if completed else None,
+        "next_number": round_.number + 1,
         "tables": tables,
         "quality": None if round_.is_final else selectors.round_quality(round_, players),
         "left_out": left_out,
@@ -83,7 +87,7 @@ def _round_context(request, tournament, round_, form=None):
         "may_swap": may_swap,
         "form": form or SwapForm(seated=seated),
         "show_organisation": tournament.players_per_organisation > 1,
-        "is_latest": not has_round_after(round_),
+        "is_latest": is_latest,
         "confirm": question(request, ASKED_FIRST) if request.method == "GET" else None,
     }
 

@@ -152,7 +152,7 @@ def seat_form_fields(number, letter):
         "class": f"g{number}-typed",
         "inputmode": "numeric",
         "autocomplete": "off",
-        "aria-describedby": f"g{number}-{letter}-tiles-errors",
+        "aria-describedby": f"g{number}-{letter}-tiles-hint g{number}-{letter}-tiles-errors",
     }
     faces = {
         "class": "keypad__faces",

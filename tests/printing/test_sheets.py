@@ -106,6 +106,12 @@ def test_one_landscape_sheet_per_table_with_players_and_starting_seats(organiser
     four, three = pages_text(response.content)
     assert four.count("Rack points Jokers Opening penalty Score") == 4
     assert three.count("Rack points Jokers Opening penalty Score") == 3
+    # Jokers are counted apart from the rack's sum: this tournament's joker penalty is 30, so 41 and
+    # a joker score −(41 + 30) = −71 (the heading says it with this tournament's figure).
+    for text in (four, three):
+        assert "Rack points without jokers: the jokers are counted apart (41 + 1 joker = −71)." in " ".join(
+            text.split()
+        )
     for text in (four, three):
         assert "Round total" in text and "Big points" in text
         assert "Player's signature" in text and "Referee's signature" in text
