@@ -26,6 +26,9 @@ from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
+from organiser.services.entries import entries_round
+from tournament.services.mail import send_overdue
+
 logger = logging.getLogger(__name__)
 CHECK_EVERY = 60  # seconds between two looks for abandoned tasks
 DEFAULT_LEASE = 30 * 60  # seconds a task of a worker on another machine may run before it is retried
@@ -81,14 +84,26 @@ def forget_finished(now=None):
     return DBTaskResult.objects.finished().filter(finished_at__lt=cutoff).delete()[0]
 
 
+def mail_and_entries_round():
+    """The entries' and the outbox's round: expire unconfirmed entries, send reminders and
+    results links, blank old contact details, queue the messages waiting for a mail server."""
+    try:
+        entries_round()
+        send_overdue()
+    except Exception:
+        logger.exception("the entries' and the outbox's round failed")
+
+
 def keep_requeueing(me):
-    """Look for abandoned tasks every CHECK_EVERY seconds (a daemon thread beside the worker)."""
+    """Look for abandoned tasks every CHECK_EVERY seconds (a daemon thread beside the worker);
+    the entries' and the outbox's round at the same pace."""
     while True:
         time.sleep(CHECK_EVERY)
         try:
             close_old_connections()
             requeue_abandoned(me)
             forget_finished()
+            mail_and_entries_round()
         except Exception:
             logger.exception("looking for abandoned tasks failed")
         finally:
@@ -104,6 +119,7 @@ class Command(BaseCommand):
     def handle(self, *args, batch=False, verbosity=1, **options):
         me = new_worker_id()
         requeue_abandoned(me)
+        mail_and_entries_round()
         if not batch:
             threading.Thread(target=keep_requeueing, args=(me,), daemon=True, name="requeue").start()
         call_command(
