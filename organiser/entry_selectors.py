@@ -129,3 +129,11 @@ def old_mail(before: datetime.date) -> QuerySet[OutgoingMail]:
     return OutgoingMail.objects.filter(tournament__date__lt=before).exclude(
         state__in=[OutgoingMail.State.QUEUED, OutgoingMail.State.SENDING]
     )
+
+
+def open_for_entries(tournaments: list[Tournament], now: datetime.datetime) -> set[str]:
+    """The slugs of those of `tournaments` taking entries now (one query, none when none could)."""
+    candidates = [t.pk for t in tournaments if t.entries_until is not None and t.entries_until > now]
+    if not candidates:
+        return set()
+    return set(Tournament.objects.filter(pk__in=candidates, rounds__isnull=True).values_list("slug", flat=True))

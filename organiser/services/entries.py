@@ -57,10 +57,10 @@ def client_key(address: str) -> str:
 
 
 def entries_refusal(tournament: Tournament, now: datetime.datetime) -> Refused | None:
-    """Why the tournament takes no entry now, or None when it does."""
+    """Why the tournament takes no entry now, or None when it does (a query only when its date is ahead)."""
     if tournament.entries_until is None:
         return Refused("entries_closed")
-    if selectors.round_one_drawn(tournament):
+    if now < tournament.entries_until and selectors.round_one_drawn(tournament):
         return Refused("entries_drawn")
     if now >= tournament.entries_until:
         return Refused("entries_ended", until=timezone.localtime(tournament.entries_until).strftime("%d.%m.%Y %H:%M"))

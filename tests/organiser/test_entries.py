@@ -208,3 +208,14 @@ def test_an_entry_link_of_another_tournament_is_a_404(client):
     assert client.get(reverse("public:entry_detail", args=[tournament.slug, entry.token])).status_code == 200
     assert client.get(reverse("public:entry_detail", args=[other.slug, entry.token])).status_code == 404
     assert client.get(reverse("public:entry_confirm", args=[tournament.slug, "nonsense"])).status_code == 404
+
+
+def test_the_tournament_and_organisation_pages_link_to_the_entry_page_while_entries_are_open(client):
+    tournament = open_tournament()
+    entry_url = reverse("public:entry", args=[tournament.slug])
+    organisation = reverse("public:organisation", args=[tournament.host.slug])
+    assert entry_url in client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    assert entry_url in client.get(organisation).content.decode()
+    tournament.entries_until = timezone.now() - datetime.timedelta(minutes=1)
+    tournament.save()
+    assert entry_url not in client.get(organisation).content.decode()
