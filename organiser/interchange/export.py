@@ -26,7 +26,7 @@ def export_tournament(tournament):
         if settings[key] is None:
             del settings[key]
     if "entries_until" in settings:
-        settings["entries_until"] = settings["entries_until"].isoformat()
+        settings["entries_until"] = settings["entries_until"].astimezone(datetime.UTC).isoformat()
     players = list(
         Player.objects.filter(tournament=t).select_related("organisation", "person").order_by("start_number")
     )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -113,6 +113,16 @@ def submit_entry(
     """Take one entry from the public form; the same form sent twice gives the one entry. Refused
     when entries are closed, the organisation's places are taken, or the address sent too many."""
     now = now or timezone.now()
+    try:
+        return _submit(tournament, data, form_key=form_key, client=client, site=site, now=now)
+    except IntegrityError:  # the same form at the same moment (a double tap racing): its entry
+        earlier = selectors.entry_by_form_key(tournament, form_key)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _submit(tournament, data, *, form_key, client, site, now):
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         earlier = selectors.entry_by_form_key(tournament, form_key)
