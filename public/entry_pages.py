@@ -28,7 +28,7 @@ def _site(request):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entry_form(request, slug):
     """The entry form; a sent entry leads to the page saying to look for the e-mail."""
     tournament = tournament_or_404(slug)
@@ -67,7 +67,7 @@ def _entry_or_404(tournament, token):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entry_confirm(request, slug, token):
     """The e-mail's confirmation link: a button that confirms (GET only shows it)."""
     tournament = tournament_or_404(slug)
@@ -85,7 +85,7 @@ def entry_confirm(request, slug, token):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entry_detail(request, slug, token):
     """The entry's own page: its state (the waiting list's place) and the withdrawal."""
     tournament = tournament_or_404(slug)

@@ -76,8 +76,8 @@ def entries_close(request, tournament):
     return redirect_after_post(request, staff_url("entries", tournament))
 
 
-@require_safe
 @staff_required(Role.ORGANISER)
+@require_safe
 def entries_file(request, tournament, name):
     if name not in ENTRY_FILES:
         raise Http404("no such file")
