@@ -125,10 +125,8 @@ def waiting_mail(tournament: Tournament) -> dict[str, int]:
 
 
 def old_mail(before: datetime.date) -> QuerySet[OutgoingMail]:
-    """Messages of tournaments held before `before` no longer waiting to go (they hold addresses)."""
-    return OutgoingMail.objects.filter(tournament__date__lt=before).exclude(
-        state__in=[OutgoingMail.State.QUEUED, OutgoingMail.State.SENDING]
-    )
+    """Messages of tournaments held before `before` (they hold addresses), but one being sent."""
+    return OutgoingMail.objects.filter(tournament__date__lt=before).exclude(state=OutgoingMail.State.SENDING)
 
 
 def open_for_entries(tournaments: list[Tournament], now: datetime.datetime) -> set[str]:

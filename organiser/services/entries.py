@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -325,8 +326,15 @@ def delete_old_contacts(now: datetime.datetime | None = None) -> int:
     now = now or timezone.now()
     before = timezone.localdate(now) - datetime.timedelta(days=settings.ENTRY_CONTACT_DAYS)
     with transaction.atomic():
-        count = selectors.entries_with_old_contacts(before).update(
-            contact_name="", contact_email="", contact_phone="", contact_deleted_at=now
-        )
+        old = selectors.entries_with_old_contacts(before)
+        per_tournament = Counter(old.values_list("tournament_id", flat=True))
+        count = old.update(contact_name="", contact_email="", contact_phone="", contact_deleted_at=now)
         selectors.old_mail(before).delete()
+        for tournament_id, entries in sorted(per_tournament.items()):
+            log_change(
+                Tournament(pk=tournament_id),
+                None,
+                "entry_contacts_deleted",
+                after={"entries": entries, "days_after": settings.ENTRY_CONTACT_DAYS},
+            )
     return count

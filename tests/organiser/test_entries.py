@@ -219,3 +219,17 @@ def test_the_tournament_and_organisation_pages_link_to_the_entry_page_while_entr
     tournament.entries_until = timezone.now() - datetime.timedelta(minutes=1)
     tournament.save()
     assert entry_url not in client.get(organisation).content.decode()
+
+
+def test_a_tournament_that_has_drawn_round_1_refuses_entries_and_confirmations(client):
+    tournament = open_tournament(players=4)
+    enter(client, tournament, 1)
+    pending = Entry.objects.get()
+    from tournament.models import Round
+
+    Round.objects.create(tournament=tournament, number=1)
+    answer = enter(client, tournament, 2)
+    assert "Round 1 has been drawn: entries are closed." in answer.content.decode()
+    confirm = reverse("public:entry_confirm", args=[tournament.slug, pending.token])
+    assert "Round 1 has been drawn: entries are closed." in client.post(confirm).content.decode()
+    assert Entry.objects.count() == 1 and Entry.objects.get().state == "pending"

@@ -135,3 +135,5 @@ def test_contact_details_are_deleted_thirty_days_after_the_tournament(client, se
     assert entry_services.delete_old_contacts(now) == 1
     entry = Entry.objects.get()
     assert (entry.contact_name, entry.contact_email, entry.contact_phone) == ("", "", "")
+    assert AuditEntry.objects.get(action="entry_contacts_deleted").after == {"entries": 1, "days_after": 30}
+    assert not OutgoingMail.objects.exists()  # the messages to the contact went with it
