@@ -22,7 +22,7 @@ def entry_by_form_key(tournament: Tournament, form_key: str) -> Entry | None:
 
 
 def locked_entry(pk: int) -> Entry:
-    return Entry.objects.select_for_update().select_related("tournament", "player").get(pk=pk)
+    return Entry.objects.select_for_update(of=("self",)).select_related("tournament", "player").get(pk=pk)
 
 
 def entry_of_tournament(tournament: Tournament, pk: int) -> Entry | None:
