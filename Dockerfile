@@ -1,5 +1,5 @@
 # The app in one container, for an organiser's laptop (Windows, macOS or Linux with Docker):
-# `docker compose up -d` (compose.yaml; README, "On Windows or macOS").
+# `docker compose up -d` (compose.yaml; docs/venue/container.md).
 #
 # Debian bookworm-slim with Debian's Python 3.11 and the libraries WeasyPrint needs, the project
 # installed from its lock (requirements/run.txt) and its pyproject.toml, served by bin/serve as

@@ -1,6 +1,7 @@
 # make run   - install into .venv, then the production start (bin/serve): migrate, the demo on an
 #              empty database, static files, gunicorn (HOST=0.0.0.0 serves the venue's network)
 # make test  - the whole test suite (SQLite, or the database in DATABASE_URL)
+# make docs  - the manual (docs/, mkdocs.yml) built into site/; a broken link or a missing page fails
 # make dev   - for developers only: Django's development server with DEBUG and auto-reload
 # Both first run bin/system-packages, which installs the Debian packages the machine lacks
 # (as root) or names the command to run; NEED says how much: run, test or ci.
@@ -12,7 +13,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
+.PHONY: system-packages run dev docs test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -100,13 +101,22 @@ image-test: NEED = ci
 image-test: system-packages $(VENV)/.installed-run
 	$(PY) bin/image-test
 
-# The hosted service (compose.hosted.yaml's parts, from Debian's packages, on loopback) under six
-# halls' load while one app server, the worker and Redis fail (bench/hosted_test.py prints one line
-# and fails on a lost save, a sign-out, a missing snapshot, a file on an app server, ...).
+# The hosted service (compose.hosted.yaml's parts, from Debian's packages, on loopback, started from
+# deploy/systemd/'s units and a settings file like deploy/hosted.env.example) under six halls' load
+# while one app server, the worker and Redis fail and PostgreSQL restarts and stops for 15 s
+# (bench/hosted_test.py prints one line and fails on a lost save, a 5xx after the database is back,
+# a worker that did not outlive it, a sign-out, a missing snapshot, a file on an app server, ...).
 # .ci/run runs it after the test suites.
 hosted-test: NEED = ci
 hosted-test: system-packages $(VENV)/.installed-test
 	$(PY) bench/hosted_test.py
+
+# The manual: docs/ built with MkDocs (Material theme) into site/; --strict fails on a broken link,
+# a missing anchor or a page left out of mkdocs.yml's nav. tests/system/test_docs_build.py runs it too.
+DOCS_SITE ?= site
+docs: NEED = test
+docs: system-packages $(VENV)/.installed-test
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir $(DOCS_SITE)
 
 messages: NEED = test
 messages: system-packages $(VENV)/.installed-test

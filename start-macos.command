@@ -1,6 +1,6 @@
 #!/bin/sh
 # Double-click in Finder (it opens in Terminal): starts the Rummikub tournament app with Docker
-# Desktop, waits until it is ready and opens it in the browser (README, "On Windows or macOS").
+# Desktop, waits until it is ready and opens it in the browser (docs/venue/container.md, "Windows and macOS").
 # start-windows.bat does the same on Windows: change the two together.
 cd "$(dirname "$0")" || exit 1
 # Where Docker Desktop puts its command when it is not on the PATH of a Terminal window.
@@ -86,6 +86,6 @@ echo
 echo "The app is open in your browser: $url"
 echo "Demo logins (also in the app's log and in its volume, /app/var/demo-logins.txt):"
 docker compose exec -T app cat /app/var/demo-logins.txt
-echo "Tablets and phones: see \"On Windows or macOS\" in README.md (the venue address)."
+echo "Tablets and phones: see docs/venue/container.md (the venue address)."
 echo "The app keeps running in Docker Desktop; to stop it: docker compose stop"
 finish 0

@@ -1,6 +1,6 @@
 @echo off
 rem Double-click: starts the Rummikub tournament app with Docker Desktop, waits until it is
-rem ready and opens it in the browser (README, "On Windows or macOS").
+rem ready and opens it in the browser (docs/venue/container.md, "Windows and macOS").
 rem start-macos.command does the same on a Mac: change the two together.
 setlocal
 cd /d "%~dp0"
@@ -53,7 +53,7 @@ echo.
 echo The app is open in your browser: http://localhost:%PORT%/
 echo Demo logins - also in the app's log and in its volume, /app/var/demo-logins.txt:
 docker compose exec -T app cat /app/var/demo-logins.txt
-echo Tablets and phones: see "On Windows or macOS" in README.md - the venue address.
+echo Tablets and phones: see docs\venue\container.md - the venue address.
 echo The app keeps running in Docker Desktop; to stop it: docker compose stop
 goto finish
 

@@ -1,4 +1,4 @@
-"""Does the venue address answer? The server asks itself there (README, "Running at the venue").
+"""Does the venue address answer? The server asks itself there (docs/venue/network.md).
 
 A saved venue address may lead nowhere: the server listens on 127.0.0.1 only (`make run` without
 HOST=0.0.0.0), the port is wrong, a firewall is in the way. So when an organiser saves it, and

@@ -1,7 +1,7 @@
 """A full hall: the whole venue at once, driven by Locust, on SQLite or PostgreSQL.
 
 A 120-player tournament of 8 rounds is in its 5th round (4 rounds verified, 30 tables seated,
-their sheets empty). The app is served the way the README's deployment section says:
+their sheets empty). The app is served the way docs/venue/network.md says:
 `bin/serve`, exactly as `make run` starts it (gunicorn with config/gunicorn.conf.py, WhiteNoise, DEBUG
 off, plain HTTP, the secret key made in its VAR_DIR). Then
 Locust (its own process, headless: bench/hall_scenario.py) plays the hall for 3 minutes after a

@@ -191,3 +191,60 @@ def close_connections():
     from django.db import connections
 
     connections.close_all()
+
+
+# What the requests' records say (the scenario's `requests` and `failures` files), against the
+# moments the database went away and came back.
+
+SIGN_INS = {"staff: sign-in page", "staff: sign in", "referee: sign-in link", "referee: sign in"}
+SETTLE = 2.0  # seconds after the database accepts connections again by which every answer is right
+
+
+def outage_windows(outages):
+    """[(from, to)] of each outage: from the fault to SETTLE seconds after the database was back."""
+    return [(down, back + SETTLE) for down, back in outages]
+
+
+def overlaps(start, end, windows):
+    return any(start <= until and end >= since for since, until in windows)
+
+
+def failures_outside(out, outages):
+    """The failed requests that were under way at no moment of a database outage (or its settling)."""
+    windows = outage_windows(outages)
+    return [failure for failure in lines(out, "failures") if not overlaps(failure["start"], failure["at"], windows)]
+
+
+def errors_after_return(out, outages):
+    """The 5xx answers to requests that started SETTLE seconds or more after the database came back
+    and ended before it went away again: what a restart must not leave behind."""
+    found = []
+    for request in lines(out, "requests"):
+        if request["status"] < 500:
+            continue
+        end = request["start"] + request["ms"] / 1000
+        for number, (_down, back) in enumerate(outages):
+            following = outages[number + 1][0] if number + 1 < len(outages) else float("inf")
+            if back + SETTLE <= request["start"] and end < following:
+                found.append(request)
+    return found
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def p95s(out, steady_from, outages):
+    """(steady state's p95, sign-ins' p95) in ms: the steady state is every request but a sign-in
+    that started after the sign-ins' spread and was under way at no moment of a database outage."""
+    windows = outage_windows(outages)
+    steady, sign_ins = [], []
+    for request in lines(out, "requests"):
+        if request["name"] in SIGN_INS:
+            sign_ins.append(request["ms"])
+        elif request["start"] >= steady_from and not overlaps(
+            request["start"], request["start"] + request["ms"] / 1000, windows
+        ):
+            steady.append(request["ms"])
+    return percentile(steady, 0.95), percentile(sign_ins, 0.95)

@@ -6,10 +6,14 @@ Three organisations with two tournaments each, all in round 1: per tournament, a
 referee verifies each submitted sheet; the organiser watches the dashboard; phones find their
 table and poll the leaderboard. The same requests as bench/hall_scenario.py's hall, faster.
 
+Everyone signs in as at a venue: at a moment of their own spread over the first
+`sign_in_spread` seconds of the load (the data's), not all at once.
+
 HOSTED_DATA names the JSON the test wrote (tournaments, tokens, logins); HOSTED_OUT the folder
 for what the test compares afterwards, one file per kind and process: every acknowledged save
-(`acks`), every failed request (`failures`), every staff request sent back to the sign-in page
-after signing in (`signed-out`), every sheet the head referee saw verified (`verified`).
+(`acks`), every failed request (`failures`), every request with its start, time and status
+(`requests`), every staff request sent back to the sign-in page after signing in (`signed-out`),
+every sheet the head referee saw verified (`verified`).
 Locust runs in a process of its own (it patches the standard library with gevent).
 """
 
@@ -27,6 +31,9 @@ from page_forms import form_fields, version_in
 DATA = json.loads(Path(os.environ["HOSTED_DATA"]).read_text())
 OUT = Path(os.environ["HOSTED_OUT"])
 PACE = DATA["pace"]
+SPREAD = DATA["sign_in_spread"]
+STARTED = time.time()
+SAVE_RETRIES_FOR = 45  # seconds a tablet keeps sending a save with no answer or a 5xx (a database stop)
 HTMX_TIMEOUT = 8  # seconds, as the score sheet's htmx.config.timeout
 PAGE_TIMEOUT = 30  # a page or a plain form post: the browser waits
 SAVED = "data-just-saved"
@@ -46,9 +53,14 @@ def record(kind, **fields):
 
 
 @events.request.add_listener
-def note_failure(request_type, name, response_time, exception, context, **kwargs):
+def note_request(request_type, name, response_time, exception, context, response=None, **kwargs):
+    now = time.time()
+    status = getattr(response, "status_code", 0) or 0
+    record("requests", start=now - response_time / 1000, ms=round(response_time, 1), name=name, status=status)
     if exception is not None:
-        record("failures", at=time.time(), name=name, error=str(exception)[:200], user=context.get("user"))
+        record(
+            "failures", at=now, start=now - response_time / 1000, name=name, status=status, error=str(exception)[:200]
+        )
 
 
 def think(low, high):
@@ -63,6 +75,11 @@ class Visitor(HttpUser):
     def on_start(self):
         self.user_id = f"{type(self).__name__}-{next(self._ids)}"
         self.signed_in = False
+        self.arrives = STARTED + random.uniform(0, SPREAD)  # as at a venue: one after another
+
+    def arrive(self):
+        """Wait for this person's moment to sign in (the first time only)."""
+        time.sleep(max(0.0, self.arrives - time.time()))
 
     def context(self):
         return {"user": getattr(self, "user_id", None)}
@@ -133,6 +150,7 @@ class Referee(Visitor):
             think(20, 40)
             return
         if not self.signed_in:
+            self.arrive()
             self.sign_in_by_link()
             think(1, 2)
             return
@@ -166,7 +184,8 @@ class Referee(Visitor):
             think(2, 4)
             fields[name] = value
             self.post(f"{save}preview/", "referee: score preview", list(fields.items()), csrf=csrf)
-        for attempt in range(6):
+        until = time.time() + SAVE_RETRIES_FOR
+        for attempt in itertools.count():
             reply = self.post(save, "referee: save game", list(fields.items()), csrf=csrf, expect=SAVED)
             if reply.status_code == 200 and SAVED in reply.text:
                 racks = {
@@ -176,10 +195,10 @@ class Referee(Visitor):
                 }
                 record("acks", slug=self.slug, table=self.table, game=number, winner=winner, racks=racks)
                 return reply.text
-            if 200 <= reply.status_code < 500:
-                return None  # refused: said on the tablet, not sent again
-            time.sleep(min(2**attempt, 8))  # no answer or a server error: sheet.js sends it again
-        return None
+            if 200 <= reply.status_code < 500 or time.time() > until:
+                return None  # refused: said on the tablet, not sent again (or the referee opens the sheet again)
+            # No answer or a server error (a 503 while the database is away): sheet.js sends it again.
+            time.sleep(min(2**attempt, 8))
 
     def submit(self, page):
         """'Submit sheet' (a plain form post), then the sheet page again to see it submitted."""
@@ -203,6 +222,7 @@ class HeadReferee(Visitor):
     @task
     def verify(self):
         if not self.signed_in:
+            self.arrive()
             self.sign_in(*DATA["logins"][self.slug]["head_referee"])
             think(1, 2)
             return
@@ -230,6 +250,7 @@ class Organiser(Visitor):
     @task
     def watch(self):
         if not self.signed_in:
+            self.arrive()
             self.sign_in(*DATA["logins"][self.slug]["organiser"])
             think(1, 2)
             return

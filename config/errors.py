@@ -1,5 +1,9 @@
-"""The app's own pages for 400, 403, 404, 405 and 500, for every client: never a traceback, a setting
-or the URL list (DEBUG is off wherever the app is served; `make dev` alone shows debug pages).
+"""The app's own pages for 400, 403, 404, 405, 500 and 503, for every client: never a traceback, a
+setting or the URL list (DEBUG is off wherever the app is served; `make dev` alone shows debug pages).
+
+An unhandled error that says the database is away or too slow (a restart, a stop, a cancelled
+statement: config/database.py) is a 503 with `Retry-After`, not a 500: the page says to try again
+in a moment, and a tablet's score sheet keeps the save and sends it again (static/js/sheet.js).
 
 Each page is the app's template in the visitor's language. Should rendering it fail too (the
 database gone, say), a plain page in Polish and English says the same.
@@ -7,11 +11,17 @@ database gone, say), a plain page in Polish and English says the same.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import translation
+
+from config.database import database_unavailable
+
+RETRY_AFTER = 5  # seconds a client waits before it asks again while the database is away
 
 FALLBACK = """<!doctype html><html lang="pl"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Błąd / Error {status}</title></head>
@@ -43,7 +53,23 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """Django calls it while it handles the error: the error at hand decides between 500 and 503."""
+    if database_unavailable(sys.exc_info()[1]):
+        return unavailable(request)
     return error_page(request, "500.html", 500)
+
+
+def unavailable(request: HttpRequest) -> HttpResponse:
+    """503 while the database is away: a page that reads nothing from it, in the visitor's language."""
+    context = {"retry_after": RETRY_AFTER, "path": request.path if request.method == "GET" else "/"}
+    try:
+        with translation.override(translation.get_language_from_request(request)):
+            response = HttpResponse(render_to_string("503.html", context), status=503)
+    except Exception:  # the page must come out whatever failed before it
+        response = HttpResponse(FALLBACK.format(status=503), status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def parent_path(path: str) -> str:

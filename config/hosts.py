@@ -1,4 +1,4 @@
-"""Which host names the server answers to (README, "Running at the venue").
+"""Which host names the server answers to (docs/venue/network.md).
 
 A request is served when its Host is a loopback name, an IP address (tablets type or scan the
 laptop's address, which a container does not know in advance), this machine's own name, or a

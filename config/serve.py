@@ -128,8 +128,12 @@ def release() -> None:
     from django.db.models import F
 
     django.setup()
+    from django.conf import settings
+
+    from config.database import use_statement_timeout
     from public.models import PublicVersion
 
+    use_statement_timeout(settings.WORKER_STATEMENT_TIMEOUT)  # a migration may take longer than a request
     migrate()
     PublicVersion.objects.update(version=F("version") + 1)
     print("Migrated: the release's servers may start.", flush=True)

@@ -25,6 +25,11 @@ PROXY_HOPS     with PROXY=1, how many proxies in front append to X-Forwarded-For
                client's address is that many entries from the right (accounts/client_address.py),
                for the sign-in throttle and the setup code's tries
 SENTRY_DSN     errors go to Sentry too when set (sentry-sdk, no personal data; default off)
+STATEMENT_TIMEOUT  on PostgreSQL, the seconds a request's statement may run before it is cancelled
+               and the request answers the 503 page (default 10; 0: no bound)
+WORKER_STATEMENT_TIMEOUT  the same for the task worker and the release step (default 600)
+CONN_MAX_AGE   seconds a database connection is kept for the next requests, checked before each
+               reuse (default 60; 0: a new connection per request)
 """
 
 import datetime
@@ -37,6 +42,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from accounts.venue import PublicUrlError, check_public_url
+from config.database import statement_timeout_option
 from config.hosted import OneLineJsonFormatter, missing_for_hosting, refusal, start_sentry
 from config.secret_key import SecretKeyError, secret_key
 
@@ -171,7 +177,23 @@ SQLITE_OPTIONS = {
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
-DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60)}
+# Connections are kept for CONN_MAX_AGE seconds (0: one per request) and checked before each request
+# reuses one: a connection a database restart closed is replaced at the request's start, never
+# answered with an error.
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
+    )
+}
+# Bounded work on PostgreSQL: a statement that runs longer than this is cancelled and its request
+# answers the app's 503 page (config/errors.py); the worker and the release step have their own
+# bound (organiser/management/commands/run_tasks.py, config/serve.py). Seconds; 0: no bound.
+STATEMENT_TIMEOUT = float(os.environ.get("STATEMENT_TIMEOUT", "10"))
+WORKER_STATEMENT_TIMEOUT = float(os.environ.get("WORKER_STATEMENT_TIMEOUT", "600"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = statement_timeout_option(STATEMENT_TIMEOUT)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
     # In production keep connections: a new SQLite connection re-reads the schema (~3 ms a request).
@@ -179,6 +201,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Threaded and server tests need a file-backed test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
+# Django's hashers, the default one bounded: at most PASSWORD_CHECKS_AT_ONCE password checks run at
+# once in a server process, so a burst of sign-ins cannot starve the tablets' saves (config/passwords.py).
+PASSWORD_HASHERS = [
+    "config.passwords.BoundedPBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+PASSWORD_CHECKS_AT_ONCE = 1
 AUTH_PASSWORD_VALIDATORS = [{"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"}]
 # Sign-in throttling (django-axes): a username is locked from one IP address only, for a
 # cool-off, so wrong passwords on one tablet never lock out the venue (every tablet shares its IP).

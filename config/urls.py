@@ -5,6 +5,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from config.health import healthz
+
 
 class FaviconView(RedirectView):
     """/favicon.ico, asked for by browsers on pages without an icon link (the move timer, PDFs)."""
@@ -17,6 +19,7 @@ class FaviconView(RedirectView):
 
 urlpatterns = [
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
+    path("healthz", healthz, name="healthz"),  # the proxy's health check (config/health.py)
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),

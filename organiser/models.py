@@ -5,8 +5,7 @@ entries the organisations send on the public entry page (`Entry`, SPEC §11).
 
 Rows in the database rather than files (or Django's storage API with S3 through django-storages):
 the database is the one store every app server already shares, a snapshot row is written in the
-same transaction as what it records, and no second service is needed (README, "Backup and
-restore").
+same transaction as what it records, and no second service is needed (docs/venue/backups.md).
 """
 
 import secrets

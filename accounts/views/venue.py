@@ -1,5 +1,5 @@
 """The venue address pages: where tablets and phones reach this server for one tournament's links
-(README, "Running at the venue"), and the address the server asks itself at to check it answers."""
+(docs/venue/network.md), and the address the server asks itself at to check it answers."""
 
 from django.conf import settings
 from django.contrib import messages

@@ -1,4 +1,4 @@
-"""Backups without a terminal (README "Backup and restore").
+"""Backups without a terminal (docs/venue/backups.md).
 
 `files` keeps a tournament's snapshots as database rows under the tournament's own identity
 rather than its address (the newest 50, set aside when the tournament is deleted) and, on a

@@ -6,7 +6,9 @@
  * - Every request gives up after TIMEOUT_MS. A save that times out, cannot be sent (no
  *   connection) or gets a server error marks its game "not saved — will retry" and is sent
  *   again after RETRY_MS, twice as long after each failure up to RETRY_MAX_MS, and at once when
- *   the browser is back online. A refusal (4xx) is said, not retried.
+ *   the browser is back online. A refusal (4xx) is said, not retried. A server that cannot
+ *   answer just now (502, 503, 504: its database restarting, a proxy with no server up) is a
+ *   timeout: said as one, and asked again no sooner than its Retry-After.
  * - Every game form's values are kept in localStorage (key `rummikub:sheet-<id>-game-<n>`, with
  *   the form's sheet version and whether a save is pending) until the game is saved. A page
  *   opened again puts them back, has them scored at once, and sends a pending save again.
@@ -106,11 +108,17 @@
     }
   }
 
-  function schedule(form) {
+  function schedule(form, atLeastMs) {
     clearTimeout(form.retryTimer);
     var attempts = Number(form.dataset.attempts || 0);
-    var wait = Math.min(RETRY_MS * Math.pow(2, attempts), RETRY_MAX_MS);
+    var wait = Math.min(Math.max(RETRY_MS * Math.pow(2, attempts), atLeastMs || 0), RETRY_MAX_MS);
     form.retryTimer = setTimeout(function () { send(form); }, wait);
+  }
+
+  /* Seconds the server asked us to wait (Retry-After), in milliseconds; 0 when it did not say. */
+  function retryAfterMs(xhr) {
+    var seconds = Number(xhr && xhr.getResponseHeader("Retry-After"));
+    return isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
   }
 
   function failed(event, message) {
@@ -124,6 +132,7 @@
       say(form, text.refused, true);
       return;
     }
+    if (status === 502 || status === 503 || status === 504) message = text.timeout;
     var save = event.detail.elt === form;
     if (save || !form.dataset.pending) form.dataset.pending = save ? "save" : "preview";
     form.dataset.attempts = String(Number(form.dataset.attempts || 0) + 1);
@@ -134,7 +143,7 @@
     } else {
       say(form, text.previewOffline, true);
     }
-    schedule(form);
+    schedule(form, retryAfterMs(event.detail.xhr));
   }
 
   function restoreDraft(form) {

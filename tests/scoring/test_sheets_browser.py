@@ -2,6 +2,8 @@
 silently: without a network, on a request that hangs, on a server error and across a reload,
 the sheet says "not saved — will retry", keeps what was typed and sends it until it lands."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -134,6 +136,34 @@ def test_a_server_error_is_retried(sheet_page):
     page.click("#game-1 .save-button")
     assert_saved_on_the_server(page)
     assert len(failures) == 1
+
+
+def test_a_save_answered_503_while_the_database_is_away_is_kept_and_retried_like_a_timeout(sheet_page):
+    """The app's 503 (its database restarting) is no refusal: the values stay in the form and in
+    localStorage as a pending save, the tablet says the server did not answer in time, and asks
+    again no sooner than the Retry-After of 2 s."""
+    page = sheet_page
+    enter_and_wait_for_the_scores(page)
+    asked = []
+
+    def away_twice(route):
+        asked.append(time.monotonic())
+        if len(asked) > 2:
+            route.continue_()
+        else:
+            route.fulfill(status=503, headers={"Retry-After": "2"}, body="<h1>A moment, please</h1>")
+
+    page.route(SAVE_GAME_1, away_twice)
+    page.click("#game-1 .save-button")
+    assert_pending(page, "the server did not answer in time")
+    drafts = page.evaluate(
+        "Object.keys(localStorage).filter(k => k.endsWith('-game-1')).map(k => JSON.parse(localStorage[k]))"
+    )
+    assert len(drafts) == 1 and drafts[0]["pending"] is True
+    assert ["B-tiles", "23"] in drafts[0]["values"]
+    assert_saved_on_the_server(page)
+    assert len(asked) == 3
+    assert min(later - earlier for earlier, later in zip(asked, asked[1:])) >= 1.9  # Retry-After: 2
 
 
 def test_a_pending_save_survives_a_reload_and_is_sent_again(sheet_page):

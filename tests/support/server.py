@@ -147,9 +147,10 @@ class Server:
 
 class MakeRun:
     """`make run HOST=0.0.0.0 PORT=…` over a VAR_DIR (and so a database) of its own, as an
-    organiser starts it (the install step is skipped: the test runs inside the installed environment)."""
+    organiser starts it (the install step is skipped: the test runs inside the installed environment);
+    `make_args` adds make's variables, e.g. DEMO=0."""
 
-    def __init__(self, folder, *, host="0.0.0.0", port=None):
+    def __init__(self, folder, *, host="0.0.0.0", port=None, make_args=()):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.folder = Path(folder)
@@ -183,6 +184,7 @@ class MakeRun:
                 "run",
                 f"HOST={host}",
                 f"PORT={self.port}",
+                *make_args,
             ],
             cwd=ROOT,
             env=env,

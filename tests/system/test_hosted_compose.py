@@ -82,8 +82,36 @@ def test_compose_gives_the_proxy_every_setting_its_configuration_reads():
     read = set(re.findall(r'"\$\{(\w+)(?:\[\*\])?\}"', HAPROXY))
     proxy = services()["proxy"]
     given = set(re.findall(r"^\s+(\w+): ", proxy.split("environment:", 1)[1].split("volumes:", 1)[0], flags=re.M))
-    assert read == given == {"PROXY_BIND", "PROXY_TLS", "APP1", "APP2", "STATS_SOCKET"}
+    assert read == given == {"PROXY_BIND", "PROXY_TLS", "PROXY_HTTP_BIND", "APP1", "APP2", "STATS_SOCKET"}
     assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in proxy
+    assert "./deploy/errors:/usr/local/etc/haproxy/errors:ro" in proxy  # its own 503 page
+
+
+def test_plain_http_is_redirected_to_https_and_a_proxy_without_servers_answers_its_own_503():
+    plain = HAPROXY.split("frontend plain_http", 1)[1].split("frontend web", 1)[0]
+    assert 'bind "${PROXY_HTTP_BIND}"' in plain and "http-request redirect scheme https code 301" in plain
+    page = (ROOT / "deploy" / "errors" / "rummikub-503.http").read_bytes()
+    head, body = page.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nRetry-After: 5" in head
+    assert f"Content-Length: {len(body)}".encode() in head
+    assert "Chwileczkę" in body.decode() and "A moment, please" in body.decode()
+    assert re.search(r"^\s+errorfile 503 errors/rummikub-503.http$", HAPROXY, flags=re.M)
+
+
+READ = re.compile(r"""(?:environ\.get|environ\[|env_flag)\(?\s*["']([A-Z][A-Z_]+)["']""")
+
+
+def test_the_env_file_example_lists_every_variable_the_service_reads():
+    code = [
+        path
+        for app in ("config", "accounts", "tournament", "organiser", "public", "printing", "scoring")
+        for path in (ROOT / app).rglob("*.py")
+    ]
+    read = {name for path in code for name in READ.findall(path.read_text(encoding="utf-8"))}
+    read |= set(re.findall(r'"\$\{(\w+)(?:\[\*\])?\}"', HAPROXY))
+    listed = set(re.findall(r"^(?:# )?([A-Z][A-Z0-9_]+)=", ENV_EXAMPLE, flags=re.M))
+    assert read - listed == set()
+    assert {"STATEMENT_TIMEOUT", "WORKER_STATEMENT_TIMEOUT", "HOSTED", "PROXY", "PROXY_HOPS", "REDIS_URL"} <= read
 
 
 @pytest.mark.django_db
@@ -92,3 +120,24 @@ def test_the_page_the_proxy_checks_answers_without_a_session(client):
     assert check
     path, host = check.groups()
     assert client.get(path, HTTP_HOST=host, HTTP_X_FORWARDED_PROTO="https").status_code == 200
+
+
+def unit_lines(name):
+    text = (ROOT / "deploy" / "systemd" / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_the_systemd_units_start_the_same_parts_from_one_settings_file():
+    """Without containers: the release step once (a oneshot the servers and the worker require), an
+    app server per port, the worker, and Debian's HAProxy, all reading /etc/rummikub/hosted.env."""
+    release = unit_lines("rummikub-release.service")
+    assert {"Type=oneshot", "RemainAfterExit=yes", "ExecStart=/opt/rummikub/bin/serve release"} <= set(release)
+    app = unit_lines("rummikub-app@.service")
+    assert {"ExecStart=/opt/rummikub/bin/serve", "Environment=PORT=%i", "Requires=rummikub-release.service"} <= set(app)
+    worker = unit_lines("rummikub-worker.service")
+    assert {"ExecStart=/opt/rummikub/bin/serve worker", "Requires=rummikub-release.service"} <= set(worker)
+    for lines in (release, app, worker, unit_lines("haproxy.service.d/rummikub.conf")):
+        assert "EnvironmentFile=/etc/rummikub/hosted.env" in lines
+    for lines in (release, app, worker):
+        assert "User=rummikub" in lines
+        assert any(line.startswith("Environment=") and "VAR_DIR=/var/lib/rummikub/" in line for line in lines)
