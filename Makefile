@@ -13,7 +13,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev docs test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall clean
+.PHONY: system-packages run dev docs test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -151,6 +151,11 @@ bench-exports: install
 
 bench-backup: install
 	$(PY) bench/bench_backup.py $(BENCH_ARGS)
+
+# A service's size: every page with 2 organisations and with 200 (PostgreSQL, a cluster of its
+# own): BENCH_ARGS=--ci (20 organisations x 10 tournaments), --smoke.
+bench-volume: install
+	$(PY) bench/bench_volume.py $(BENCH_ARGS)
 
 # The whole venue at once (Locust): BENCH_ARGS=--postgres, --faults, --smoke.
 bench-hall: $(VENV)/.installed-bench

@@ -178,6 +178,14 @@ class TeamChangeForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
 
 
+class StaffRemovalForm(forms.Form):
+    """Why a role for one tournament is taken back (kept in the audit log)."""
+
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
 ALL_TOURNAMENTS = ""
 
 

@@ -89,11 +89,22 @@ def organises_a_host(user):
     return user.is_authenticated and user.is_active and (user.is_superuser or bool(organiser_host_ids(user)))
 
 
-def staff_required(minimum):
+def member_role(user, tournament):
+    """The role `user`'s membership of `tournament`'s host organisation gives (a superuser: organiser);
+    a role for this one tournament alone does not count. `tournament` comes from `staff_role`."""
+    if user.is_superuser:
+        return Role.ORGANISER
+    return strongest([getattr(tournament, "member_role", None)])
+
+
+def staff_required(minimum, *, member=False):
     """View decorator for `/<slug>/…` staff pages.
 
     Anonymous visitors go to the login page; signed-in users without the role get 403.
-    The view receives the tournament instead of the slug, and `request.role` is set.
+    The view receives the tournament instead of the slug, and `request.role` is set, and
+    `request.organisation_role`: the role held in the organisation's team (None for a role given
+    for this one tournament alone). With `member`, the role must be the team's: the organisation's
+    own pages (its people, merges) are not a one-tournament role's (SPEC §10).
     """
 
     def decorator(view):
@@ -103,6 +114,9 @@ def staff_required(minimum):
                 return redirect_to_login(request.get_full_path())
             tournament, role = staff_role(request.user, slug)
             if role is None or RANK[role] < RANK[Role(minimum)]:
+                raise PermissionDenied
+            request.organisation_role = member_role(request.user, tournament)
+            if member and not outranks(request.organisation_role, minimum):
                 raise PermissionDenied
             request.role = role
             request.tournament = tournament

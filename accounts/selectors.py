@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q, QuerySet
+from django.core.paginator import Page
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
+from tournament.listing import counted, host_page, page_of, tournament_page
 from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
 
 MAX_TOKEN_LENGTH = 200
@@ -57,24 +59,35 @@ def link_or_404(tournament: Tournament, pk: int) -> DeviceLink:
     return link
 
 
-def tournaments_of(user: User) -> list[Tournament]:
-    """The tournaments a user may open, the newest first: every one of the host organisations they
-    are a member of, and those they hold a grant for; a superuser's, every tournament."""
-    tournaments = Tournament.objects.select_related("host")
-    if not user.is_superuser:
-        mine = Q(host__memberships__user=user.pk) | Q(staff_roles__user=user.pk)
-        tournaments = tournaments.filter(pk__in=Tournament.objects.filter(mine).values("pk"))
-    return list(tournaments)
+def _open_to(user: User, *, organiser: bool) -> QuerySet[Tournament]:
+    """The tournaments of the host organisations where `user` is a member (an organiser, when
+    `organiser`) and those they hold a grant for (the same); a superuser's, every tournament.
+
+    The organisations' ids and the granted tournaments' ids are read first (two small indexed
+    queries), so the tournaments are read by host or by id through the indexes: never a filter
+    over every tournament of the service."""
+    if user.is_superuser:
+        return Tournament.objects.all()
+    memberships = Membership.objects.filter(user=user.pk)
+    grants = TournamentRole.objects.filter(user=user.pk)
+    if organiser:
+        memberships, grants = memberships.filter(role=Role.ORGANISER), grants.filter(role=Role.ORGANISER)
+    hosts = list(memberships.values_list("host", flat=True))
+    granted = list(grants.values_list("tournament", flat=True))
+    return Tournament.objects.filter(Q(host__in=hosts) | Q(pk__in=granted))
 
 
-def organised_tournaments(user: User) -> list[Tournament]:
-    """The tournaments a user organises: those of the host organisations where they are an
-    organiser, and those they were made an organiser of (a superuser: every one)."""
-    tournaments = Tournament.objects.select_related("host")
-    if not user.is_superuser:
-        mine = Q(host__in=organiser_host_ids(user)) | Q(staff_roles__user=user.pk, staff_roles__role=Role.ORGANISER)
-        tournaments = tournaments.filter(pk__in=Tournament.objects.filter(mine).values("pk"))
-    return list(tournaments)
+def tournaments_of(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the tournaments a user may open (upcoming first, then the most recent), searched:
+    every one of the host organisations they are a member of, and those they hold a grant for; a
+    superuser's, every tournament."""
+    return tournament_page(_open_to(user, organiser=False), search=search, number=number)
+
+
+def organised_tournaments(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the tournaments a user organises: those of the host organisations where they are
+    an organiser, and those they were made an organiser of (a superuser: every one)."""
+    return tournament_page(_open_to(user, organiser=True), search=search, number=number)
 
 
 def organiser_host_ids(user: User) -> list[int]:
@@ -86,6 +99,12 @@ def organised_hosts(user: User) -> list[HostOrganisation]:
     """The host organisations whose tournaments `user` may create (a superuser: every one)."""
     hosts = HostOrganisation.objects.all()
     return list(hosts if user.is_superuser else hosts.filter(pk__in=organiser_host_ids(user)))
+
+
+def own_organised_hosts(user: User) -> list[HostOrganisation]:
+    """The host organisations in whose team `user` is an organiser, a superuser too (the lists'
+    team buttons: a superuser reaches every other one from the operator's page)."""
+    return list(HostOrganisation.objects.filter(pk__in=organiser_host_ids(user)))
 
 
 def held_roles(user: User) -> tuple[dict[int, str], set[str]]:
@@ -138,7 +157,35 @@ TOURNAMENT_AND_GRANTS = """
 
 def invitation_by_token(token: str) -> Invitation | None:
     """The invitation of a link's token, whatever its state (the page says why it cannot be used)."""
-    return Invitation.objects.select_related("host", "tournament").filter(token_hash=token_hash(token)).first()
+    found = Invitation.objects.select_related("host", "tournament", "created_by").filter(token_hash=token_hash(token))
+    return found.first()
+
+
+def _stands(invitation: Invitation, maker_role: str | None) -> bool:
+    """An invitation stands while its maker still holds the role making one needs (organiser in
+    the team) and a role no lower than the one it gives."""
+    return (
+        maker_role is not None
+        and RANK_ORDER[Role(maker_role)] >= RANK_ORDER[Role.ORGANISER]
+        and RANK_ORDER[Role(maker_role)] >= RANK_ORDER[Role(invitation.role)]
+    )
+
+
+def _maker_roles(host_id: int, makers: list[Any]) -> dict[int, str]:
+    """The current team role of each active maker (a superuser: organiser), by user id."""
+    active = [maker for maker in makers if maker is not None and maker.is_active]
+    roles = dict(
+        Membership.objects.filter(host=host_id, user__in=[maker.pk for maker in active]).values_list("user", "role")
+    )
+    roles.update({maker.pk: Role.ORGANISER.value for maker in active if maker.is_superuser})
+    return roles
+
+
+def invitation_stands(invitation: Invitation) -> bool:
+    """Whether its maker still backs the invitation (`_stands`): one whose maker was removed from
+    the team or demoted stops working."""
+    roles = _maker_roles(invitation.host_id, [invitation.created_by])
+    return _stands(invitation, roles.get(invitation.created_by_id or 0))
 
 
 def organised_host_or_404(user: User, slug: str) -> HostOrganisation:
@@ -166,12 +213,17 @@ def chosen_grants(host: HostOrganisation) -> list[TournamentRole]:
 
 
 def open_invitations(host: HostOrganisation) -> list[Invitation]:
-    """`host`'s invitations still waiting to be accepted (neither revoked, nor expired, nor used)."""
-    return list(
+    """`host`'s invitations still waiting to be accepted (neither revoked, nor expired, nor used),
+    each with `stands`: False when its maker no longer backs it (`invitation_stands`)."""
+    invitations = list(
         Invitation.objects.filter(
             host=host, revoked_at__isnull=True, accepted_at__isnull=True, expires_at__gt=timezone.now()
         ).select_related("tournament", "created_by")
     )
+    roles = _maker_roles(host.pk, [invitation.created_by for invitation in invitations])
+    for invitation in invitations:
+        invitation.stands = _stands(invitation, roles.get(invitation.created_by_id or 0))  # type: ignore[attr-defined]
+    return invitations
 
 
 def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | None:
@@ -182,8 +234,12 @@ def host_tournaments(host: HostOrganisation) -> list[Tournament]:
     return list(Tournament.objects.filter(host=host).order_by("-date", "name"))
 
 
-def all_hosts() -> list[HostOrganisation]:
-    return list(HostOrganisation.objects.annotate(members=Count("memberships")).order_by("name"))
+def hosts_page(*, search: str = "", number: Any = 1) -> Page:
+    """A page of the host organisations (the operator's), by name, searched, each with how many
+    people its team has (`members`, counted for the page's organisations only)."""
+    page = host_page(HostOrganisation.objects.all(), search=search, number=number)
+    counted(page.object_list, Membership.objects.all(), "host", "members")
+    return page
 
 
 RANK_ORDER = {Role.REFEREE: 1, Role.HEAD_REFEREE: 2, Role.ORGANISER: 3}
@@ -194,10 +250,19 @@ def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])
 
 
-def organised_seasons(user: User) -> list[Season]:
-    """The seasons of the host organisations where `user` is an organiser (a superuser: every one)."""
-    seasons = Season.objects.select_related("host").order_by("host__name", "-created_at", "name")
-    return list(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)))
+def organised_seasons(user: User, *, number: Any = 1) -> Page:
+    """A page of the seasons of the host organisations where `user` is an organiser (a superuser:
+    every one), by organisation, the newest first."""
+    seasons = Season.objects.select_related("host").order_by("host__name", "host", "-created_at", "name", "pk")
+    return page_of(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)), number)
+
+
+def team_hosts_page(user: User, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the host organisations whose team `user` may open (a superuser: every one), searched."""
+    hosts = HostOrganisation.objects.all()
+    if not user.is_superuser:
+        hosts = hosts.filter(pk__in=organiser_host_ids(user))
+    return host_page(hosts, search=search, number=number)
 
 
 def organised_season_or_404(user: User, slug: str) -> Season:

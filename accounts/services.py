@@ -24,7 +24,7 @@ from django.utils.http import urlsafe_base64_encode
 from accounts import first_run
 from accounts.devices import DEFAULT_VALID_HOURS, TOKEN_BYTES, token_hash
 from accounts.models import DeviceLink, Membership, Role, TournamentRole, TournamentVenue
-from accounts.roles import is_organiser_anywhere
+from accounts.roles import RANK, is_organiser_anywhere
 from accounts.selectors import active_links, usable_link
 from tournament.audit import log_change
 from tournament.models import LAPTOP_HOST, HostOrganisation, sole_host_organisation
@@ -220,23 +220,46 @@ def add_staff_member(tournament: Any, *, username: str, role: str, password: str
     return user
 
 
+def _organises_host(user: Any, host_id: int) -> bool:
+    """Whether `user` is an organiser in the team of the organisation `host_id` (a superuser: any)."""
+    return user.is_superuser or Membership.objects.filter(user=user.pk, host=host_id, role=Role.ORGANISER).exists()
+
+
+def _removable(grant: TournamentRole, removed_by: Any) -> bool:
+    """The organisation's organisers take back any role given for one of its tournaments (SPEC
+    §10); an organiser of this one tournament, a referee's or head referee's that is not held by
+    an organiser. Nobody takes their own."""
+    if grant.user_id == removed_by.pk:
+        return False
+    if _organises_host(removed_by, grant.tournament.host_id):
+        return True
+    return grant.role in STAFF_ROLES and not is_organiser_anywhere(grant.user)
+
+
 @transaction.atomic
-def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any) -> tuple[str, str] | None:
-    """Take a referee's or head referee's role away (the account stays, without it); returns the
-    user name and a signed note that undoes it (`restore_staff_member`), or None when the grant
-    is gone already (a second tap). An organiser's grant and one's own are refused. Audited."""
+def remove_staff_member(tournament: Any, *, grant_id: int, removed_by: Any, reason: str = "") -> tuple[str, str] | None:
+    """Take a role for this tournament away (the account stays, without it); returns the user name
+    and a signed note that undoes it (`restore_staff_member`), or None when the grant is gone
+    already (a second tap). Who may take which: `_removable`. Audited, with the reason given."""
     grant = (
-        TournamentRole.objects.select_related("user")
+        TournamentRole.objects.select_for_update(of=("self",))
+        .select_related("user", "tournament")
         .filter(pk=grant_id, tournament=tournament, user__device_link__isnull=True)
         .first()
     )
     if grant is None:
         return None
-    if grant.role not in STAFF_ROLES or grant.user_id == removed_by.pk or is_organiser_anywhere(grant.user):
+    if not _removable(grant, removed_by):
         raise Refused("staff_not_removable")
     grant.delete()
     name = grant.user.get_username()
-    log_change(tournament, removed_by, "staff_removed", before={"user": name, "role": grant.role})
+    log_change(
+        tournament,
+        removed_by,
+        "staff_removed",
+        before={"user": name, "role": grant.role},
+        reason=" ".join(reason.split()),
+    )
     undo = signing.dumps(
         {"tournament": tournament.pk, "user": grant.user_id, "name": name, "role": grant.role}, salt=UNDO_SALT
     )
@@ -249,11 +272,7 @@ def removed_grant(tournament: Any, undo: str) -> dict[str, Any] | None:
         removed = signing.loads(undo, salt=UNDO_SALT, max_age=datetime.timedelta(hours=UNDO_HOURS))
     except signing.BadSignature:  # forged, or older than UNDO_HOURS (SignatureExpired)
         return None
-    if (
-        not isinstance(removed, dict)
-        or removed.get("tournament") != tournament.pk
-        or removed.get("role") not in STAFF_ROLES
-    ):
+    if not isinstance(removed, dict) or removed.get("tournament") != tournament.pk or removed.get("role") not in RANK:
         return None
     return removed
 
@@ -261,7 +280,8 @@ def removed_grant(tournament: Any, undo: str) -> dict[str, Any] | None:
 @transaction.atomic
 def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str | None:
     """Undo a removal: the same account gets the same role back; returns its name, or None when
-    it holds a role for this tournament again already (a second tap). Audited."""
+    it holds a role for this tournament again already (a second tap). An organiser's role is given
+    back by the organisation's organisers only. Audited."""
     removed = removed_grant(tournament, undo)
     user = (
         None
@@ -270,6 +290,8 @@ def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str
     )
     if removed is None or user is None:
         raise Refused("staff_undo_expired")
+    if removed["role"] not in STAFF_ROLES and not _organises_host(restored_by, tournament.host_id):
+        raise Refused("staff_not_removable")
     _grant, created = TournamentRole.objects.get_or_create(
         user=user, tournament=tournament, defaults={"role": removed["role"]}
     )
@@ -295,6 +317,15 @@ def create_organisation(*, name: str, slug: str, organiser: str) -> Any:
         None, None, "organisation_created", after={"name": name, "slug": slug, "organiser": organiser}, host=host
     )
     return user
+
+
+@transaction.atomic
+def set_password_once(user: Any, *, checked_hash: str, password: str) -> bool:
+    """Set `user`'s password from a one-time link checked against the password hash
+    `checked_hash`: a compare-and-set on that hash, so of six browsers posting the link at once one
+    sets it; False for the others (the link is used)."""
+    user.set_password(password)
+    return bool(get_user_model().objects.filter(pk=user.pk, password=checked_hash).update(password=user.password))
 
 
 def set_password_path(user: Any) -> str:

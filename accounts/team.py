@@ -22,9 +22,10 @@ from django.utils import timezone
 from accounts.devices import TOKEN_BYTES, token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
 from accounts.roles import RANK
-from accounts.selectors import invitation_by_token
+from accounts.selectors import invitation_by_token, invitation_stands
 from accounts.services import _new_account
 from tournament.audit import log_change
+from tournament.models import HostOrganisation
 from tournament.refusals import Refused
 
 REMOVE = "remove"  # the team page's choice that takes a member out of the team
@@ -38,20 +39,34 @@ def _organisers_left(host: Any, without: Membership) -> bool:
     return others.exists()
 
 
+def _lock_team(host: Any) -> None:
+    """Changes to one organisation's team wait for each other (its row is locked until the
+    transaction ends): two organisers demoting each other at once leave one organiser, not none,
+    and no deadlock. SQLite's write transactions are serialised already."""
+    HostOrganisation.objects.select_for_update().filter(pk=host.pk).first()
+
+
+def _check_change(host: Any, membership: Membership, role: str, changed_by: Any) -> None:
+    """The rules every change of a member's role passes, an undo's too: nobody changes their own
+    role, and the last organiser stays one."""
+    if membership.user_id == changed_by.pk:
+        raise Refused("team_not_yourself")
+    if membership.role == Role.ORGANISER and role != Role.ORGANISER and not _organisers_left(host, membership):
+        raise Refused("team_last_organiser")
+
+
 @transaction.atomic
 def change_member(host: Any, *, membership_id: int, role: str, reason: str, changed_by: Any) -> tuple[str, str] | None:
     """Give a team member another role (`role`) or take them out of the team (`REMOVE`); returns
     their user name and a signed note that undoes it (`restore_member`), or None when nothing
     changes (a second tap). One's own membership and the last organiser's are refused. Audited."""
+    _lock_team(host)
     membership = (
         Membership.objects.select_for_update().select_related("user").filter(pk=membership_id, host=host).first()
     )
     if membership is None or membership.role == role:
         return None
-    if membership.user_id == changed_by.pk:
-        raise Refused("team_not_yourself")
-    if membership.role == Role.ORGANISER and not _organisers_left(host, membership):
-        raise Refused("team_last_organiser")
+    _check_change(host, membership, role, changed_by)
     name = membership.user.get_username()
     before = {"user": name, "role": membership.role}
     if role == REMOVE:
@@ -89,7 +104,9 @@ def undone_change(host: Any, undo: str) -> dict[str, Any] | None:
 @transaction.atomic
 def restore_member(host: Any, *, undo: str, restored_by: Any) -> str | None:
     """Undo a change: the same account holds the role it had before in the team again; returns its
-    name, or None when it holds that role already (a second tap). Audited."""
+    name, or None when it holds that role already (a second tap). It passes the checks of the
+    change it undoes (`_check_change`). Audited."""
+    _lock_team(host)
     note = undone_change(host, undo)
     user = None if note is None else get_user_model().objects.filter(pk=note["user"], is_active=True).first()
     if user is None:
@@ -97,6 +114,10 @@ def restore_member(host: Any, *, undo: str, restored_by: Any) -> str | None:
     membership = Membership.objects.select_for_update().filter(user=user, host=host).first()
     if membership is not None and membership.role == note["role"]:
         return None
+    if membership is not None:
+        _check_change(host, membership, note["role"], restored_by)
+    elif user.pk == restored_by.pk:
+        raise Refused("team_not_yourself")
     Membership.objects.update_or_create(user=user, host=host, defaults={"role": note["role"]})
     log_change(
         None, restored_by, "team_member_restored", after={"user": user.get_username(), "role": note["role"]}, host=host
@@ -168,6 +189,8 @@ def accept_invitation(token: str, *, user: Any) -> Invitation:
     now = timezone.now()
     if invitation is None or not invitation.is_usable(now) or not user.is_active or _is_tablet(user):
         raise Refused("invitation_unusable")
+    if not invitation_stands(invitation):
+        raise Refused("invitation_unusable")
     if not Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(
         accepted_at=now, accepted_by=user
     ):
@@ -199,7 +222,7 @@ def accept_with_new_account(token: str, *, username: str, password: str) -> Any:
     """A new account (user name and password) that takes the invitation of `token`; returns the
     user. Nothing is made when the invitation cannot be used or the name is taken."""
     invitation = invitation_by_token(token)
-    if invitation is None or not invitation.is_usable(timezone.now()):
+    if invitation is None or not invitation.is_usable(timezone.now()) or not invitation_stands(invitation):
         raise Refused("invitation_unusable")
     if get_user_model().objects.filter(username__iexact=username).exists():
         raise Refused("username_taken", field="username")

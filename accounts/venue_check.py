@@ -63,11 +63,20 @@ def answer(nonce: str) -> str | None:
     return salted_hmac(f"{SALT}.answer", nonce).hexdigest()
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer of another server, never followed: following it would let an
+    address's server send this one to any address (its own loopback included)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # urllib then raises HTTPError: "does not answer as this server"
+
+
 def ask(base: str, timeout: float) -> bool:
-    """True when this server (one holding its key) answers at `base` within `timeout` seconds."""
+    """True when this server (one holding its key) answers at `base` within `timeout` seconds.
+    Only `base` is asked: never through a proxy, never following a redirect."""
     nonce = new_nonce()
     url = base + reverse("accounts:venue_check", kwargs={"nonce": nonce})
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # straight there, never via a proxy
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirects())
     try:
         with opener.open(url, timeout=timeout) as response:
             body = response.read(200).decode("ascii", "replace")

@@ -270,7 +270,7 @@ def run_locust(port, data_file, out, size, faults_wanted, master):
     return started, faults
 
 
-def main():
+def arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--postgres", action="store_true", help="on a throwaway PostgreSQL cluster")
     parser.add_argument("--faults", action="store_true", help="reload, stop and kill gunicorn workers during the load")
@@ -281,7 +281,50 @@ def main():
     parser.add_argument("--players", type=int, help="a larger or smaller hall: players (4 per table and tablet)")
     parser.add_argument("--phones", type=int, help="a larger or smaller hall: phones")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, Locust's CSV)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def run_hall(args, size, workdir, env, out):
+    """Prepare the hall, serve it and load it: what the report needs of the run."""
+    with contextlib.ExitStack() as stack:
+        if args.postgres:
+            env["DATABASE_URL"] = stack.enter_context(postgresql_cluster(workdir))
+        data = prepare(env, size)
+        data_file = workdir / "hall.json"
+        port = free_port()
+        server_log = stack.enter_context(open(workdir / "gunicorn.log", "w"))
+        server = start_server(
+            {**os.environ, **env},
+            port,
+            workdir / "access.log",
+            options=args.gunicorn.split(),
+            log=server_log,
+            log_format=" %({x-hall-kind}i)s",
+        )
+        try:
+            data["baseline"] = warm_up(port)
+            data_file.write_text(json.dumps(data))
+            started, faults = run_locust(port, data_file, out, size, args.faults, server.pid)
+        finally:
+            stop_server(server)
+        lost, acknowledged = compare_saves(out, stored_games(data["round"]))
+        states = sheet_states(data["round"])
+        from django.db import connections
+
+        connections.close_all()
+    return {"started": started, "faults": faults, "lost": lost, "acknowledged": acknowledged, "states": states}
+
+
+def server_problems(workdir):
+    return [
+        line
+        for line in (workdir / "gunicorn.log").read_text().splitlines()
+        if "Traceback" in line or "locked" in line or "Error" in line
+    ]
+
+
+def main():
+    args = arguments()
     size = SMOKE if args.smoke else FULL
     size = dataclasses.replace(size, players=args.players or size.players, phones=args.phones or size.phones)
     database = "PostgreSQL" if args.postgres else "SQLite"
@@ -293,53 +336,18 @@ def main():
     for name in ("DATABASE_URL", "TESTING"):  # production settings, on the throwaway database only
         os.environ.pop(name, None)
     try:
-        with contextlib.ExitStack() as stack:
-            if args.postgres:
-                env["DATABASE_URL"] = stack.enter_context(postgresql_cluster(workdir))
-            data = prepare(env, size)
-            data_file = workdir / "hall.json"
-            port = free_port()
-            server_log = stack.enter_context(open(workdir / "gunicorn.log", "w"))
-            server = start_server(
-                {**os.environ, **env},
-                port,
-                workdir / "access.log",
-                options=args.gunicorn.split(),
-                log=server_log,
-                log_format=" %({x-hall-kind}i)s",
-            )
-            try:
-                data["baseline"] = warm_up(port)
-                data_file.write_text(json.dumps(data))
-                started, faults = run_locust(port, data_file, out, size, args.faults, server.pid)
-            finally:
-                stop_server(server)
-            lost, acknowledged = compare_saves(out, stored_games(data["round"]))
-            states = sheet_states(data["round"])
-            from django.db import connections
-
-            connections.close_all()
-        server_ms = server_times(workdir / "access.log")
-        problems = [
-            line
-            for line in (workdir / "gunicorn.log").read_text().splitlines()
-            if "Traceback" in line or "locked" in line or "Error" in line
-        ]
+        run = run_hall(args, size, workdir, env, out)
         budgets_hold, correct = print_report(
             out,
             database=database,
             setting=f"bin/serve {args.gunicorn}".strip(),
             size=size,
             load=(load_at_start, os.getloadavg()),
-            started=started,
-            faults=faults,
-            lost=lost,
-            acknowledged=acknowledged,
-            states=states,
             freshness=freshness_seconds(out),
-            server_ms=server_ms,
-            problems=problems,
+            server_ms=server_times(workdir / "access.log"),
+            problems=server_problems(workdir),
             poll_seconds=POLL_SECONDS,
+            **run,
         )
     finally:
         if args.keep:

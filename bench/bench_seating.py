@@ -111,31 +111,19 @@ def zero_repeat_table(sizes, seed, max_extra):
     return rows
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="a subset of the sizes")
-    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    t0 = time.perf_counter()
+def sizes_of(args):
+    """(sizes for the zero-repeat table, sizes and rounds for the speed table) of a setting."""
     if args.smoke:
-        sizes, speed, rounds_speed = [13, 16], [16], [3]
-    elif args.quick:
-        sizes, speed, rounds_speed = [13, 16, 20, 24, 27, 28, 36, 40, 44], [16, 200], [4]
-    else:
-        sizes, speed, rounds_speed = list(range(13, 65)), SPEED_SIZES, [4, 8]
+        return [13, 16], [16], [3]
+    if args.quick:
+        return [13, 16, 20, 24, 27, 28, 36, 40, 44], [16, 200], [4]
+    return list(range(13, 65)), SPEED_SIZES, [4, 8]
 
-    rows = zero_repeat_table(sizes, args.seed, 0)
-    ok_all = True
 
-    def line(label, ok):
-        nonlocal ok_all
-        ok_all &= ok
-        print(f"  {'PASS' if ok else 'FAIL'}  {label}")
-
+def check_known_best(rows, smoke, line):
     print()
     print("The issue's rows: repeat pairs next to the known best (0)")
-    for n, r in [] if args.smoke else ISSUE_ROWS:
+    for n, r in [] if smoke else ISSUE_ROWS:
         report, per_round = run(n, r, 3)
         line(
             f"{n} players x {r:>2} rounds (seed 3): {report['repeat_pairs']} repeat pairs "
@@ -147,6 +135,8 @@ def main():
         if n in KNOWN_BEST:
             line(f"{n} players: {reached} rounds without a repeat (known best {target})", reached >= target)
 
+
+def check_speed(speed, rounds_speed, seed, line):
     print()
     print("Speed and quality against the best of plain random draws")
     print("  unb = players whose seat letters are not balanced (engine.seating.letters)")
@@ -156,9 +146,9 @@ def main():
     )
     for n in speed:
         for r in rounds_speed:
-            report, per_round = run(n, r, args.seed)
+            report, per_round = run(n, r, seed)
             draws = max(10, min(200, 2_000_000 // (n * n * r)))
-            rnd = best_random(n, r, draws, args.seed)
+            rnd = best_random(n, r, draws, seed)
             print(
                 f"{n:>4} {r:>2} | {report['repeat_pairs']:>4} {report['worst_pair']:>5}"
                 f" {report['seat_spread']:>6} {report['unbalanced']:>4} {report['three_table_repeats']:>4}"
@@ -168,6 +158,26 @@ def main():
             )
             if n == 200:
                 line(f"200 players x {r} rounds: under 2 s a round (got {per_round:.2f} s)", per_round < 2.0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a subset of the sizes")
+    parser.add_argument("--smoke", action="store_true", help="the smallest setting, a few seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    sizes, speed, rounds_speed = sizes_of(args)
+    rows = zero_repeat_table(sizes, args.seed, 0)
+    ok_all = True
+
+    def line(label, ok):
+        nonlocal ok_all
+        ok_all &= ok
+        print(f"  {'PASS' if ok else 'FAIL'}  {label}")
+
+    check_known_best(rows, args.smoke, line)
+    check_speed(speed, rounds_speed, args.seed, line)
     print()
     print(
         f"{'all budgets met' if ok_all else 'SOME BUDGETS FAILED'}; "

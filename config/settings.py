@@ -30,6 +30,8 @@ STATEMENT_TIMEOUT  on PostgreSQL, the seconds a request's statement may run befo
 WORKER_STATEMENT_TIMEOUT  the same for the task worker and the release step (default 600)
 CONN_MAX_AGE   seconds a database connection is kept for the next requests, checked before each
                reuse (default 60; 0: a new connection per request)
+VENUE_CHECK    with HOSTED=1, "1" lets the server ask itself at a saved venue address (default off
+               there: it would send requests to addresses organisers type; on a laptop always on)
 """
 
 import datetime
@@ -92,7 +94,8 @@ if TESTING:
 ALLOWED_HOSTS = ["*"]
 LISTEN_HOST = os.environ.get("LISTEN_HOST", "")
 # Seconds the server waits for itself at a saved venue address (accounts/venue_check.py); 0: never asks.
-VENUE_CHECK_TIMEOUT = 2.0
+# Off on a hosted service unless the operator allows it (VENUE_CHECK=1).
+VENUE_CHECK_TIMEOUT = 0.0 if HOSTED and not env_flag("VENUE_CHECK") else 2.0
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 if PUBLIC_URL:
     CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
@@ -126,6 +129,7 @@ MIDDLEWARE = [
     "config.errors.MethodNotAllowedPageMiddleware",  # a 405 is the app's page, not the browser's
     "config.hosts.HostCheckMiddleware",  # before anything reads the request: 400 for a foreign host name
     "config.security.AllowedMethodsMiddleware",  # 405 for PUT, PATCH, DELETE…
+    "config.security.NulByteMiddleware",  # 400 for a NUL in the path or query; none in posted fields
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

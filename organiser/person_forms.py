@@ -11,9 +11,12 @@ from tournament import validation
 from tournament.names import surname_first
 
 
-def person_label(person):
-    """How a person is offered: surname first, club, year of birth, tournaments played."""
+def person_label(person, details=True):
+    """How a person is offered: surname first, club, year of birth, tournaments played (without
+    `details`, the name and club only: what an organiser of one tournament sees, SPEC §10)."""
     parts = [surname_first(person.given_names, person.surname), person.club]
+    if not details:
+        return " · ".join(part for part in parts if part)
     if person.birth_year:
         parts.append(str(person.birth_year))
     count = getattr(person, "tournament_count", None)
@@ -26,13 +29,14 @@ def person_label(person):
     return " · ".join(part for part in parts if part)
 
 
-def ask_person(form, candidates):
-    """Turn the players' form's hidden `person` into the question: the candidates and "a new person"."""
+def ask_person(form, candidates, details=True):
+    """Turn the players' form's hidden `person` into the question: the candidates (`person_label`)
+    and "a new person"."""
     form.fields["person"] = forms.ChoiceField(
         label=_("Who is it?"),
         required=False,
         widget=forms.RadioSelect,
-        choices=[(str(person.pk), person_label(person)) for person in candidates]
+        choices=[(str(person.pk), person_label(person, details)) for person in candidates]
         + [(NEW_PERSON, _("a new person, not one of these"))],
     )
     form._bound_fields_cache.pop("person", None)  # rendered anew as the question

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Mapping
+from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
 from engine import seating
+from engine.duplicates import duplicates_of
 from scoring.models import ScoreSheet
 from scoring.selectors.sheets import SeatedTable
 from tournament import clock
@@ -372,6 +373,67 @@ def namesakes(players: list[Player]) -> set[int]:
     hosts = {p.person.host_id for p in players if p.person is not None}
     counts = Counter(people.filter(host__in=hosts).values_list("host", "name_key"))
     return {p.pk for p in players if p.person is not None and counts[(p.person.host_id, p.person.name_key)] > 1}
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """A player registered as a person the organisation knows from other tournaments (issue 48.2):
+    "Lucja Wojcik → Łucja Wójcik, UTW Kraków, 1 earlier tournament"."""
+
+    player: Player
+    person_name: str  # the person's spelling
+    club: str
+    earlier: int  # the person's other tournaments
+
+    @property
+    def differs(self) -> bool:
+        """Whether the player was typed otherwise than the person is spelled (a tap can fix it)."""
+        return self.player.name != self.person_name
+
+
+def recognised_players(tournament: Tournament, pks: Collection[int] | None = None) -> list[Recognised]:
+    """The players of `tournament` (of `pks` only, when given) whose person played in another of
+    the organisation's tournaments, surnames in order: one query."""
+    players = Player.objects.filter(tournament=tournament, person__isnull=False)
+    if pks is not None:
+        players = players.filter(pk__in=list(pks))
+    players = players.select_related("person").annotate(
+        earlier=Count("person__players__tournament", filter=~Q(person__players__tournament=tournament), distinct=True)
+    )
+    found = [
+        Recognised(player, person.name, person.club, player.earlier)
+        for player in players.filter(earlier__gt=0)
+        if (person := player.person) is not None
+    ]
+    return sorted_by_surname(found, lambda recognised: recognised.player)
+
+
+MAX_COMPARED = 2000  # people of one organisation compared (the oldest records first): ~0.2 s of Python at most
+
+
+@dataclass(frozen=True)
+class Alike:
+    """Another record a person may be (issue 48.3): its pk and its name, surname first."""
+
+    pk: int
+    name: str
+
+
+def likely_duplicates(host_id: int | None) -> dict[int, list[Alike]]:
+    """{person pk: the other records of the host organisation it may be} (the same words in
+    another order, or one letter off: `engine.duplicates`), for people not merged into another.
+    One query of at most MAX_COMPARED rows, compared in Python: cheap whatever the page shows.
+    Only a flag: merging stays the organiser's choice on the person's page."""
+    rows = (
+        Person.objects.filter(host=host_id, merged_into__isnull=True)
+        .order_by("pk")
+        .values_list("pk", "surname", "given_names")[:MAX_COMPARED]
+    )
+    names, labels = {}, {}
+    for pk, surname, given_names in rows:
+        names[pk] = f"{given_names} {surname}"
+        labels[pk] = f"{surname} {given_names}".strip()
+    return {pk: [Alike(other, labels[other]) for other in others] for pk, others in duplicates_of(names).items()}
 
 
 def last_merge(person: Person) -> AuditEntry | None:

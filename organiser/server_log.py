@@ -30,16 +30,18 @@ class LoggedErrors:
 
     @property
     def when(self) -> datetime.datetime:
-        return timezone.localtime(self.errors[0].when)
+        return timezone.localtime(max(error.when for error in self.errors))
 
 
 def errors_seen_by(tournament: Tournament, user: Any) -> LoggedErrors | None:
     """The newest errors of `tournament`'s organisation (with no organisation's for a superuser),
-    or None when there are none."""
+    those of its staff's requests first (anonymous requests cannot crowd them out), or None when
+    there are none. The page shows each path escaped and cut to 120 characters."""
     own = Q(host_id=tournament.host_id)
     if user.is_superuser:
         own |= Q(host__isnull=True)
-    errors = list(ServerError.objects.filter(own).only("when", "method", "path").order_by("-when", "-pk")[:SHOWN])
+    found = ServerError.objects.filter(own).only("when", "method", "path", "signed_in")
+    errors = list(found.order_by("-signed_in", "-when", "-pk")[:SHOWN])
     if not errors:
         return None
     log_file = getattr(settings, "ERROR_LOG", None)

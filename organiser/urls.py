@@ -41,6 +41,7 @@ urlpatterns = [
     path("<slug:slug>/people/<int:person_id>/undo/", people.person_undo_merge, name="person_undo_merge"),
     path("<slug:slug>/players/check-in-everyone/", players.check_in_everyone, name="check_in_everyone"),
     path("<slug:slug>/players/<int:pk>/", players.player_detail, name="player"),
+    path("<slug:slug>/players/<int:pk>/spelling/", players.player_spelling, name="player_spelling"),
     path("<slug:slug>/players/<int:pk>/<slug:action>/", players.player_action, name="player_action"),
     path("<slug:slug>/draw/", rounds.draw, name="draw"),
     path("<slug:slug>/final/", rounds.seat_final, name="final"),

@@ -29,14 +29,16 @@ about what a bare view does.
 
 import functools
 import hashlib
+import secrets
 import time
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.db import connection
+from django.db import connection, transaction
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
@@ -210,6 +212,50 @@ def cached(tournament, name, compute):
 
 def _cached(digest, name, compute):
     return shared_cache.once(f"public:{release.fingerprint()}:{digest}:{get_language()}:{name}", compute, CACHE_SECONDS)
+
+
+LIST_SECONDS = 120  # at most this long, a list changed without a save (a restore's swap) shows the old one
+LIST_GENERATION_KEY = "public-list-generation"
+
+
+def list_generation():
+    """The lists' generation: a random token in the shared cache, made anew whenever a tournament
+    or a host organisation is saved or deleted (`lists_changed`), so that every app server's next
+    list is a new one. Without it (a cache restarted or unreachable) a new one is made."""
+    generation = shared_cache.get(LIST_GENERATION_KEY)
+    if generation is None:
+        generation = lists_changed()
+    return generation
+
+
+def lists_changed(**kwargs):
+    """A tournament or a host organisation was saved or deleted: the lists show it from now on
+    (at once, and again once the change commits, so that a list rendered meanwhile is not kept)."""
+    generation = secrets.token_hex(8)
+    shared_cache.set(LIST_GENERATION_KEY, generation, None)
+    if kwargs.get("sender") is not None:
+        transaction.on_commit(lambda: shared_cache.set(LIST_GENERATION_KEY, secrets.token_hex(8), None))
+    return generation
+
+
+def listing_page(request, make):
+    """A list of the service's organisations or tournaments (the home page, an organisation's
+    page). `make()` gives (template, context, keep): for a visitor who is not signed in, a page
+    to `keep` is rendered once per list generation, path, language and day (upcoming tournaments
+    come first) for every app server. The way in of an empty service (the first organiser's
+    setup) is never kept."""
+    if not shared_visitor(request):
+        template, context, _keep = make()
+        return HttpResponse(render_to_string(template, context, request))
+    page_key = hashlib.sha256(request.get_full_path().encode()).hexdigest()
+    key = f"public-list:{release.fingerprint()}:{list_generation()}:{timezone.localdate()}:{get_language()}:{page_key}"
+    page = shared_cache.get(key)
+    if page is None:
+        template, context, keep = make()
+        page = render_to_string(template, {**context, "csrf_token": ""}, request).encode()
+        if keep:
+            shared_cache.set(key, page, LIST_SECONDS)
+    return HttpResponse(page)
 
 
 def shared_page(request, template, context):

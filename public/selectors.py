@@ -58,26 +58,6 @@ def public_rounds_in_order(tournament: Tournament) -> list[Round]:
     return list(Round.objects.filter(tournament=tournament).exclude(state=Round.State.DRAFT).order_by("number"))
 
 
-@dataclass(frozen=True)
-class Progress:
-    """Which rounds the public standings count, as the projector's heading says it."""
-
-    after: int  # the last qualifying round completed and counted (0: none yet)
-    of: int  # the qualifying rounds planned
-    finished: bool  # the final standings: the final (or, without one, the last round) is completed
-    playing: Round | None  # a round in play whose verified tables already count (live results only)
-
-
-def standings_progress(tournament: Tournament, rounds: list[Round], up_to_round: int | None) -> Progress:
-    """`rounds` from `public_rounds_in_order`; `up_to_round` the frozen round (None: live results)."""
-    counted = [r for r in rounds if up_to_round is None or r.number <= up_to_round]
-    completed = [r for r in counted if r.state == Round.State.COMPLETED]
-    after = max((r.number for r in completed if not r.is_final), default=0)
-    finished = any(r.is_final for r in completed) or (not tournament.final and after >= tournament.rounds_planned)
-    playing = [r for r in rounds if r.state == Round.State.STARTED] if up_to_round is None else []
-    return Progress(after, tournament.rounds_planned, finished, None if finished or not playing else playing[-1])
-
-
 def round_being_seated(rounds: list[Round]) -> Round | None:
     """The round whose seating the hall needs now: the latest published round while no round is
     in play (from its publication until it starts); None otherwise."""

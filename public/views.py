@@ -23,15 +23,9 @@ from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
 from organiser.entry_selectors import open_for_entries
 from organiser.services.entries import entries_open
-from public.freshness import cached, public_page, revalidate, shared_page, shared_visitor
+from public.freshness import cached, listing_page, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
-from public.selectors import (
-    find_players,
-    public_rounds_in_order,
-    round_being_seated,
-    seating_by_surname,
-    standings_progress,
-)
+from public.selectors import find_players, public_rounds_in_order, round_being_seated, seating_by_surname
 from scoring.selectors.results import player_rounds, public_round, public_rounds, round_tables
 from scoring.selectors.sheets import sheets_in_play_count, unfinished_results
 from scoring.selectors.standings import compute_standings, placing_reason, standings_json
@@ -43,23 +37,25 @@ from scoring.selectors.visibility import (
     final_order_public,
     public_scope,
     public_standings,
+    standings_progress,
 )
 from scoring.services.visibility import advance_ceremony, reset_ceremony, set_visibility
+from tournament.listing import hosts_with_tournaments_page, public_tournament_page, search_of
 from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (
     all_seasons,
-    all_tournaments,
     final_round,
     host_or_404,
-    hosts_with_tournaments,
     last_completed_round,
     player_or_404,
     playing_clock,
+    several_hosts_with_tournaments,
     tournament_or_404,
 )
 
 SEATING_ONLY = Scope(visible=False, up_to_round=None)
+SEASONS_SHOWN = 20  # the newest seasons the tournaments' list names
 
 
 def visible_standings(tournament):
@@ -70,6 +66,16 @@ def visible_standings(tournament):
 def results_context(tournament):
     scope = public_scope(tournament)
     return {"tournament": tournament, "scope": scope, "frozen_round": scope.up_to_round}
+
+
+def standings_context(tournament, rounds=None):
+    """What a page showing places adds: how far the standings are (`progress`: "after round N of M")
+    and whether the places are final (`medals`: medal marks only then, issue 48.1: the leader after
+    the qualifying rounds is not the medallist). `rounds`: the public rounds in order, when read."""
+    found = results_context(tournament)
+    rounds = public_rounds_in_order(tournament) if rounds is None else rounds
+    progress = standings_progress(tournament, rounds, found["frozen_round"])
+    return {**found, "progress": progress, "medals": progress.finished}
 
 
 def in_the_halls_language(view):
@@ -137,28 +143,48 @@ def round_clock(request, slug):
 
 @require_safe
 def home(request):
-    """The tournaments; with none yet, the way in: the first organiser's setup or the sign-in. With
-    several host organisations, theirs instead, each leading to its own page."""
-    hosts = hosts_with_tournaments()
-    if len(hosts) > 1:
-        return render(request, "public/organisations.html", {"hosts": hosts})
-    tournaments = all_tournaments()
-    context = {"tournaments": tournaments, "seasons": all_seasons(), "needs_setup": not tournaments and needs_setup()}
-    return render(request, "public/home.html", context)
+    """The tournaments, a page at a time with a search; with none yet, the way in: the first
+    organiser's setup or the sign-in. With several host organisations, theirs instead (a page at
+    a time, searched), each leading to its own page."""
+    search, number = search_of(request.GET.get("q")), request.GET.get("page")
+
+    def make():
+        if several_hosts_with_tournaments():
+            page = hosts_with_tournaments_page(search=search, number=number)
+            return "public/organisations.html", {"page": page, "hosts": page.object_list, "search": search}, True
+        page = public_tournament_page(search=search, number=number)
+        empty = not page.paginator.count and not search
+        context = {
+            "page": page,
+            "tournaments": page.object_list,
+            "search": search,
+            "seasons": all_seasons(limit=SEASONS_SHOWN),
+            "needs_setup": empty and needs_setup(),
+        }
+        return "public/home.html", context, not empty
+
+    return listing_page(request, make)
 
 
 @require_safe
 def organisation_page(request, host):
-    """One host organisation's tournaments."""
+    """One host organisation's tournaments, a page at a time with a search."""
     host = host_or_404(host)
-    tournaments = all_tournaments(host)
-    context = {
-        "tournaments": tournaments,
-        "seasons": all_seasons(host),
-        "host": host,
-        "entries_open": open_for_entries(tournaments, timezone.now()),
-    }
-    return render(request, "public/home.html", context)
+    search, number = search_of(request.GET.get("q")), request.GET.get("page")
+
+    def make():
+        page = public_tournament_page(host, search=search, number=number)
+        context = {
+            "page": page,
+            "tournaments": page.object_list,
+            "search": search,
+            "seasons": all_seasons(host, limit=SEASONS_SHOWN),
+            "host": host,
+            "entries_open": open_for_entries(list(page.object_list), timezone.now()),
+        }
+        return "public/home.html", context, True
+
+    return listing_page(request, make)
 
 
 @require_safe
@@ -196,7 +222,7 @@ def standings_page(request, tournament):
 
     def context():
         rows = visible_standings(tournament)
-        return {**results_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
+        return {**standings_context(tournament), "nav": "standings", "rows": rows, "has_results": counts_any_game(rows)}
 
     template = "public/standings.html#leaderboard" if request.htmx else "public/standings.html"
     return shared_page(request, template, context)
@@ -220,7 +246,7 @@ def player_page(request, tournament, ext_id):
         rows = visible_standings(tournament)
         own_row = next((row for row in rows or () if row.player.pk == player.pk), None)
         return {
-            **results_context(tournament),
+            **standings_context(tournament),
             "player": player,
             "history": player_rounds(tournament, player),
             "standing": own_row if counts_any_game(rows) else None,
@@ -266,8 +292,8 @@ def projector_page(request, tournament):
     up, so that every row is back on screen within 30 s (`public.projector`)."""
 
     def context():
-        found = results_context(tournament)
         rounds = public_rounds_in_order(tournament)
+        found = standings_context(tournament, rounds)
         seated = round_being_seated(rounds)
         rows = seating_by_surname(seated) if seated else visible_standings(tournament) or []
         layout = projector_layout(len(rows))
@@ -275,7 +301,6 @@ def projector_page(request, tournament):
         return {
             **found,
             "seated_round": seated,
-            "progress": standings_progress(tournament, rounds, found["frozen_round"]),
             "has_results": not seated and counts_any_game(rows),
             "page": page,
             "layout": layout,

@@ -56,6 +56,16 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def fresh_public_lists():
+    """The public lists' kept pages (public.freshness.listing_page) are one test's: a test's data
+    rolled back sends no signal, so each test starts a list generation of its own."""
+    from public.freshness import LIST_GENERATION_KEY
+    from tournament import shared_cache
+
+    shared_cache.delete(LIST_GENERATION_KEY)
+
+
+@pytest.fixture(autouse=True)
 def own_data_folder(settings, tmp_path_factory):
     """Each test its own data folder (VAR_DIR), snapshot folder and error log, so that no test
     sees what another wrote, whatever the order and however many workers run the suite."""

@@ -92,7 +92,9 @@ MESSAGES = {
     "setup_wait": _("Too many codes were typed from this device. Wait %(minutes)s min and try again."),
     "staff_name_unavailable": _("Choose another user name, for example with the surname or a digit added."),
     "staff_role_not_given": _("Choose the role: referee or head referee."),
-    "staff_not_removable": _("An organiser's role, and your own, cannot be taken away on this page."),
+    "staff_not_removable": _(
+        "Your own role cannot be taken away, and an organiser's only by the organisation's organisers."
+    ),
     "staff_undo_expired": _("This removal can no longer be undone. Add the person again with a new user name."),
     "username_taken": _("This user name is taken: choose another."),
     "team_not_yourself": _("Your own role cannot be changed here: ask another organiser of your organisation."),

@@ -11,7 +11,7 @@ import datetime
 import uuid
 from typing import Any
 
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Max, QuerySet
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
@@ -30,15 +30,10 @@ from tournament.text import slug_from
 from tournament.validation import MAX_SLUG, RESERVED_SLUGS
 
 
-def all_tournaments(host: HostOrganisation | None = None) -> list[Tournament]:
-    """Every tournament the public sees (of `host` alone, when given), the newest first."""
-    tournaments = Tournament.objects.all()
-    return list(tournaments if host is None else tournaments.filter(host=host))
-
-
-def hosts_with_tournaments() -> list[HostOrganisation]:
-    """The host organisations that have tournaments, by name, each with how many (`tournament_count`)."""
-    return list(HostOrganisation.objects.annotate(tournament_count=Count("tournaments")).filter(tournament_count__gt=0))
+def several_hosts_with_tournaments() -> bool:
+    """More than one host organisation has tournaments (the public home page lists them then)."""
+    with_tournaments = Tournament.objects.order_by("host_id").values("host_id").distinct()
+    return len(with_tournaments[:2]) > 1
 
 
 def host_or_404(slug: str) -> HostOrganisation:
@@ -192,10 +187,10 @@ def playing_clock(tournament: Tournament, now: datetime.datetime | None = None) 
     return clock_of(round_, line.length_minutes if line else DEFAULT_ROUND_MINUTES, now)
 
 
-def all_seasons(host: HostOrganisation | None = None) -> list[Season]:
-    """The seasons (of one host organisation), the newest first."""
+def all_seasons(host: HostOrganisation | None = None, *, limit: int | None = None) -> list[Season]:
+    """The seasons (of one host organisation), the newest first; at most `limit` (None: all)."""
     seasons = Season.objects.all() if host is None else Season.objects.filter(host=host)
-    return list(seasons.order_by("-created_at", "name"))
+    return list(seasons.order_by("-created_at", "name")[:limit])
 
 
 def season_with_slug(slug: str) -> Season | None:

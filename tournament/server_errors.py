@@ -4,8 +4,11 @@
 laptop and on a hosted service alike. The tournament is the one the URL's `slug` names; its
 organisation owns the error. Recording never raises and never writes into a broken transaction:
 it writes in its own savepoint or transaction, and when that fails (the request's database
-connection is gone or its transaction aborted) it only logs why. At most KEPT rows per
-organisation are kept (and KEPT with no organisation); older ones are deleted at each write.
+connection is gone or its transaction aborted) it only logs why. Only a real server error (a 5xx
+answer) is kept: a request the app answered as it should (400, 404) is not one. At most KEPT rows
+per organisation and source are kept (and KEPT with no organisation): the errors of signed-in
+requests and those of anonymous ones each have their own KEPT, so that a flood of anonymous
+requests cannot push out the errors its staff met. Older ones are deleted at each write.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ class ServerErrorHandler(logging.Handler):
         request = getattr(record, "request", None)
         if not isinstance(request, HttpRequest) or not record.exc_info or record.exc_info[1] is None:
             return
+        if getattr(record, "status_code", 500) < 500:  # answered as it should: not a server error
+            return
         try:
             record_error(request, record.exc_info[1])
         except Exception as error:  # a recording's failure must never become the request's
@@ -44,6 +49,8 @@ def record_error(request: HttpRequest, error: BaseException) -> None:
         log.warning("The server error of %s was not recorded: its transaction is broken.", request.path)
         return
     slug = _url_slug(request)
+    user = getattr(request, "user", None)
+    signed_in = bool(user is not None and user.is_authenticated)
     tournament_id, host_id = (tournament_and_host_ids(slug) if slug else None) or (None, None)
     try:
         with transaction.atomic():
@@ -55,8 +62,9 @@ def record_error(request: HttpRequest, error: BaseException) -> None:
                 exception=f"{type(error).__module__}.{type(error).__qualname__}"[:200],
                 message=str(error)[:MESSAGE_KEPT],
                 traceback="".join(traceback.format_exception(error)),
+                signed_in=signed_in,
             )
-            _prune(ServerError, host_id)
+            _prune(ServerError, host_id, signed_in)
     except DatabaseError as failure:
         log.warning("The server error of %s was not recorded: %r", request.path, failure)
 
@@ -67,8 +75,8 @@ def _url_slug(request: HttpRequest) -> str | None:
     return slug if isinstance(slug, str) else None
 
 
-def _prune(model: Any, host_id: int | None) -> None:
-    """Delete the organisation's rows beyond the KEPT newest."""
-    rows = model.objects.filter(host_id=host_id)
+def _prune(model: Any, host_id: int | None, signed_in: bool) -> None:
+    """Delete the organisation's rows of one source (signed in or not) beyond the KEPT newest."""
+    rows = model.objects.filter(host_id=host_id, signed_in=signed_in)
     kept = list(rows.order_by("-when", "-pk").values_list("pk", flat=True)[:KEPT])
     rows.exclude(pk__in=kept).delete()

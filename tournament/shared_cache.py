@@ -79,6 +79,17 @@ def set(key: str, value: Any, timeout: float) -> None:
         _call("set", None, key, value, timeout)
 
 
+def get_many(keys: list[str]) -> dict[str, Any]:
+    """{key: value} of the keys found, in one round trip ({} while the cache is unreachable)."""
+    return dict(_call("get_many", {}, keys)) if keys else {}
+
+
+def set_many(values: dict[str, Any], timeout: float) -> None:
+    kept = {key: value for key, value in values.items() if size(value) <= MAX_VALUE_BYTES}
+    if kept:
+        _call("set_many", None, kept, timeout)
+
+
 def add(key: str, value: Any, timeout: float) -> bool:
     """Store unless the key is there; True when stored (or the cache is unreachable)."""
     return bool(_call("add", True, key, value, timeout))

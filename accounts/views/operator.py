@@ -4,7 +4,7 @@ Also the page where that link (Django's password-reset token) lets a person set 
 
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
@@ -13,10 +13,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import LinkMailForm, OrganisationForm
 from accounts.link_mail import mail_queued_message, mail_set_password, set_password_user
-from accounts.selectors import all_hosts
-from accounts.services import create_organisation, set_password_path
+from accounts.selectors import hosts_page
+from accounts.services import create_organisation, set_password_once, set_password_path
 from accounts.venue import venue_address
 from accounts.views.devices import REFERRER_POLICY
+from tournament.listing import search_of
 from tournament.refusals import Refused
 
 NEW_ORGANISER_SESSION_KEY = "organisation_new"
@@ -45,9 +46,10 @@ def organisations(request):
     created = request.session.pop(NEW_ORGANISER_SESSION_KEY, None)
     if created:
         created["link"] = venue_address(request).url(created["path"])
-    response = render(
-        request, "accounts/operator_organisations.html", {"form": form, "hosts": all_hosts(), "created": created}
-    )
+    search = search_of(request.GET.get("q"))
+    page = hosts_page(search=search, number=request.GET.get("page"))
+    context = {"form": form, "page": page, "hosts": page.object_list, "search": search, "created": created}
+    response = render(request, "accounts/operator_organisations.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY
     return response
 
@@ -90,5 +92,13 @@ class SetPasswordView(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("accounts:login")
 
     def form_valid(self, form):
+        """The password is set once: a link posted by several browsers at once sets it for the
+        first; the others get the page of a used link."""
+        if not set_password_once(
+            form.user, checked_hash=self.user.password, password=form.cleaned_data["new_password1"]
+        ):
+            self.validlink = False  # the page of a used link
+            return self.render_to_response(self.get_context_data(form=form), status=410)
+        self.request.session.pop(auth_views.INTERNAL_RESET_SESSION_TOKEN, None)
         messages.success(self.request, _("Your password is set. Sign in with it."))
-        return super().form_valid(form)
+        return HttpResponseRedirect(self.get_success_url())

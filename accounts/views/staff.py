@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 
 from accounts import first_run
 from accounts.roles import organises_a_host
-from accounts.selectors import organised_hosts, tournaments_of
+from accounts.selectors import own_organised_hosts, tournaments_of
+from tournament.listing import search_of
 
 
 class LoginView(auth_views.LoginView):
@@ -22,15 +23,19 @@ class LoginView(auth_views.LoginView):
 
 @login_required
 def home(request):
-    """Where a signed-in staff member lands: the tournaments they may work on."""
-    tournaments = tournaments_of(request.user)
+    """Where a signed-in staff member lands: the tournaments they may work on, a page at a time
+    with a search."""
+    search = search_of(request.GET.get("q"))
+    page = tournaments_of(request.user, search=search, number=request.GET.get("page"))
     return render(
         request,
         "accounts/home.html",
         {
-            "tournaments": tournaments,
+            "page": page,
+            "tournaments": page.object_list,
+            "search": search,
             "can_create": organises_a_host(request.user),
-            "hosts": organised_hosts(request.user),
+            "hosts": own_organised_hosts(request.user),
         },
     )
 

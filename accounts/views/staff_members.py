@@ -12,7 +12,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import StaffMemberForm
+from accounts.forms import StaffMemberForm, StaffRemovalForm
 from accounts.models import Role
 from accounts.roles import staff_required
 from accounts.selectors import staff_grants
@@ -52,6 +52,7 @@ def staff_members(request, tournament):
         "form": form,
         "grants": grants,
         "asking": next((grant for grant in grants if str(grant.pk) == asked), None),
+        "removal_form": StaffRemovalForm(),
         "undo": undo,
         "removed": removed and {**removed, "role_label": dict(Role.choices)[removed["role"]]},
     }
@@ -62,8 +63,10 @@ def staff_members(request, tournament):
 @staff_required(Role.ORGANISER)
 def staff_member_remove(request, tournament, grant_id):
     page = reverse("accounts:staff_members", args=[tournament.slug])
+    form = StaffRemovalForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
-        removed = remove_staff_member(tournament, grant_id=grant_id, removed_by=request.user)
+        removed = remove_staff_member(tournament, grant_id=grant_id, removed_by=request.user, reason=reason)
     except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect(page)

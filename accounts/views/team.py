@@ -25,9 +25,10 @@ from accounts.selectors import (
     host_tournament_or_none,
     host_tournaments,
     invitation_by_token,
+    invitation_stands,
     open_invitations,
     organised_host_or_404,
-    organised_hosts,
+    team_hosts_page,
     team_log,
     team_members,
 )
@@ -42,6 +43,7 @@ from accounts.team import (
 )
 from accounts.venue import venue_address
 from accounts.views.devices import REFERRER_POLICY
+from tournament.listing import search_of
 from tournament.refusals import Refused
 
 NEW_INVITATION_SESSION_KEY = "invitation_new"
@@ -80,13 +82,16 @@ def _log_lines(host):
 @require_http_methods(["GET", "HEAD"])
 @login_required
 def team_home(request):
-    """The team page of the organisation the user organises; with several, a choice."""
-    hosts = organised_hosts(request.user)
-    if not hosts:
+    """The team page of the organisation the user organises; with several, a choice (a page at a
+    time, with a search)."""
+    search = search_of(request.GET.get("q"))
+    page = team_hosts_page(request.user, search=search, number=request.GET.get("page"))
+    if not page.paginator.count and not search:
         raise Http404("no organisation")
-    if len(hosts) == 1:
-        return redirect("accounts:team", host=hosts[0].slug)
-    return render(request, "accounts/team_chooser.html", {"hosts": hosts})
+    if page.paginator.count == 1 and not search:
+        return redirect("accounts:team", host=page.object_list[0].slug)
+    context = {"page": page, "hosts": page.object_list, "search": search}
+    return render(request, "accounts/team_chooser.html", context)
 
 
 @never_cache
@@ -219,8 +224,10 @@ def invitation(request, invitation_token):
     """The page an invitation's link opens: a new account, or (signed in) join with one's own."""
     token = invitation_token
     found = invitation_by_token(token)
-    if found is None or not found.is_usable(timezone.now()):
-        response = render(request, "accounts/invitation_unusable.html", {"invitation": found}, status=410)
+    now = timezone.now()
+    if found is None or not found.is_usable(now) or not invitation_stands(found):
+        context = {"invitation": found, "expired": found is not None and found.expires_at <= now}
+        response = render(request, "accounts/invitation_unusable.html", context, status=410)
         response["Referrer-Policy"] = REFERRER_POLICY
         return response
     signed_in = request.user.is_authenticated

@@ -31,14 +31,15 @@ CHECK_AGAIN = "check"
 def venue_chooser(request):
     """`/accounts/venue/`: the venue address is a tournament's; one tournament goes straight to
     its page, several are listed."""
-    tournaments = organised_tournaments(request.user)
-    if not tournaments:
+    page = organised_tournaments(request.user, number=request.GET.get("page"))
+    if not page.paginator.count:
         raise PermissionDenied
     back = return_path(request, request.GET.get("next"), "")
     query = f"?{urlencode({'next': back})}" if back else ""
-    if len(tournaments) == 1:
-        return redirect(reverse("accounts:venue", args=[tournaments[0].slug]) + query)
-    return render(request, "accounts/venue_chooser.html", {"tournaments": tournaments, "query": query})
+    if page.paginator.count == 1:
+        return redirect(reverse("accounts:venue", args=[page.object_list[0].slug]) + query)
+    context = {"page": page, "tournaments": page.object_list, "query": query}
+    return render(request, "accounts/venue_chooser.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -3,9 +3,9 @@ between the preview and the confirmation, and the restore itself.
 
 Restoring over a tournament of the same slug that the restorer organises replaces it whole, in one transaction: a snapshot of
 the tournament as it was is written first (trigger ``before-restore``), then the file is imported
-and the old tournament deleted; its staff grants, tablet links, venue address and identity
-(`uid`, so its snapshots) move to the restored one: they belong to this server, not to the
-file. A restore only ever writes into the restorer's host organisation: a tournament of the same
+and the old tournament deleted; its staff grants, tablet links, waiting invitations, venue
+address, seasons and identity (`uid`, so its snapshots) move to the restored one: they belong to
+this server, not to the file. A restore only ever writes into the restorer's host organisation: a tournament of the same
 slug they do not organise (another organisation's) is neither named nor touched, and the backup
 becomes a new tournament at a free address (`preview`). A file that fails any check changes nothing.
 
@@ -33,13 +33,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_tasks import task
 
-from accounts.models import DeviceLink, Role, TournamentRole, TournamentVenue
+from accounts.models import DeviceLink, Invitation, Role, TournamentRole, TournamentVenue
 from accounts.roles import has_role
 from organiser.backups.snapshots import queue_snapshot, take_snapshot
 from organiser.interchange import InterchangeError, decode, import_tournament, parse
 from organiser.models import StagedRestore
 from tournament.audit import log_change
-from tournament.models import Tournament
+from tournament.models import Season, Tournament
 from tournament.refusals import Refused
 from tournament.selectors import free_slug, locked_tournament_with_slug, tournament_row, tournament_with_slug
 
@@ -285,6 +285,8 @@ def restore(text, *, user, replace=None, host=None, slug=None):
                 TournamentRole.objects.filter(tournament=existing).update(tournament=tournament)
                 DeviceLink.objects.filter(tournament=existing).update(tournament=tournament)
                 TournamentVenue.objects.filter(tournament=existing).update(tournament=tournament)
+                Invitation.objects.filter(tournament=existing).update(tournament=tournament)
+                Season.tournaments.through.objects.filter(tournament=existing).update(tournament=tournament)
                 existing.delete()
             log_change(tournament, user, "restore", after={"replaced": existing is not None})
     except IntegrityError:  # a tournament of this slug was created meanwhile

@@ -29,7 +29,7 @@ from organiser.selectors import organisation_count, players_with_organisations
 from scoring.selectors.results import player_histories, public_rounds, tables_by_round
 from scoring.selectors.seasons import season_table, seasons_of
 from scoring.selectors.standings import placing_reason
-from scoring.selectors.visibility import counts_any_game, public_scope, public_standings
+from scoring.selectors.visibility import counts_any_game, public_scope, public_standings, standings_progress
 from tournament.models import ProducedFile
 from tournament.names import sorted_by_surname
 from tournament.selectors import data_version, tournament_with_pk
@@ -62,6 +62,7 @@ def site_files(tournament, progress=None):
     rows = public_standings(tournament)
     has_results = counts_any_game(rows)
     rounds = public_rounds(tournament)
+    standing_after = standings_progress(tournament, rounds, scope.up_to_round)
     rounds_tables = tables_by_round(tournament, rounds, scope)
     players = players_with_organisations(tournament)
     seasons = seasons_of(tournament)
@@ -70,6 +71,8 @@ def site_files(tournament, progress=None):
         "scope": scope,
         "frozen_round": scope.up_to_round,
         "rounds": rounds,
+        "progress": standing_after,
+        "medals": standing_after.finished,  # medal marks only once the places are final (issue 48.1)
         "exported_at": timezone.localtime(),
     }
 

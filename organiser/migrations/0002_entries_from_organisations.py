@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('organiser', '0001_snapshots_and_staged_restores'),
-        ('tournament', '0017_entries_settings_and_outbox'),
+        ('tournament', '0019_entries_settings_and_outbox'),
     ]
 
     operations = [

@@ -25,6 +25,7 @@ from organiser.services.players import (
     reinstate_player,
     remove_player,
     set_present,
+    use_person_spelling,
     withdraw_player,
 )
 from organiser.services.rounds import complete_round, discard_round, publish_round, start_round, swap_players
@@ -71,5 +72,6 @@ __all__ = [
     "swap_players",
     "table_counts",
     "undo_merge",
+    "use_person_spelling",
     "withdraw_player",
 ]

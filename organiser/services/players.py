@@ -374,3 +374,35 @@ def add_people(tournament: Tournament, *, people: Sequence[Person], user: Abstra
         return created
 
     return _in_transaction(action)
+
+
+def use_person_spelling(player: Player, *, user: AbstractBaseUser | None) -> Player:
+    """The player takes the spelling of the person they were recognised as (issue 48.2: typed
+    "Lucja Wojcik", known as "Łucja Wójcik"), so this tournament's standings and diplomas print
+    the name the season prints. Audited like a name correction; a second tap changes nothing."""
+
+    def action():
+        locked = Player.objects.select_for_update().select_related("person", "organisation").get(pk=player.pk)
+        person = locked.person
+        if person is None or person.merged_into_id is not None:
+            raise Refused("person_not_offered")
+        if (locked.surname, locked.given_names) == (person.surname, person.given_names):
+            return locked
+        entry = PlayerRow(person.given_names, person.surname, locked.organisation.name)
+        problems = registration_problems(locked.tournament, entries=[entry], ignore=locked)
+        if problems:
+            _refuse_first(problems)
+        before = locked.name
+        locked.surname, locked.given_names = person.surname, person.given_names
+        locked.save(update_fields=["surname", "given_names", "name"])
+        log_change(
+            locked.tournament,
+            user,
+            "player_spelling",
+            before={"player": locked.ext_id, "name": before},
+            after={"player": locked.ext_id, "name": locked.name},
+            reason="the spelling of the person known from earlier tournaments",
+        )
+        return locked
+
+    return _in_transaction(action)

@@ -77,7 +77,7 @@ def dashboard(request, tournament):
     context["ties_to_review"] = len(decisions_to_review(tournament))
     context["device_sheet_form"] = DeviceSheetForm()
     context["logged_error"] = (
-        errors_seen_by(tournament, request.user) if outranks(request.role, Role.ORGANISER) else None
+        errors_seen_by(tournament, request.user) if outranks(request.organisation_role, Role.ORGANISER) else None
     )
     context["timetable"] = selectors.day_timetable(tournament, rounds=context["rounds"])
     context["final_release"] = selectors.final_release_plan(tournament, context["rounds"])

@@ -22,7 +22,7 @@ def _search(request):
 
 
 @require_http_methods(["GET", "HEAD"])
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def people(request, tournament):
     """The organisation's people, surnames first, with a search by name (diacritics ignored)."""
     search = _search(request)
@@ -30,6 +30,7 @@ def people(request, tournament):
         "tournament": tournament,
         "search": search,
         "people": selectors.people_of(tournament.host_id, search=search),
+        "duplicates": selectors.likely_duplicates(tournament.host_id),
     }
     if request.htmx:
         return render(request, "organiser/people.html#people-found", context)
@@ -51,7 +52,7 @@ def _person_context(tournament, person, **forms):
         "players": selectors.person_players(person),
         "merged": selectors.merged_records(person),
         "form": forms.get("form") or PersonForm(initial=_person_initial(person)),
-        "merge_form": forms.get("merge_form") or MergeForm(people=others),
+        "merge_form": forms.get("merge_form") or MergeForm(people=others, initial=forms.get("merge_initial")),
         "undo_form": forms.get("undo_form") or UndoMergeForm(),
     }
 
@@ -65,7 +66,7 @@ def _person_initial(person):
     }
 
 
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def person_detail(request, tournament, person_id):
     """A person: their tournaments; their name, club and year of birth corrected for every later
     tournament (a tournament that has drawn a round keeps the name it printed)."""
@@ -90,11 +91,15 @@ def person_detail(request, tournament, person_id):
                     % {"count": count},
                 )
             return redirect_after_post(request, staff_url("person", tournament, person.pk))
-    return render(request, "organiser/person.html", _person_context(tournament, person, form=form))
+    same_as = request.GET.get("same_as", "")  # a likely duplicate's link: that record is chosen already
+    initial = {"survivor": int(same_as)} if same_as.isdigit() and len(same_as) < 13 else None
+    return render(
+        request, "organiser/person.html", _person_context(tournament, person, form=form, merge_initial=initial)
+    )
 
 
 @require_POST
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def person_merge(request, tournament, person_id):
     """ "The same person as…": this record's players become the chosen person's."""
     person = selectors.person_or_404(tournament.host_id, person_id)
@@ -114,7 +119,7 @@ def person_merge(request, tournament, person_id):
 
 
 @require_POST
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def person_undo_merge(request, tournament, person_id):
     """Undo "the same person as…": the players this record had go back to it."""
     person = selectors.person_or_404(tournament.host_id, person_id)
@@ -130,7 +135,7 @@ def person_undo_merge(request, tournament, person_id):
     return render(request, "organiser/person.html", _person_context(tournament, person, undo_form=form))
 
 
-@staff_required(Role.ORGANISER)
+@staff_required(Role.ORGANISER, member=True)
 def add_people(request, tournament):
     """Add from earlier tournaments: search the organisation's people, tick them, register them
     with their club as organisation (the quota holds)."""

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from accounts.roles import staff_required
+from accounts.roles import outranks, staff_required
 from organiser import importers, selectors, services
 from organiser.forms import ImportForm, PlayerForm
 from organiser.person_forms import ask_person
@@ -30,6 +30,8 @@ def _players_context(tournament, form=None):
         "tournament": tournament,
         "players": players,
         "namesakes": selectors.namesakes(players),
+        "respell": [found for found in selectors.recognised_players(tournament) if found.differs],
+        "duplicates": selectors.likely_duplicates(tournament.host_id),
         "form": form or _add_form(None, started),
         "organisations": selectors.organisation_names(tournament),
         "started": started,
@@ -49,10 +51,11 @@ def _counts(statuses, present):
     }
 
 
-def _show_refusal(form, refusal):
-    """A refusal next to its field; when unsure who the player is, the form asks."""
+def _show_refusal(request, form, refusal):
+    """A refusal next to its field; when unsure who the player is, the form asks (the people's
+    years of birth and tournament counts for the organisation's organisers only)."""
     if "candidates" in refusal.params:
-        ask_person(form, refusal.params["candidates"])
+        ask_person(form, refusal.params["candidates"], details=outranks(request.organisation_role, Role.ORGANISER))
     form.add_refusal(refusal)
 
 
@@ -77,7 +80,7 @@ def player_list(request, tournament):
                 user=request.user,
             )
         except Refused as refusal:
-            _show_refusal(form, refusal)
+            _show_refusal(request, form, refusal)
         else:
             added = {"name": player.name, "number": player.start_number, "round": player.joins_from_round}
             if player.joins_from_round:
@@ -86,6 +89,7 @@ def player_list(request, tournament):
                 )
             else:
                 messages.success(request, _("%(name)s has start number %(number)s.") % added)
+            _report_recognised(request, tournament, [player])
             return redirect_after_post(request, staff_url("players", tournament))
     context = _players_context(tournament, form)
     if request.htmx and request.method == "POST":
@@ -110,7 +114,7 @@ def player_detail(request, tournament, pk):
                 user=request.user,
             )
         except Refused as refusal:
-            _show_refusal(form, refusal)
+            _show_refusal(request, form, refusal)
         else:
             messages.success(request, _("The changes have been saved."))
             return redirect_after_post(request, staff_url("players", tournament))
@@ -172,6 +176,7 @@ def player_action(request, tournament, pk, action):
             "started": started,
             "next_round": started + 1,
             "oob": True,
+            "duplicates": selectors.likely_duplicates(tournament.host_id),
             **_counts(*selectors.player_counts(tournament)),
         }
         return render(request, "organiser/players.html#row-answer", context)
@@ -217,6 +222,57 @@ def _report_namesakes(request, rows, created):
         )
 
 
+MAX_RECOGNISED_NAMED = 20  # an import's answer names this many recognised players, then counts the rest
+
+
+def recognised_line(found):
+    """ "Lucja Wojcik → Łucja Wójcik, UTW Kraków, 1 earlier tournament" (no arrow when the
+    spelling is the person's)."""
+    earlier = ngettext("%(count)s earlier tournament", "%(count)s earlier tournaments", found.earlier) % {
+        "count": found.earlier
+    }
+    who = f"{found.player.name} → {found.person_name}" if found.differs else found.player.name
+    return ", ".join(part for part in (who, found.club, earlier) if part)
+
+
+def _report_recognised(request, tournament, players):
+    """Name each player just registered who is a person known from other tournaments (issue 48.2);
+    the players' page offers the person's spelling where it differs."""
+    found = selectors.recognised_players(tournament, [player.pk for player in players])
+    if not found:
+        return
+    lines = [recognised_line(one) for one in found[:MAX_RECOGNISED_NAMED]]
+    more = len(found) - len(lines)
+    if more:
+        lines.append(ngettext("and %(count)s more", "and %(count)s more", more) % {"count": more})
+    text = ngettext(
+        "Recognised as a person known from earlier tournaments: %(lines)s.",
+        "Recognised as people known from earlier tournaments: %(lines)s.",
+        len(found),
+    ) % {"lines": "; ".join(lines)}
+    if any(one.differs for one in found):
+        text += " " + _("The list below offers the spelling they had before.")
+    messages.info(request, text)
+
+
+@require_POST
+@staff_required(Role.ORGANISER)
+def player_spelling(request, tournament, pk):
+    """One tap: the player takes the spelling of the person known from earlier tournaments."""
+    player = player_or_404(tournament, pk=pk)
+    before = player.name
+    try:
+        player = services.use_person_spelling(player, user=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        if player.name != before:
+            messages.success(
+                request, _("%(before)s is now spelled %(name)s.") % {"before": before, "name": player.name}
+            )
+    return redirect_after_post(request, f"{staff_url('players', tournament)}#recognised")
+
+
 @staff_required(Role.ORGANISER)
 def player_import(request, tournament):
     """Upload a CSV or XLSX player list: every problem is listed and nothing is imported."""
@@ -236,6 +292,7 @@ def player_import(request, tournament):
                 % {"count": len(created)},
             )
             _report_namesakes(request, rows, created)
+            _report_recognised(request, tournament, created)
             return redirect_after_post(request, staff_url("players", tournament))
     context = {"tournament": tournament, "form": form, "problems": problems}
     if request.htmx and request.method == "POST":

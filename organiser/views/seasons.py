@@ -34,7 +34,8 @@ def _points_text(points):
 def season_list(request):
     if not organises_a_host(request.user):
         raise PermissionDenied
-    return render(request, "organiser/seasons.html", {"seasons": organised_seasons(request.user)})
+    page = organised_seasons(request.user, number=request.GET.get("page"))
+    return render(request, "organiser/seasons.html", {"page": page, "seasons": page.object_list})
 
 
 @login_required

@@ -10,24 +10,30 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
-from accounts.selectors import organised_hosts, organised_tournaments
+from accounts.selectors import organised_hosts, organised_tournaments, own_organised_hosts
 from organiser import services
 from organiser.forms import FinalReleaseForm, RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
+from tournament.listing import search_of
 from tournament.models import Tournament
 from tournament.refusals import Refused
 
 
 @login_required
 def staff_home(request):
-    """The organisers' list of tournaments; other staff go to their own start page."""
+    """The organisers' list of tournaments, a page at a time with a search; other staff go to
+    their own start page."""
     if not organises_a_host(request.user):
         return redirect("accounts:home")
-    return render(
-        request,
-        "organiser/home.html",
-        {"tournaments": organised_tournaments(request.user), "hosts": organised_hosts(request.user)},
-    )
+    search = search_of(request.GET.get("q"))
+    page = organised_tournaments(request.user, search=search, number=request.GET.get("page"))
+    context = {
+        "page": page,
+        "tournaments": page.object_list,
+        "search": search,
+        "hosts": own_organised_hosts(request.user),
+    }
+    return render(request, "organiser/home.html", context)
 
 
 @login_required

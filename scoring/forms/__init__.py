@@ -62,6 +62,14 @@ def faces_text(faces):
     return " ".join(str(face) for face in faces)
 
 
+KEYPAD_KEY_PREFIX = "key-"  # a keypad key's name: `key-B` for seat B's
+
+
+def keypad_key_pressed(data):
+    """A keypad key was pressed without JavaScript: the post is a preview, never a save."""
+    return any(str(name).startswith(KEYPAD_KEY_PREFIX) for name in data)
+
+
 def with_keypad_key(data, letters):
     """Apply a keypad key pressed without JavaScript (`key-B=7`, `back`, `clear`) to a copy of `data`.
 
@@ -69,7 +77,7 @@ def with_keypad_key(data, letters):
     """
     data = data.copy()
     for letter in letters:
-        key = str(data.get(f"key-{letter}") or "")[:KEYPAD_KEY_MAX]
+        key = str(data.get(f"{KEYPAD_KEY_PREFIX}{letter}") or "")[:KEYPAD_KEY_MAX]
         text = str(data.get(f"{letter}-keypad") or "")
         if not key or len(text) > KEYPAD_TEXT_MAX:
             continue

@@ -10,6 +10,12 @@ share the better place). For the public (`public=True`) a tournament counts only
 may see all of its results (`public_scope`: not hidden, not frozen; under "hidden until the
 ceremony" the final's start hides them until the ceremony's last reveal); the others are listed
 as pending. Staff see every finished tournament.
+
+A tournament's final placings are computed once per public version (`public.versions`: the
+database raises it on every change its results, rounds, players or visibility see) and kept in the
+shared cache (`placings_of`), so that a season of any number of tournaments reads its tournaments
+and their versions in one query, their kept placings in one round trip to the cache, and its
+people in one more: only a tournament changed since (or new to the cache) is computed again.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import F
+
 from engine import season as engine_season
 from scoring.selectors.sheets import results_are_final
 from scoring.selectors.standings import compute_standings
 from scoring.selectors.visibility import public_scope
-from tournament import names
+from tournament import names, release, shared_cache
 from tournament.models import Person, Season, Tournament
 from tournament.text import polish_sort_key
 
@@ -114,13 +122,54 @@ class SeasonTable:
         return next((line for line in self.lines if line.person.pk == person.pk), None)
 
 
+PLACINGS_SECONDS = 7 * 24 * 3600  # a finished tournament's placings rarely change; a change makes a new key
+
+# A tournament's kept placings: None while its results are not final, else (person id, place or
+# None when disqualified, status, the club its player played for) for each player with a person.
+Kept = list[tuple[int, int | None, str, str]] | None
+
+
 def season_tournaments(season: Season) -> list[Tournament]:
-    """The season's tournaments in date order."""
-    return list(season.tournaments.order_by("date", "pk"))
+    """The season's tournaments in date order, each with its public version (`version_now`)."""
+    return list(season.tournaments.annotate(version_now=F("public_version__version")).order_by("date", "pk"))
 
 
-def why_pending(tournament: Tournament, *, public: bool) -> str | None:
+def _placings_key(tournament: Tournament) -> str:
+    return f"season-placings:{release.fingerprint()}:{tournament.pk}:{tournament.version_now}"  # type: ignore[attr-defined]
+
+
+def _compute_placings(tournament: Tournament) -> Kept:
     if not results_are_final(tournament):
+        return None
+    kept = []
+    for row in compute_standings(tournament, verified_only=True):
+        player = row.player
+        if player.person_id is not None:
+            kept.append((player.person_id, row.rank, row.status, player.organisation.name))
+    return kept
+
+
+def placings_of(tournaments: list[Tournament]) -> dict[int, Kept]:
+    """{tournament id: its kept placings} for tournaments from `season_tournaments`: those kept for
+    their public version are read from the cache at once, the others computed and kept."""
+    keys = {tournament.pk: _placings_key(tournament) for tournament in tournaments}
+    found = shared_cache.get_many(list(keys.values()))
+    placings: dict[int, Kept] = {}
+    made = {}
+    for tournament in tournaments:
+        key = keys[tournament.pk]
+        if key in found:
+            placings[tournament.pk] = found[key][0]
+        else:
+            placings[tournament.pk] = _compute_placings(tournament)
+            if tournament.version_now is not None:  # type: ignore[attr-defined]
+                made[key] = (placings[tournament.pk],)
+    shared_cache.set_many(made, PLACINGS_SECONDS)
+    return placings
+
+
+def why_pending(tournament: Tournament, *, public: bool, kept: Kept) -> str | None:
+    if kept is None:
         return UNFINISHED
     if public:
         scope = public_scope(tournament)
@@ -136,13 +185,14 @@ def scoring_of(season: Season) -> engine_season.Scoring:
 def season_table(season: Season, *, public: bool) -> SeasonTable:
     """The season's table: staff (`public=False`) count every finished tournament, the public only
     those whose results are public."""
-    entries = [SeasonTournament(t, why_pending(t, public=public)) for t in season_tournaments(season)]
+    tournaments = season_tournaments(season)
+    kept = placings_of(tournaments)
+    entries = [SeasonTournament(t, why_pending(t, public=public, kept=kept[t.pk])) for t in tournaments]
     placings: list[engine_season.TournamentPlacings] = []
     clubs: dict[int, str] = {}
     for entry in entries:
         if entry.counts:
-            rows = compute_standings(entry.tournament, verified_only=True)
-            placings.append(_placings(entry.tournament, rows, clubs))
+            placings.append(_placings(entry.tournament, kept[entry.tournament.pk] or [], clubs))
     people = _people({placing.person for t in placings for placing in t.placings})
     merged = [
         engine_season.TournamentPlacings(
@@ -157,14 +207,11 @@ def season_table(season: Season, *, public: bool) -> SeasonTable:
     return SeasonTable(season, public, entries, lines)
 
 
-def _placings(tournament, rows, clubs):
+def _placings(tournament, kept, clubs):
     placings = []
-    for row in rows:
-        player = row.player
-        if player.person_id is None:
-            continue
-        clubs[player.person_id] = player.organisation.name  # the latest tournament's club, when the person has none
-        placings.append(engine_season.Placing(player.person_id, row.rank, row.status))
+    for person_id, place, status, club in kept:
+        clubs[person_id] = club  # the latest tournament's club, when the person has none
+        placings.append(engine_season.Placing(person_id, place, status))
     return engine_season.TournamentPlacings(tournament, placings)
 
 

@@ -12,7 +12,7 @@ changes by itself (auto-freeze, when ticked, still freezes them at the final's s
 from dataclasses import dataclass
 
 from scoring.selectors.standings import compute_standings
-from tournament.models import Tournament
+from tournament.models import Round, Tournament
 from tournament.selectors import final_round
 
 
@@ -74,3 +74,25 @@ def ceremony_podium(tournament):
     if not counts_any_game(rows):
         return [(place, []) for place in places]
     return [(place, [row for row in rows if row.medal and row.rank == place]) for place in places]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Which rounds the public standings count, as the projector's heading says it."""
+
+    after: int  # the last qualifying round completed and counted (0: none yet)
+    of: int  # the qualifying rounds planned
+    finished: bool  # the final standings: the final (or, without one, the last round) is completed
+    playing: Round | None  # a round in play whose verified tables already count (live results only)
+
+
+def standings_progress(tournament, rounds, up_to_round):
+    """`rounds`: the public rounds in order (`public.selectors.public_rounds_in_order`); `up_to_round` the
+    frozen round (None: live results). `finished` is what allows medal marks (issue 48.1): before it the
+    leaders of the qualifying rounds are not the medallists, and every output says "after round N of M"."""
+    counted = [r for r in rounds if up_to_round is None or r.number <= up_to_round]
+    completed = [r for r in counted if r.state == Round.State.COMPLETED]
+    after = max((r.number for r in completed if not r.is_final), default=0)
+    finished = any(r.is_final for r in completed) or (not tournament.final and after >= tournament.rounds_planned)
+    playing = [r for r in rounds if r.state == Round.State.STARTED] if up_to_round is None else []
+    return Progress(after, tournament.rounds_planned, finished, None if finished or not playing else playing[-1])

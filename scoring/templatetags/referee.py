@@ -39,34 +39,34 @@ def rack_count(tiles, jokers):
 
 
 @register.simple_tag
-def keypad_keys(letter, preview_url):
+def keypad_keys(letter):
     """The keys of one rack's keypad: tile faces 1–13, the joker, undo and clear.
 
-    Without JavaScript each key posts the form to the preview, which adds the face on the server;
-    with JavaScript, sheet.js lists the face in the rack's field and asks for the preview. (Built
-    here rather than in a template loop: a sheet has 68 of these buttons, each rack's remembered
-    for its seat, address and language.)
+    Without JavaScript each key posts the game's form (to its save address, which answers a key
+    as the preview does: `scoring.forms.keypad_key_pressed`), and the face is added on the server;
+    with JavaScript, sheet.js lists the face in the rack's field and asks for the preview. A sheet
+    has 256 of these buttons: each is as short as it can be (a button in a form submits it; a key
+    whose face is its name needs no label), built once per seat and language.
     """
-    return _keypad_keys(letter, preview_url, get_language())
+    return _keypad_keys(letter, get_language())
 
 
-@functools.lru_cache(maxsize=1024)
-def _keypad_keys(letter, preview_url, language):  # `language`: the labels are in it
-    keys = [(str(face), str(face), "key", "") for face in rules.TILE_FACES]
+@functools.lru_cache(maxsize=64)
+def _keypad_keys(letter, language):  # `language`: the labels are in it
+    keys = [(str(face), str(face), "", "") for face in rules.TILE_FACES]
     keys += [
-        (rules.JOKER, rules.JOKER, "key key--joker", _("joker")),
-        (KEYPAD_BACK, _("Undo"), "key key--edit", ""),
-        (KEYPAD_CLEAR, _("Clear"), "key key--edit", ""),
+        (rules.JOKER, rules.JOKER, "key--joker", _("joker")),
+        (KEYPAD_BACK, _("Undo"), "key--edit", ""),
+        (KEYPAD_CLEAR, _("Clear"), "key--edit", ""),
     ]
-    # Escaped here once per value (format_html would take a tenth of the sheet page's time).
-    name, action = escape(f"key-{letter}"), escape(preview_url)
-    return mark_safe(
-        "".join(
-            f'<button type="submit" class="{css}" name="{name}" value="{escape(value)}" formaction="{action}"'
-            f' aria-label="{escape(spoken or label)}">{escape(label)}</button>'
-            for value, label, css, spoken in keys
-        )
-    )
+    name = escape(f"key-{letter}")
+
+    def key(value, label, css, spoken):
+        css = f' class="{css}"' if css else ""
+        spoken = f' aria-label="{escape(spoken)}"' if spoken else ""
+        return f'<button{css} name="{name}" value="{escape(value)}"{spoken}>{escape(label)}</button>'
+
+    return mark_safe("".join(key(*k) for k in keys))
 
 
 CHOICE_GROUPS_KEPT = 1024  # distinct groups of choice buttons remembered

@@ -3,7 +3,8 @@
 Links: on the static site (`site_root` in the context: "" at its top, "../" one folder down)
 they are relative file paths; on the public pages, the public URLs. `signed`: a score with
 its sign. `standings_caption` and `tie_note`: what a standings table says about its rows
-(`scoring.selectors.standings`, shared with the PDF and the exports).
+(`scoring.selectors.standings`, shared with the PDF and the exports). `with_final`: whether the
+table splits the final's figures from the qualifying ones.
 """
 
 from django import template
@@ -16,6 +17,13 @@ register = template.Library()
 register.filter("signed", signed)
 register.filter("standings_caption", standings.caption)
 register.filter("tie_note", standings.tie_note)
+
+
+@register.filter
+def with_final(rows):
+    """Whether the standings rows hold the final's players: the table then shows the final's and
+    the qualifying figures in separate, labelled columns (issue 48.8)."""
+    return any(row.in_final for row in rows or ())
 
 
 @register.simple_tag(takes_context=True)

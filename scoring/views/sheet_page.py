@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -462,6 +463,11 @@ def render_games(request, page, **context):
     return render_jinja(request, page, "scoring/sheet_games.html", **context)
 
 
+# The templates' indentation between two tags, a line break kept: a sheet is read over a venue's
+# Wi-Fi, and the page renders the same (whitespace between tags counts as one space at most).
+BETWEEN_TAGS = re.compile(r">[ \t]*\n\s*<")
+
+
 def render_jinja(request, page, template_name, **context):
     """A part of the sheet drawn by a Jinja2 template.
 
@@ -470,7 +476,7 @@ def render_jinja(request, page, template_name, **context):
     template = get_template(template_name, using="jinja2")
     translated = functools.lru_cache(maxsize=None)(gettext)
     context = {"page": page, "tournament": page.tournament, "gettext": translated, **context}
-    return mark_safe(template.render(context, request))
+    return mark_safe(BETWEEN_TAGS.sub(">\n<", template.render(context, request)))
 
 
 def answer(request, page, entry, *, status=200, with_version=False, saved=False):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role
-from scoring.forms import OverrideForm
+from scoring.forms import OverrideForm, keypad_key_pressed
 from scoring.selectors import sheets as selectors
 from scoring.services import sheets as services
 from scoring.services.entry import InvalidGame, check_game
@@ -59,6 +59,10 @@ def sheet_view(request, tournament, round_number, table_number):
 @referee_view()
 def game_preview(request, tournament, round_number, table_number, game_number):
     """Score what has been entered so far (nothing is saved): the game with scores or errors."""
+    return preview(request, tournament, round_number, table_number, game_number)
+
+
+def preview(request, tournament, round_number, table_number, game_number):
     page, number, form = posted_game(request, tournament, round_number, table_number, game_number)
     if not page.editable:
         return refuse(request, page, number, Refused("sheet_verified"))
@@ -74,7 +78,12 @@ def game_preview(request, tournament, round_number, table_number, game_number):
 @referee_view()
 def game_save(request, tournament, round_number, table_number, game_number):
     """Save one game: the form parses it, the service checks it once with the rules engine and
-    stores it (compare-and-swap on the sheet version); the page shows what the service returned."""
+    stores it (compare-and-swap on the sheet version); the page shows what the service returned.
+
+    A keypad key pressed without JavaScript posts the form here too (the keys carry no address of
+    their own, to keep the page light): it saves nothing and answers as the preview does."""
+    if keypad_key_pressed(request.POST):
+        return preview(request, tournament, round_number, table_number, game_number)
     page, number, form = posted_game(
         request, tournament, round_number, table_number, game_number, require_complete=True
     )

@@ -1,6 +1,6 @@
 """The staff page (issue 41): it only makes new accounts, never attaches a role to an existing one
-nor says whether a name is someone's; it cannot take an organiser's role or one's own; removing a
-referee asks first, on the page, and can be undone (the same account, the same role)."""
+nor says whether a name is someone's; nobody takes their own role, and an organiser's role only
+the organisation's organisers take back (SPEC §10); removing asks first, on the page, and can be undone (the same account, the same role)."""
 
 import re
 from urllib.parse import parse_qs, urlsplit
@@ -15,13 +15,13 @@ from accounts.services import make_member
 from organiser.interchange import import_tournament
 from tests.factories import build, tournament_data
 from tests.support.browser import assert_no_horizontal_scroll, screenshot, signed_in_page
-from tournament.models import AuditEntry, Tournament
+from tournament.models import AuditEntry, HostOrganisation, Tournament
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "long-enough-password-1"
 NEUTRAL = "Choose another user name, for example with the surname or a digit added."
-NOT_REMOVABLE = "An organiser's role, and your own, cannot be taken away on this page."
+NOT_REMOVABLE = "Your own role cannot be taken away, and an organiser's only by the organisation's organisers."
 
 
 def other_tournament():
@@ -77,19 +77,67 @@ def test_the_added_person_is_a_new_account_with_the_password_typed(organiser_cli
     assert list(user.tournament_roles.values_list("role", flat=True)) == [Role.HEAD_REFEREE]
 
 
-def test_an_organisers_role_and_ones_own_are_not_taken_away(organiser_client, organiser, tournament, co_organiser):
+def test_ones_own_role_is_never_taken_away(organiser_client, organiser, tournament):
     own = TournamentRole.objects.create(user=organiser, tournament=tournament, role=Role.REFEREE)
-    global_organiser = User.objects.create_user("zofia.glowna")
-    make_member(global_organiser, Role.ORGANISER.value)
-    theirs = TournamentRole.objects.create(user=global_organiser, tournament=tournament, role=Role.REFEREE)
-    co_grant = TournamentRole.objects.get(user=co_organiser)
-    for shown, grant in enumerate((co_grant, own, theirs), start=1):
-        answer = organiser_client.post(f"/accounts/staff/test/{grant.pk}/remove/")
-        assert answer["Location"] == "/accounts/staff/test/" and messages_of(answer) == [NOT_REMOVABLE] * shown
-    assert TournamentRole.objects.filter(pk__in=[co_grant.pk, own.pk, theirs.pk]).count() == 3
+    answer = organiser_client.post(f"/accounts/staff/test/{own.pk}/remove/")
+    assert answer["Location"] == "/accounts/staff/test/" and messages_of(answer) == [NOT_REMOVABLE]
+    assert TournamentRole.objects.filter(pk=own.pk).exists()
     assert not AuditEntry.objects.filter(action="staff_removed").exists()
-    page = organiser_client.get("/accounts/staff/test/").content.decode()
-    assert "Remove ewa.wspol" not in page and "Remove organiser" not in page
+    assert "Remove organiser" not in organiser_client.get("/accounts/staff/test/").content.decode()
+
+
+def test_a_one_tournament_organiser_takes_no_organisers_role(client, organiser, tournament, co_organiser):
+    """An organiser of this tournament alone removes referees, never an organiser's role: neither a
+    one-tournament organiser's nor a role held by an organiser of an organisation."""
+    other_host = HostOrganisation.objects.create(name="Inny klub", slug="inny-klub")
+    elsewhere = User.objects.create_user("zofia.glowna")
+    make_member(elsewhere, Role.ORGANISER.value, other_host)
+    theirs = TournamentRole.objects.create(user=elsewhere, tournament=tournament, role=Role.REFEREE)
+    second = User.objects.create_user("adam.drugi")
+    second_grant = TournamentRole.objects.create(user=second, tournament=tournament, role=Role.ORGANISER)
+    client.force_login(co_organiser)
+    own = TournamentRole.objects.get(user=co_organiser)
+    for shown, grant in enumerate((second_grant, own, theirs), start=1):
+        answer = client.post(f"/accounts/staff/test/{grant.pk}/remove/")
+        assert answer["Location"] == "/accounts/staff/test/" and messages_of(answer) == [NOT_REMOVABLE] * shown
+    assert TournamentRole.objects.filter(pk__in=[second_grant.pk, own.pk, theirs.pk]).count() == 3
+    page = client.get("/accounts/staff/test/").content.decode()
+    assert "Remove adam.drugi" not in page and "Remove ewa.wspol" not in page
+
+
+def test_the_organisations_organiser_takes_back_any_role_for_its_tournament_and_undoes_it(
+    organiser_client, organiser, tournament, co_organiser
+):
+    """A one-tournament organiser's role, and a referee's role held by another organisation's
+    organiser: the organisation's organiser takes each back, with a reason (audited), and undoes it."""
+    other_host = HostOrganisation.objects.create(name="Inny klub", slug="inny-klub")
+    elsewhere = User.objects.create_user("zofia.glowna")
+    make_member(elsewhere, Role.ORGANISER.value, other_host)
+    theirs = TournamentRole.objects.create(user=elsewhere, tournament=tournament, role=Role.REFEREE)
+    co_grant = TournamentRole.objects.get(user=co_organiser)
+    asked = organiser_client.get(f"/accounts/staff/test/?remove={co_grant.pk}").content.decode()
+    assert "Yes, remove ewa.wspol" in asked and 'name="reason"' in asked
+    for grant, name, role in ((co_grant, "ewa.wspol", "organiser"), (theirs, "zofia.glowna", "referee")):
+        answer = organiser_client.post(f"/accounts/staff/test/{grant.pk}/remove/", {"reason": "koniec  współpracy"})
+        assert f"{name} no longer has a role in this tournament." in messages_of(answer)
+        assert not TournamentRole.objects.filter(pk=grant.pk).exists()
+        entry = AuditEntry.objects.filter(action="staff_removed").latest("pk")
+        assert (entry.user, entry.before, entry.reason) == (
+            organiser,
+            {"user": name, "role": role},
+            "koniec współpracy",
+        )
+        undo = parse_qs(urlsplit(answer["Location"]).query)["removed"][0]
+        organiser_client.post("/accounts/staff/test/restore/", {"undo": undo})
+        assert TournamentRole.objects.get(user__username=name, tournament=tournament).role == role
+
+
+def test_the_team_page_offers_to_take_back_a_one_tournament_role(organiser_client, organiser, tournament, co_organiser):
+    grant = TournamentRole.objects.get(user=co_organiser)
+    own = TournamentRole.objects.create(user=organiser, tournament=tournament, role=Role.REFEREE)
+    page = organiser_client.get(f"/accounts/team/{tournament.host.slug}/").content.decode()
+    assert f'href="/accounts/staff/test/?remove={grant.pk}#grant-{grant.pk}"' in page
+    assert f"?remove={own.pk}" not in page
 
 
 def test_removing_asks_on_the_page_first(organiser_client, tournament):

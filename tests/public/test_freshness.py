@@ -86,7 +86,7 @@ def change_visibility(tournament):
         # p5 (+54) wins game 1 of round 3's table 2 with +2789, then −12, −5, −8: 54 + 2764
         (change_verify, "+54", "+2818"),
         (change_correct, "+118", "+146"),  # p2's +49 in round 3, game 2 becomes +77
-        (change_card, "row--gold", "row--dq"),
+        (change_card, "+8084", "row--dq"),  # p1 leads (no medal: round 3 of 5 is being played), then is DQ
         (change_visibility, "+8084", "+3788"),
     ],
 )

@@ -8,11 +8,21 @@ here): in round 1 Jan Łęcki (p1, seat A) went out in game 1, the referee set h
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db.models import F
 
 from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet
-from tests.factories import LATE_SCORE, ROUND1_SCORE, UNVERIFIED_SCORE, build_hall, hall_data
+from tests.factories import (
+    LATE_SCORE,
+    ROUND1_SCORE,
+    UNVERIFIED_SCORE,
+    _season_tournament,
+    after_the_final,
+    build_hall,
+    hall_data,
+)
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +135,9 @@ def test_a_nul_byte_in_the_raw_query_string_causes_no_error(client):
     assert client.get("/t/test/?q=%00%ff%fe", **HX).status_code == 200
 
 
-def test_standings_mark_medals_and_list_the_disqualified_last(client):
+def test_standings_before_the_last_round_say_after_which_round_and_mark_no_medal(client):
+    # Issue 48.1: the hall has 5 rounds planned, no final; rounds 1–2 completed, round 3 in play.
+    # The leaders now are not the medallists: no medal disc, and the page says how far it is.
     data = hall_data()
     data["cards"] = [{"player": "p2", "round": 2, "colour": "red", "reason": "unsporting behaviour"}]
     import_tournament(data)
@@ -133,9 +145,9 @@ def test_standings_mark_medals_and_list_the_disqualified_last(client):
     # Big points: p1–p4 have 3 (round 3's table 1 is verified), p5–p8 have 2 (table 2 is not).
     # Small points: p1 +8084, p3 −88, p4 −242 | p6 +138, p5 +54, p7 −54, p8 −138; p2 is DQ.
     assert standings_order(html) == [
-        ("p1", "row--gold"),
-        ("p3", "row--silver"),
-        ("p4", "row--bronze"),
+        ("p1", ""),
+        ("p3", ""),
+        ("p4", ""),
         ("p6", ""),
         ("p5", ""),
         ("p7", ""),
@@ -143,6 +155,35 @@ def test_standings_mark_medals_and_list_the_disqualified_last(client):
         ("p2", "row--dq"),
     ]
     assert "+8084" in html and "DQ" in html
+    assert "medal" not in html
+    assert "After round 2 of 5 · Round 3 is being played" in " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_standings_mark_medals_once_the_last_round_is_completed(client):
+    # zima-1: its one planned round completed, no final: the places are final. Zieliński 1 (gold),
+    # Żak 2 (silver), Nowak and Wójcik share 3rd (bronze both), Kowalski 5th: no medal.
+    _season_tournament("zima-1", "2026-01-10", [("ABCD", (5, 10, 20)), ("EFGH", (5, 12, 30))])
+    html = client.get("/t/zima-1/standings/").content.decode()
+    marks = dict((pid, classes) for classes, pid in re.findall(r'<tr class="([^"]*)">.*?/player/(\w)/', html, re.S))
+    assert marks == {"E": "row--gold", "A": "row--silver", "B": "row--bronze", "F": "row--bronze"} | {
+        pid: "" for pid in "CDGH"
+    }
+    assert "Final standings" in html
+
+
+def test_a_final_frozen_before_it_began_shows_no_medal(client):
+    # after_the_final frozen as of round 1 (its only qualifying round): the final's places are not
+    # public yet, so the qualifying leaders (p1, p5, p7) wear no medal; the page says "after round 1 of 1".
+    tournament = after_the_final()
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="frozen", frozen_round=1)
+    html = client.get("/t/test/standings/").content.decode()
+    assert "medal" not in html and "row--gold" not in html
+    assert "After round 1 of 1" in html
+    player = client.get("/t/test/player/p1/").content.decode()
+    assert "gold medal" not in player
+    Tournament.objects.filter(pk=tournament.pk).update(visibility="live", frozen_round=None)
+    cache.clear()
+    assert "gold medal" in client.get("/t/test/player/p7/").content.decode()  # the final released: p7 won it
 
 
 def test_standings_json_follows_the_public_standings(client):

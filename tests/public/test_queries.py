@@ -11,9 +11,9 @@ pytestmark = pytest.mark.django_db
 # (path, htmx, bound): measured with 8 players, and the same bound holds for 40. The fragment
 # cache is emptied first, so every request computes the standings.
 PAGES = [
-    ("/t/test/standings/", False, 6),
-    ("/t/test/standings/", True, 6),
-    ("/t/test/player/p1/", False, 9),
+    ("/t/test/standings/", False, 7),  # the rounds, for "after round N of M" and the medals
+    ("/t/test/standings/", True, 7),
+    ("/t/test/player/p1/", False, 10),  # the rounds: a medal only once the places are final
     ("/t/test/round/1/", False, 6),
     ("/t/test/", False, 5),
     ("/t/test/?q=a", True, 5),

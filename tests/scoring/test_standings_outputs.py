@@ -21,7 +21,7 @@ from organiser.exports.downloads import EXPORT_FILES
 from organiser.exports.site import site_files
 from printing.testing import flat, pdf_text, strict_pdf_rendering  # noqa: F401
 from scoring.selectors.standings import caption, compute_standings
-from tests.factories import FINAL_CAPTION, FINAL_STANDINGS, after_the_final
+from tests.factories import FINAL_CAPTION, FINAL_STANDINGS, after_the_final, build_hall
 from tests.support.files import read_csv, read_workbook
 
 pytestmark = pytest.mark.django_db
@@ -100,9 +100,11 @@ def html_standings(html, *, notes=True):
     parser = StandingsTable()
     parser.feed(html)
     rows = []
-    for place, who, big, small, won in parser.rows:
+    for place, who, *figures in parser.rows:
         name = (who["link"] or who["text"].split("·")[0]).split()
         marks = who["marks"]
+        # with a final: the final's three columns, then the qualifying three; the row's placing figures
+        big, small, won = figures if len(figures) == 3 else figures[:3] if FINAL_MARK in marks else figures[3:]
         rows.append(
             (
                 " ".join(place["text"].split()),
@@ -351,3 +353,58 @@ def test_every_output_shows_each_rows_figures_as_the_json_does(client, organiser
 
 def signed(value):
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def split_columns(html):
+    """[(place, player, final's (big, small, won) or None, qualifying (big, small, won))] of a
+    standings table that splits the final's figures from the qualifying ones, and its headers."""
+    parser = StandingsTable()
+    parser.feed(html)
+    rows = []
+    for place, who, *figures in parser.rows:
+        assert len(figures) == 6, figures
+        final = tuple(cell["text"].strip() for cell in figures[:3])
+        rows.append(
+            (
+                " ".join(place["text"].split()),
+                " ".join((who["link"] or who["text"]).split()[:2]),
+                None if final == ("–", "–", "–") else tuple(number(text) for text in final),
+                tuple(number(cell["text"]) for cell in figures[3:]),
+            )
+        )
+    headers = re.findall(r'<th scope="col" class="[^"]*part[^"]*">(.*?)</th>', html, re.S)
+    # the wide screens' labels (a phone's short ones, and their words for screen readers, left out)
+    headers = [re.sub(r'<(abbr|span) class="[^"]*narrow-only[^"]*"[^>]*>.*?</\1>', "", header) for header in headers]
+    return [" ".join(re.sub(r"<[^>]+>", " ", header).split()) for header in headers], rows
+
+
+# The final's figures and the qualifying ones of FINAL_STANDINGS (issue 48.8), worked out in
+# tests.factories: p7 final 2 / +20 / 2, qualifying 1 / +25 / 1; p6 1 / +15 / 1 and 1 / +10 / 1;
+# p1 1 / +5 / 1 and 2 / +60 / 2; p5 0 / −40 / 0 and 2 / +50 / 2; the rest only qualifying.
+SPLIT_STANDINGS = [
+    ("1", "Gracz 7", (2, 20, 2), (1, 25, 1)),
+    ("2", "Gracz 6", (1, 15, 1), (1, 10, 1)),
+    ("3", "Gracz 1", (1, 5, 1), (2, 60, 2)),
+    ("4", "Gracz 5", (0, -40, 0), (2, 50, 2)),
+    ("5", "Gracz 2", None, (1, 10, 1)),
+    ("6", "Gracz 3", None, (1, -15, 1)),
+    ("7", "Gracz 4", None, (0, -55, 0)),
+    ("8", "Gracz 8", None, (0, -85, 0)),
+]
+SPLIT_HEADERS = [
+    f"{part} {figure}" for part in ("Final", "Qualifying") for figure in ("Big points", "Small points", "Games won")
+]
+
+
+@pytest.mark.parametrize("path", ["/t/test/standings/", "/t/test/projector/"])
+def test_the_final_and_the_qualifying_figures_stand_in_separate_labelled_columns(client, path):
+    after_the_final()
+    headers, rows = split_columns(client.get(path).content.decode())
+    assert headers == SPLIT_HEADERS
+    assert [(place, who, final, qualifying) for place, who, final, qualifying in rows] == SPLIT_STANDINGS
+
+
+def test_standings_without_a_final_keep_one_set_of_columns(client):
+    build_hall()
+    html = client.get("/t/test/standings/").content.decode()
+    assert "part--final" not in html and "standings--split" not in html

@@ -54,6 +54,16 @@ def test_no_function_is_longer_than_60_lines():
     assert too_long == []
 
 
+def test_no_benchmark_function_is_longer_than_60_lines():
+    """The benchmarks (bench/) are read and changed like the apps: the same rule for their functions."""
+    too_long = [
+        f"{path.relative_to(ROOT)}:{line} {name} ({length} lines)"
+        for path in sorted((ROOT / "bench").glob("*.py"))
+        for name, line, length in long_functions(path.read_text(encoding="utf-8"))
+    ]
+    assert too_long == []
+
+
 def test_the_rules_catch_what_they_are_for():
     body = "".join(f"    x{n} = {n}\n" for n in range(60))
     assert long_functions(f"def long():\n{body}") == [("long", 1, 61)]

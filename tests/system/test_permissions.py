@@ -112,6 +112,7 @@ EXPECTED = {
     "organiser:check_in_everyone": post_only(ORG, 302),
     "organiser:player": staff(ORG, post=200),
     "organiser:player_action": post_only(ORG, 302, kwargs={"action": "check-in"}),
+    "organiser:player_spelling": post_only(ORG, 302),  # the person's spelling, or a refusal: back to the list
     "organiser:add_people": staff(ORG, post=200),  # nobody ticked: refused on the page
     "organiser:people": staff(ORG, post=405),
     "organiser:person": staff(ORG, post=200),  # an empty form: refused next to its fields
@@ -210,6 +211,7 @@ EXPECTED = {
     "public:help_head_referee": Expect(),
     "public:help_referee": Expect(),
     "favicon": Expect(get=301),  # to the icon among the static files
+    "healthz": Expect(),  # the proxy's health check: 200 while the database answers, for anyone
 }
 
 

@@ -3,6 +3,14 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournament.text import match_key
+
+
+def listing_key(name: str, slug: str) -> str:
+    """What a list's search reads: the name and the short address, folded as `match_key` folds
+    them (case, spacing and Polish diacritics ignored: "lodz" finds "Łódź")."""
+    return match_key(f"{name} {slug}")
+
 
 class HostOrganisation(models.Model):
     """An organisation that runs tournaments on this server (a federation, a senior university, a
@@ -13,6 +21,8 @@ class HostOrganisation(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short address"), max_length=80, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The name and short address folded for the lists' search (`listing_key`), kept by `save`.
+    search_key = models.CharField(max_length=300, default="", editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -21,6 +31,13 @@ class HostOrganisation(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.search_key = listing_key(self.name, self.slug)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = set(update_fields) | {"search_key"}
+        super().save(*args, **kwargs)
 
 
 LAPTOP_HOST = {"slug": "organizator", "name": "Organizator"}

@@ -105,6 +105,7 @@ class ServerError(models.Model):
     exception = models.CharField(max_length=200)  # the exception's class
     message = models.TextField(blank=True)
     traceback = models.TextField(blank=True)
+    signed_in = models.BooleanField(default=False)  # a staff member's request, kept apart from anonymous ones
 
     class Meta:
         ordering = ["-when", "-pk"]

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import discipline, rules
 from tournament import names
-from tournament.models.hosts import HostOrganisation, sole_host_organisation
+from tournament.models.hosts import HostOrganisation, listing_key, sole_host_organisation
 
 
 def default_big_point_places():
@@ -176,11 +176,18 @@ class Tournament(models.Model):
     # The tournament's own identity, never reused (the slug may be, after a deletion): its
     # snapshots' folder (organiser/backups/files.py). A restore hands it on to the restored tournament.
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # The name and short address folded for the lists' search (`listing_key`), kept by `save`.
+    search_key = models.CharField(max_length=300, default="", editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+        # The lists read one organisation's tournaments by date, or every one by date (a superuser's).
+        indexes = [
+            models.Index(fields=["host", "date"], name="tournament_host_date"),
+            models.Index(fields=["date"], name="tournament_date"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(players_per_organisation__gte=1), name="tournament_quota_positive"),
             models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="tournament_rounds_positive"),
@@ -194,6 +201,10 @@ class Tournament(models.Model):
         """A tournament saved without its organisation goes to the server's only one (a laptop's)."""
         if self.host_id is None:
             self.host_id = sole_host_organisation()
+        self.search_key = listing_key(self.name, self.slug)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = set(update_fields) | {"search_key"}
         super().save(*args, **kwargs)
 
     def rules_settings(self) -> rules.Settings:

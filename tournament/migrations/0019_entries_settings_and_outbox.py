@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0016_person_updated_at'),
+        ('tournament', '0018_server_error_source'),
     ]
 
     operations = [

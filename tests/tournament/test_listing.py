@@ -1,0 +1,84 @@
+"""The service's lists (`tournament.listing`): upcoming tournaments first, the nearest first, then
+the past ones, the most recent first; a search by name or short address with case and Polish
+diacritics ignored; PAGE_SIZE rows a page, whatever number the request names."""
+
+import datetime
+
+import pytest
+
+from tournament.listing import PAGE_SIZE, host_page, in_listing_order, public_tournament_page, search_of, searched
+from tournament.models import HostOrganisation, Tournament
+
+pytestmark = pytest.mark.django_db
+
+TODAY = datetime.date(2026, 6, 15)
+
+
+def tournament(name, slug, date, host=None):
+    host = host or HostOrganisation.objects.get_or_create(slug="utw", defaults={"name": "UTW"})[0]
+    return Tournament.objects.create(host=host, name=name, slug=slug, date=date)
+
+
+def test_upcoming_tournaments_come_first_the_nearest_first_then_the_most_recent():
+    for slug, date in [
+        ("past-old", "2026-01-10"),
+        ("later", "2026-09-01"),
+        ("today", "2026-06-15"),
+        ("past-recent", "2026-06-14"),
+        ("soon", "2026-06-20"),
+    ]:
+        tournament(slug.title(), slug, date)
+    order = [t.slug for t in in_listing_order(Tournament.objects.all(), TODAY)]
+    assert order == ["today", "soon", "later", "past-recent", "past-old"]
+
+
+def test_the_search_ignores_case_diacritics_and_word_order_and_reads_the_address_too():
+    tournament("Puchar Łodzi 2026", "puchar-lodzi", "2026-05-01")
+    tournament("Turniej Kraków", "krakow-wiosna", "2026-04-01")
+    tournament("Mistrzostwa Śląska", "slask", "2026-03-01")
+
+    def found(search):
+        return sorted(t.slug for t in searched(Tournament.objects.all(), search))
+
+    assert found("LODZI") == ["puchar-lodzi"]
+    assert found("2026 puchar") == ["puchar-lodzi"]
+    assert found("slaska") == ["slask"]
+    assert found("wiosna") == ["krakow-wiosna"]  # only in its address
+    assert found("krakow wiosna") == ["krakow-wiosna"]
+    assert found("warszawa") == []
+    assert found("  ") == ["krakow-wiosna", "puchar-lodzi", "slask"]
+
+
+def test_a_search_key_follows_a_rename():
+    renamed = tournament("Stara nazwa", "turniej", "2026-05-01")
+    renamed.name = "Złota Jesień"
+    renamed.save(update_fields=["name"])
+    assert [t.slug for t in searched(Tournament.objects.all(), "zlota jesien")] == ["turniej"]
+    host = HostOrganisation.objects.create(name="Klub Żółw", slug="zolw")
+    assert list(host_page(HostOrganisation.objects.all(), search="ZOLW").object_list) == [host]
+
+
+def test_a_list_of_45_pages_20_20_and_5_and_a_wrong_page_number_is_no_error():
+    start = datetime.date(2020, 1, 1)
+    for n in range(45):
+        tournament(f"Turniej {n}", f"t-{n}", start + datetime.timedelta(days=n))
+    assert PAGE_SIZE == 20
+    pages = [public_tournament_page(number=n) for n in (1, 2, 3)]
+    assert [len(page.object_list) for page in pages] == [20, 20, 5]
+    # All past: the most recent first (day 44 first, day 0 last).
+    assert pages[0].object_list[0].slug == "t-44" and pages[2].object_list[-1].slug == "t-0"
+    assert public_tournament_page(number="abc").number == 1
+    assert public_tournament_page(number="99").number == 3
+
+
+def test_one_organisations_list_holds_its_tournaments_only():
+    other = HostOrganisation.objects.create(name="Klub", slug="klub")
+    mine = tournament("Mój", "moj", "2026-05-01")
+    tournament("Obcy", "obcy", "2026-05-01", host=other)
+    assert [t.slug for t in public_tournament_page(mine.host).object_list] == ["moj"]
+
+
+def test_a_search_typed_is_trimmed():
+    assert search_of("  Puchar   Łodzi ") == "Puchar Łodzi"
+    assert search_of(None) == ""
+    assert len(search_of("x" * 500)) == 100
