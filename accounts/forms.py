@@ -218,3 +218,15 @@ class OrganisationForm(forms.Form):
         validators=[USERNAME_RULE],
         help_text=_("A new account: a name in use is refused."),
     )
+
+
+class LinkMailForm(forms.Form):
+    """Send a one-time link shown on the page by e-mail: the address, and which link (the server
+    checks that it made it and that it still works)."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        max_length=254,
+        error_messages={"invalid": _("Enter an e-mail address such as name@example.pl.")},
+    )
+    link = forms.CharField(widget=forms.HiddenInput, max_length=500)

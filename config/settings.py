@@ -282,6 +282,24 @@ else:
 # database, in the transaction that asks for them, for a worker (`manage.py db_worker`) to run.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
+# E-mail (entries, invitations): Django's SMTP backend with Django's own setting names, from the
+# environment. Without EMAIL_HOST no mail is sent: the outbox waits and the organiser's pages show
+# the links to pass on by hand (tournament/services/mail.py, docs/reference/mail.md).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587" if env_flag("EMAIL_USE_TLS") else "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS")
+EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL")
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both (SSL: port 465, TLS: port 587).")
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "turniej@localhost")
+# Entries (SPEC §11): contact details are blanked this many days after the tournament; at most
+# this many entries an hour from one client address.
+ENTRY_CONTACT_DAYS = int(os.environ.get("ENTRY_CONTACT_DAYS", "30"))
+ENTRIES_PER_ADDRESS_HOUR = int(os.environ.get("ENTRIES_PER_ADDRESS_HOUR", "20"))
+
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one tournament day
 CSRF_FAILURE_VIEW = "accounts.views.staff.csrf_failure"
 

@@ -36,6 +36,7 @@ FIELDSETS = [
         ],
     ),
     (_("Results in public"), ["visibility", "auto_freeze", "public_language"]),
+    (_("Entries from the organisations"), ["entries_until", "capacity"]),
 ]
 
 
@@ -85,6 +86,7 @@ class TournamentForm(forms.ModelForm):
         fields = [name for _legend, names in FIELDSETS for name in names]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "entries_until": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
             "opening_penalty_mode": forms.RadioSelect,
             "pool_exhausted_scoring": forms.RadioSelect,
             "big_point_unit": forms.RadioSelect,

@@ -3,7 +3,19 @@ printed pages, templates and bookmarks have used since before this app existed."
 
 from django.urls import path
 
-from organiser.views import backups, dashboard, exports, files, people, players, rounds, seasons, timetable, tournaments
+from organiser.views import (
+    backups,
+    dashboard,
+    entries,
+    exports,
+    files,
+    people,
+    players,
+    rounds,
+    seasons,
+    timetable,
+    tournaments,
+)
 
 app_name = "organiser"
 urlpatterns = [
@@ -18,6 +30,9 @@ urlpatterns = [
     path("<slug:slug>/status/", dashboard.dashboard_status, name="dashboard_status"),
     path("<slug:slug>/settings/", tournaments.tournament_edit, name="settings"),
     path("<slug:slug>/players/", players.player_list, name="players"),
+    path("<slug:slug>/entries/", entries.entries_page, name="entries"),
+    path("<slug:slug>/entries/close/", entries.entries_close, name="entries_close"),
+    path("<slug:slug>/entries/<str:name>", entries.entries_file, name="entries_file"),
     path("<slug:slug>/players/import/", players.player_import, name="player_import"),
     path("<slug:slug>/players/earlier/", people.add_people, name="add_people"),
     path("<slug:slug>/people/", people.people, name="people"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from public import season_pages, views
+from public import entry_pages, season_pages, views
 
 app_name = "public"
 urlpatterns = [
@@ -14,6 +14,10 @@ urlpatterns = [
     path("s/<slug:season>/", season_pages.season_standings, name="season"),
     path("s/<slug:season>/person/<str:uid>/", season_pages.season_person, name="season_person"),
     path("t/<slug:slug>/", views.tournament_page, name="tournament"),
+    path("t/<slug:slug>/entry/", entry_pages.entry_form, name="entry"),
+    path("t/<slug:slug>/entry/sent/", entry_pages.entry_sent, name="entry_sent"),
+    path("t/<slug:slug>/entry/<str:token>/", entry_pages.entry_detail, name="entry_detail"),
+    path("t/<slug:slug>/entry/<str:token>/confirm/", entry_pages.entry_confirm, name="entry_confirm"),
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings.json", views.standings_json_view, name="standings_json"),
     path("t/<slug:slug>/player/<path:ext_id>/", views.player_page, name="player"),

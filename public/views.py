@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -21,6 +21,8 @@ from accounts.first_run import needs_setup
 from accounts.help import BY_SLUG, HELP_PAGES
 from accounts.models import Role
 from accounts.roles import has_role, role_for, staff_required
+from organiser.entry_selectors import open_for_entries
+from organiser.services.entries import entries_open
 from public.freshness import cached, listing_page, public_page, revalidate, shared_page, shared_visitor
 from public.projector import projector_layout
 from public.selectors import find_players, public_rounds_in_order, round_being_seated, seating_by_surname
@@ -178,6 +180,7 @@ def organisation_page(request, host):
             "search": search,
             "seasons": all_seasons(host, limit=SEASONS_SHOWN),
             "host": host,
+            "entries_open": open_for_entries(list(page.object_list), timezone.now()),
         }
         return "public/home.html", context, True
 
@@ -196,6 +199,7 @@ def tournament_page(request, tournament):
         matches, more = find_players(tournament, query=query, round_=current)
         found = {
             **results_context(tournament),
+            "entries_open": entries_open(tournament),
             "nav": "tables",
             "rounds": rounds,
             "current": current,

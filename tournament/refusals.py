@@ -125,6 +125,20 @@ MESSAGES = {
         "Not saved: what these settings change is no longer what you checked (a setting or a sheet changed meanwhile). Check the changes again."
     ),
     "rescore_head_referee_only": _("Not saved: only the head referee or the organiser can change verified results."),
+    # entries from the organisations (organiser.services.entries, SPEC §11)
+    "entries_closed": _("This tournament takes no entries: ask its organiser."),
+    "entries_ended": _("Entries closed on %(until)s: ask the organiser whether a place is still free."),
+    "entries_drawn": _("Round 1 has been drawn: entries are closed."),
+    "entry_organisation_taken": ngettext_lazy(
+        "%(organisation)s has already entered %(count)s player; the limit is %(quota)s per organisation.",
+        "%(organisation)s has already entered %(count)s players; the limit is %(quota)s per organisation.",
+        "count",
+    ),
+    "entry_rate_limited": _("Too many entries were sent from this address in the last hour. Try again in an hour."),
+    "entry_expired": _("This entry was not confirmed within 48 hours and has expired. Send the entry again."),
+    "entry_withdraw_after_draw": _("Round 1 has been drawn: ask the organiser to withdraw the player."),
+    "entry_reason_required": _("Give the reason: it is sent to the entry's contact."),
+    "entry_not_holding": _("This entry is %(state)s: there is nothing to refuse."),
     # registering players (organiser.services.players), one problem per line of a file
     "name_empty": _("the name is empty."),
     "surname_empty": _("the surname is empty."),

@@ -9,9 +9,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import OrganisationForm
+from accounts.forms import LinkMailForm, OrganisationForm
+from accounts.link_mail import mail_queued_message, mail_set_password, set_password_user
 from accounts.selectors import hosts_page
 from accounts.services import create_organisation, set_password_once, set_password_path
 from accounts.venue import venue_address
@@ -51,6 +52,37 @@ def organisations(request):
     response = render(request, "accounts/operator_organisations.html", context)
     response["Referrer-Policy"] = REFERRER_POLICY
     return response
+
+
+@never_cache
+@require_POST
+def set_password_send(request):
+    """ "Send by e-mail" beside a new organiser's set-password link: into the outbox, the link shown again."""
+    if not (request.user.is_authenticated and request.user.is_active and request.user.is_superuser):
+        raise Http404("not an operator")
+    form = LinkMailForm(request.POST)
+    path = request.POST.get("link", "")
+    user = set_password_user(path)
+    if user is None:
+        messages.error(request, Refused("invitation_unusable").message)
+        return redirect("accounts:operator_organisations")
+    if form.is_valid():
+        address = form.cleaned_data["email"]
+        link = venue_address(request).url(path)
+        try:
+            mail_set_password(path=path, link=link, to=address, user=request.user)
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, mail_queued_message(address))
+    else:
+        messages.error(request, form.errors.get("email", [_("Enter an e-mail address such as name@example.pl.")])[0])
+    request.session[NEW_ORGANISER_SESSION_KEY] = {
+        "name": request.POST.get("name", "")[:200],
+        "user": user.get_username(),
+        "path": path,
+    }
+    return redirect("accounts:operator_organisations")
 
 
 class SetPasswordView(auth_views.PasswordResetConfirmView):

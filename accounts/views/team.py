@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ALL_TOURNAMENTS, InvitationForm, NewAccountForm, TeamChangeForm
+from accounts.forms import ALL_TOURNAMENTS, InvitationForm, LinkMailForm, NewAccountForm, TeamChangeForm
+from accounts.link_mail import mail_invitation, mail_queued_message
 from accounts.models import Role
 from accounts.selectors import (
     chosen_grants,
@@ -120,6 +121,7 @@ def team(request, host):
         "undo": undo,
         "changed": changed and {**changed, "role_label": ROLE_LABELS[changed["role"]]},
         "new_link": new_link,
+        "new_token": shown["token"] if new_link else "",
         "log": _log_lines(host),
     }
     response = render(request, "accounts/team.html", context)
@@ -166,6 +168,27 @@ def team_restore(request, host):
         if name is not None:
             messages.success(request, _("%(name)s has their earlier role in the team back.") % {"name": name})
     return redirect("accounts:team", host=host.slug)
+
+
+@require_POST
+@login_required
+def invitation_send(request, host):
+    """ "Send by e-mail" beside a new invitation's link: into the outbox, and the link shown again."""
+    host = organised_host_or_404(request.user, host)
+    form = LinkMailForm(request.POST)
+    token = request.POST.get("link", "")
+    if form.is_valid():
+        link = venue_address(request).url(reverse("accounts:invitation", kwargs={"invitation_token": token}))
+        try:
+            mail_invitation(host, token=token, link=link, to=form.cleaned_data["email"], user=request.user)
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+            return redirect("accounts:team", host=host.slug)
+        messages.success(request, mail_queued_message(form.cleaned_data["email"]))
+    else:
+        messages.error(request, form.errors.get("email", [_("Enter an e-mail address such as name@example.pl.")])[0])
+    request.session[NEW_INVITATION_SESSION_KEY] = {"host": host.pk, "token": token}
+    return redirect(f"{reverse('accounts:team', args=[host.slug])}#new-invitation")
 
 
 @require_POST

@@ -11,6 +11,7 @@ import json
 import re
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from tournament import validation
 
@@ -197,3 +198,16 @@ def decode(text):
         fail("", f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}")
     except RecursionError:
         fail("", f"invalid JSON at line {_too_deep_line(text)}: nested more than {MAX_DEPTH} levels deep")
+
+
+def checked_datetime(value, path):
+    """An ISO date-time with its offset, e.g. "2026-05-10T20:00:00+02:00" (no offset: the server's time zone)."""
+    if not isinstance(value, str) or len(value) > 40:
+        fail(path, f"must be an ISO date-time such as 2026-05-10T20:00:00+02:00, got {shown(value)}")
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        fail(path, f"must be an ISO date-time such as 2026-05-10T20:00:00+02:00, got {shown(value)}")
+    if moment.tzinfo is None:
+        moment = timezone.make_aware(moment)
+    return moment

@@ -22,6 +22,11 @@ def export_tournament(tournament):
     """The whole tournament as a JSON-ready dict (deterministic key and list order)."""
     t = tournament
     settings = {key: getattr(t, key) for key in SETTING_KEYS}
+    for key in ("entries_until", "capacity"):  # absent: entries closed, no capacity
+        if settings[key] is None:
+            del settings[key]
+    if "entries_until" in settings:
+        settings["entries_until"] = settings["entries_until"].astimezone(datetime.UTC).isoformat()
     players = list(
         Player.objects.filter(tournament=t).select_related("organisation", "person").order_by("start_number")
     )

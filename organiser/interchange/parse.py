@@ -19,6 +19,7 @@ from organiser.interchange.checks import (
     check_depth,
     check_known_keys,
     checked_choice,
+    checked_datetime,
     checked_int,
     checked_list,
     checked_name,
@@ -70,6 +71,8 @@ SETTING_KEYS = (
     "frozen_round",
     "public_language",
     "final_release",
+    "entries_until",
+    "capacity",
 )
 ROUND_STATES = [c for c, _ in Round.State.choices]
 PLAYED_STATES = [Round.State.STARTED, Round.State.COMPLETED]
@@ -107,6 +110,10 @@ def _parse_settings(data, path):
             fail(f"{path}.big_point_places", refusal_text(error))
     if data.get("frozen_round") is not None:
         settings["frozen_round"] = checked_int(data["frozen_round"], f"{path}.frozen_round", 0, 100)
+    if data.get("capacity") is not None:
+        settings["capacity"] = checked_int(data["capacity"], f"{path}.capacity", 1, 1000)
+    if data.get("entries_until") is not None:
+        settings["entries_until"] = checked_datetime(data["entries_until"], f"{path}.entries_until")
     return settings
 
 

@@ -225,6 +225,27 @@ def import_players(tournament: Tournament, *, rows: Sequence[PlayerRow], user: A
     return _in_transaction(action)
 
 
+def register_entry(
+    tournament: Tournament, *, surname: str, given_names: str, organisation: str, user: AbstractBaseUser | None
+) -> Player:
+    """Register the player of a confirmed entry (SPEC §11) as a file's line is: the same checks,
+    the person they certainly are or a new one, never asking. `organisation` is written as the
+    tournament's organisation of the same name when there is one (Polish letters aside)."""
+    for existing in Organisation.objects.filter(tournament=tournament):
+        if match_key(existing.name) == match_key(organisation):
+            organisation = existing.name
+            break
+    entry = typed_entry(surname=surname, given_names=given_names, name=None, organisation=organisation)
+
+    def action():
+        problems = registration_problems(tournament, entries=[entry])
+        if problems:
+            _refuse_first(problems)
+        return _register(tournament, [entry], [matched_person(tournament, entry)])[0]
+
+    return _in_transaction(action)
+
+
 def edit_player(
     player: Player,
     *,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Role
 from accounts.roles import has_role
+from organiser.services.entries import promote_waiting
 from scoring.services.rescore import RescorePlan, log_plan, read_results
 from scoring.services.sheets import recompute_scores
 from scoring.services.visibility import set_visibility
@@ -139,7 +140,27 @@ def save_tournament(
         )
     if new_visibility != stored.visibility:
         set_visibility(tournament, new_visibility, user=user, reason=_("changed in the tournament settings"))
+    _entries_settings_changed(stored, tournament, user)
     return tournament, saved
+
+
+def _entries_settings_changed(stored: Tournament, tournament: Tournament, user: AbstractBaseUser | None) -> None:
+    """Audit a change of the entries' settings; a larger capacity promotes waiting entries."""
+    fields = ("entries_until", "capacity")
+    if all(getattr(stored, name) == getattr(tournament, name) for name in fields):
+        return
+
+    def shown(value):
+        return value.isoformat() if hasattr(value, "isoformat") else value
+
+    log_change(
+        tournament,
+        user,
+        "entries_settings",
+        before={name: shown(getattr(stored, name)) for name in fields},
+        after={name: shown(getattr(tournament, name)) for name in fields},
+    )
+    promote_waiting(tournament, user=user)
 
 
 @transaction.atomic

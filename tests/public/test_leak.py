@@ -315,3 +315,43 @@ def _one_page_pdf(text):
     out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
     out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
     return out.getvalue()
+
+
+SECRET_CONTACT = {"name": "Teofila Sekretna", "email": "teofila.sekretna@example.pl", "phone": "+48 611 222 333"}
+
+
+def test_no_contact_detail_of_an_entry_reaches_any_public_page(client):
+    """Entries (SPEC §11): a player, a waiting entry and an unconfirmed one, each with planted
+    contact details; the crawl (the entry page included: the tournament page links to it while
+    entries are open) finds their players' names and never a contact detail."""
+    from organiser.services.entries import EntryData, confirm_entry, submit_entry
+    from tests.support.entries import open_tournament
+
+    tournament = open_tournament(capacity=1)
+    entries = [
+        submit_entry(
+            tournament,
+            EntryData(
+                f"UTW Sekret {n}",
+                f"Zgłoszona{n}",
+                "Anna",
+                1950,
+                SECRET_CONTACT["name"],
+                SECRET_CONTACT["email"],
+                SECRET_CONTACT["phone"],
+                "zgoda",
+            ),
+            form_key=f"form-key-of-entry-{n}",
+            client="10.0.0.1",
+            site="http://testserver/",
+        )
+        for n in (1, 2, 3)
+    ]
+    confirm_entry(entries[0])
+    confirm_entry(entries[1])
+    texts = crawl(client, tournament.slug)
+    assert any("Zgłoszona1" in text for text in texts.values())  # the crawl sees the entries' player
+    assert any(url.startswith(f"/t/{tournament.slug}/entry/") for url in texts)
+    for secret in (*SECRET_CONTACT.values(), "teofila", "611 222"):
+        leaks = sorted(url for url, text in texts.items() if secret.casefold() in text.casefold())
+        assert leaks == [], f"{secret} shows on {leaks}"

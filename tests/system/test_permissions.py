@@ -96,6 +96,8 @@ EXPECTED = {
     "accounts:team_restore": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),
     "accounts:invite": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),
     "accounts:invitation_revoke": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),
+    "accounts:invitation_send": post_only(SIGNED_IN, 302, answers=NOT_IN_THE_TEAM),  # no link: refused with a message
+    "accounts:set_password_send": Expect(get=405, post=404),  # superusers' only
     "accounts:invitation": Expect(get=410, post=410, kwargs={"invitation_token": "not-made-here"}),  # the page says why
     "accounts:operator_organisations": Expect(get=404, post=404),  # superusers' only (tests/accounts/test_operator.py)
     "accounts:set_password": Expect(kwargs={"uidb64": "MQ", "token": "not-made-here"}),  # says the link does not work
@@ -123,6 +125,9 @@ EXPECTED = {
     "organiser:round_action": post_only(ORG, 302, kwargs={"action": "complete"}),
     "organiser:timetable": staff(HEAD),  # read by the head referee too; its POST: tests/organiser/test_timetable.py
     "organiser:exports": staff(ORG),
+    "organiser:entries": staff(ORG, post=404),  # a refusal of no entry
+    "organiser:entries_close": post_only(ORG, 302),
+    "organiser:entries_file": staff(ORG, kwargs={"name": "entries.csv"}),
     "organiser:export_file": staff(ORG, kwargs={"name": "results.xlsx"}),
     # A file made by a task (round 1's score sheets, finished): its page and the file.
     "organiser:produced_file": staff(HEAD),
@@ -185,6 +190,10 @@ EXPECTED = {
     "public:language": Expect(get=302),
     "public:organisation": Expect(),
     "public:tournament": Expect(),
+    "public:entry": Expect(post=200),  # entries closed: the page says so
+    "public:entry_sent": Expect(),
+    "public:entry_detail": Expect(get=404, kwargs={"token": "not-made-here"}),
+    "public:entry_confirm": Expect(get=404, kwargs={"token": "not-made-here"}),
     "public:standings": Expect(),
     "public:standings_json": Expect(),
     "public:player": Expect(),

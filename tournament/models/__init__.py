@@ -3,11 +3,12 @@
 Models hold data and constraints; state changes live in the services of the apps above
 (`organiser.services` for these models, `scoring.services` for results). `SubmissionToken`
 makes every staff form safe to send twice (`tournament.submissions`). One module a subject:
-`hosts`, `tournaments`, `people` (people and seasons), `rounds`, `records` (form tokens, the audit log, server errors), `files` (files made by a task).
+`hosts`, `tournaments`, `people` (people and seasons), `rounds`, `records` (form tokens, the audit log, server errors), `files` (files made by a task), `mail` (the outbox).
 """
 
 from tournament.models.files import ProducedFile
 from tournament.models.hosts import LAPTOP_HOST, HostOrganisation, sole_host_organisation
+from tournament.models.mail import OutgoingMail
 from tournament.models.people import DEFAULT_SEASON_POINTS, Person, Season
 from tournament.models.records import AuditEntry, ServerError, SubmissionToken
 from tournament.models.rounds import (
@@ -54,4 +55,5 @@ __all__ = [
     "AuditEntry",
     "ServerError",
     "ProducedFile",
+    "OutgoingMail",
 ]

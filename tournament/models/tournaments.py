@@ -155,6 +155,23 @@ class Tournament(models.Model):
             "showing them is set to. Phones keep their own choice on the other public pages."
         ),
     )
+    # Entries from the organisations (SPEC §11): open until this moment (None: closed), up to
+    # `capacity` players (None: no limit); beyond it, confirmed entries wait on a waiting list.
+    entries_until = models.DateTimeField(
+        _("entries open until"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Organisations enter their players on the public entry page until this moment. Empty: entries are closed."
+        ),
+    )
+    capacity = models.PositiveSmallIntegerField(
+        _("capacity (players)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(1000)],
+        help_text=_("Confirmed entries beyond this number of players wait on a waiting list. Empty: no limit."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # The tournament's own identity, never reused (the slug may be, after a deletion): its
     # snapshots' folder (organiser/backups/files.py). A restore hands it on to the restored tournament.

@@ -32,6 +32,9 @@ from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
+from organiser.services.entries import entries_round
+from tournament.services.mail import send_overdue
+
 logger = logging.getLogger(__name__)
 CHECK_EVERY = 60  # seconds between two looks for abandoned tasks
 DEFAULT_LEASE = 30 * 60  # seconds a task of a worker on another machine may run before it is retried
@@ -88,15 +91,29 @@ def forget_finished(now=None):
     return DBTaskResult.objects.finished().filter(finished_at__lt=cutoff).delete()[0]
 
 
+def mail_and_entries_round():
+    """The entries' and the outbox's round: expire unconfirmed entries, send reminders and
+    results links, blank old contact details, queue the messages waiting for a mail server."""
+    try:
+        entries_round()
+        send_overdue()
+    except DatabaseError:
+        raise  # the database is away: the worker's loop waits for it
+    except Exception:
+        logger.exception("the entries' and the outbox's round failed")
+
+
 def keep_requeueing(me):
     """Look for abandoned tasks every CHECK_EVERY seconds (a daemon thread beside the worker);
-    `me` is a one-item list holding the worker's current id."""
+    the entries' and the outbox's round at the same pace. `me` is a one-item list holding the
+    worker's current id."""
     while True:
         time.sleep(CHECK_EVERY)
         try:
             close_old_connections()
             requeue_abandoned(me[0])
             forget_finished()
+            mail_and_entries_round()
         except DatabaseError:
             pass  # the database is away: the worker's loop says so, once
         except Exception:
@@ -145,6 +162,7 @@ class Command(BaseCommand):
         while True:
             try:
                 requeue_abandoned(me[0])
+                mail_and_entries_round()
                 if not batch and looking is None:
                     looking = threading.Thread(target=keep_requeueing, args=(me,), daemon=True, name="requeue")
                     looking.start()
