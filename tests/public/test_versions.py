@@ -30,6 +30,8 @@ NOT_PUBLIC = {
     "tournament.ServerError": "the server's errors: the organiser's dashboard only",
     "organiser.StagedRestore": "a restore being staged: the organiser's pages only",
     "tournament.ProducedFile": "files a task made for staff (a round's PDFs, the results-site zip)",
+    "organiser.Entry": "entries and their contacts: the organiser's page; an entry that becomes a player changes the players (watched)",
+    "tournament.OutgoingMail": "the outbox: mail to contacts and staff, never shown to the public",
 }
 
 
