@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
-from tournament.listing import counted, host_page, page_of, tournament_page
+from tournament.listing import counted, host_page, newest_first_page, page_of, tournament_page
 from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
 
 MAX_TOKEN_LENGTH = 200
@@ -232,6 +232,16 @@ def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | Non
 
 def host_tournaments(host: HostOrganisation) -> list[Tournament]:
     return list(Tournament.objects.filter(host=host).order_by("-date", "name"))
+
+
+def season_tournament_page(host: HostOrganisation, *, search: str = "", number: Any = 1) -> Page:
+    """A page of `host`'s tournaments a season may gather, the newest first, searched."""
+    return newest_first_page(Tournament.objects.filter(host=host), search=search, number=number)
+
+
+def season_tournaments_chosen(host: HostOrganisation, slugs: list[str]) -> list[Tournament]:
+    """Those of `slugs` that are `host`'s tournaments, the newest first (a form's choices kept)."""
+    return list(Tournament.objects.filter(host=host, slug__in=slugs).order_by("-date", "name", "pk"))
 
 
 def hosts_page(*, search: str = "", number: Any = 1) -> Page:

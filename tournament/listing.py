@@ -59,6 +59,11 @@ def tournament_page(tournaments: QuerySet[Tournament], *, search: str = "", numb
     return page_of(in_listing_order(searched(tournaments.select_related("host"), search)), number)
 
 
+def newest_first_page(tournaments: QuerySet[Tournament], *, search: str = "", number: Any = 1) -> Page:
+    """A page of `tournaments`, the newest first, searched (a season's choice: it gathers past ones)."""
+    return page_of(searched(tournaments, search).order_by("-date", "name", "pk"), number)
+
+
 def public_tournament_page(host: HostOrganisation | None = None, *, search: str = "", number: Any = 1) -> Page:
     """A page of the tournaments the public sees (of `host` alone, when given)."""
     tournaments = Tournament.objects.all() if host is None else Tournament.objects.filter(host=host)

@@ -1,5 +1,9 @@
-"""Seasons: the organiser's list, a new season, its staff table (every finished tournament, public or
-not), its settings changed with a reason, and its files (XLSX, CSV)."""
+"""Seasons: the organiser's list, a new season (the organisation chosen first when the user organises
+several: a page at a time, with a search), its staff table (every finished tournament, public or
+not), its settings changed with a reason, and its files (XLSX, CSV).
+
+The form offers a page of the organisation's tournaments: its search and its pages are buttons of
+the form itself (`show`), so the form comes back with everything typed and chosen kept, nothing saved."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,12 +15,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from accounts.roles import organises_a_host
-from accounts.selectors import host_tournaments, organised_hosts, organised_season_or_404, organised_seasons, season_log
+from accounts.selectors import (
+    organised_host_or_404,
+    organised_season_or_404,
+    organised_seasons,
+    season_log,
+    team_hosts_page,
+)
 from organiser import services
 from organiser.exports.seasons import SEASON_FILES
-from organiser.forms import SeasonForm
+from organiser.season_forms import SeasonForm
 from organiser.views.common import posted_data, redirect_after_post
 from scoring.selectors.seasons import season_table, season_tournaments
+from tournament.listing import search_of
 from tournament.models import DEFAULT_SEASON_POINTS
 from tournament.refusals import Refused
 
@@ -38,27 +49,47 @@ def season_list(request):
     return render(request, "organiser/seasons.html", {"page": page, "seasons": page.object_list})
 
 
+def _host_or_choice(request):
+    """The organisation of the new season (`?organisation=`, or the user's only one), else a page
+    of the organisations to choose from, searched."""
+    slug = request.GET.get("organisation")
+    if slug:
+        return organised_host_or_404(request.user, slug), None
+    search = search_of(request.GET.get("q"))
+    page = team_hosts_page(request.user, search=search, number=request.GET.get("page"))
+    if page.paginator.count == 1 and not search:
+        return page.object_list[0], None
+    return None, {"page": page, "hosts": page.object_list, "search": search}
+
+
+def _season_form(request, host, *, initial, editing=False):
+    """The form and whether it was sent to be saved; a search or another page of its tournaments
+    (`show`: a page number, or `all` to drop the search) shows it again with what was sent kept."""
+    if request.method == "POST" and "show" in request.POST:
+        show = request.POST["show"]
+        shown = {"search": "" if show == "all" else request.POST.get("q"), "number": show}
+        return SeasonForm(host=host, editing=editing, initial=SeasonForm.kept_from(request.POST), **shown), False
+    return SeasonForm(posted_data(request), host=host, editing=editing, initial=initial), request.method == "POST"
+
+
 @login_required
 def season_create(request):
     if not organises_a_host(request.user):
         raise PermissionDenied
-    hosts = organised_hosts(request.user)
-    tournaments = [t for host in hosts for t in host_tournaments(host)]
-    form = SeasonForm(
-        posted_data(request),
-        tournaments=tournaments,
-        hosts=hosts,
-        initial={"place_points": _points_text(DEFAULT_SEASON_POINTS)},
-    )
-    if request.method == "POST" and form.is_valid():
+    host, choice = _host_or_choice(request)
+    if host is None:
+        return render(request, "organiser/season_host_choice.html", choice)
+    form, sent = _season_form(request, host, initial={"place_points": _points_text(DEFAULT_SEASON_POINTS)})
+    if sent and form.is_valid():
         try:
-            season = services.create_season(form.season_host(), form.season_data(), user=request.user)
+            season = services.create_season(host, form.season_data(), user=request.user)
         except Refused as refusal:
             form.add_error(refusal.field, refusal.message)
         else:
             messages.success(request, _("The season has been created."))
             return redirect_after_post(request, season_url(season))
-    return render(request, "organiser/season_form.html", {"form": form})
+    chosen = "organisation" in request.GET
+    return render(request, "organiser/season_form.html", {"form": form, "host": host, "host_chosen": chosen})
 
 
 @require_safe
@@ -79,8 +110,8 @@ def season_edit(request, season):
         "place_points": _points_text(season.place_points),
         "best_count": season.best_count,
     }
-    form = SeasonForm(posted_data(request), tournaments=host_tournaments(season.host), editing=True, initial=initial)
-    if request.method == "POST" and form.is_valid():
+    form, sent = _season_form(request, season.host, initial=initial, editing=True)
+    if sent and form.is_valid():
         try:
             season = services.edit_season(
                 season, form.season_data(), reason=form.cleaned_data["reason"], user=request.user
@@ -90,7 +121,7 @@ def season_edit(request, season):
         else:
             messages.success(request, _("The season has been saved."))
             return redirect_after_post(request, season_url(season))
-    return render(request, "organiser/season_form.html", {"form": form, "season": season})
+    return render(request, "organiser/season_form.html", {"form": form, "season": season, "host": season.host})
 
 
 @require_safe
