@@ -60,12 +60,12 @@ def _keypad_keys(letter, language):  # `language`: the labels are in it
         (KEYPAD_BACK, _("Undo"), "key--edit", ""),
         (KEYPAD_CLEAR, _("Clear"), "key--edit", ""),
     ]
-    name = escape(f"key-{letter}")
+    name = f' name="{escape(f"key-{letter}")}"' if letter else ""  # no letter: sheet.js names them
 
     def key(value, label, css, spoken):
         css = f' class="{css}"' if css else ""
         spoken = f' aria-label="{escape(spoken)}"' if spoken else ""
-        return f'<button{css} name="{name}" value="{escape(value)}"{spoken}>{escape(label)}</button>'
+        return f'<button{css}{name} value="{escape(value)}"{spoken}>{escape(label)}</button>'
 
     return mark_safe("".join(key(*k) for k in keys))
 
