@@ -45,8 +45,9 @@ def keypad_keys(letter):
     Without JavaScript each key posts the game's form (to its save address, which answers a key
     as the preview does: `scoring.forms.keypad_key_pressed`), and the face is added on the server;
     with JavaScript, sheet.js lists the face in the rack's field and asks for the preview. A sheet
-    has 256 of these buttons: each is as short as it can be (a button in a form submits it; a key
-    whose face is its name needs no label), built once per seat and language.
+    draws them once (`letter` ""; sheet.js copies them into each rack holding no faces, naming
+    them) and in each rack holding faces: each is as short as it can be (a button in a form
+    submits it; a key whose face is its name needs no label), built once per seat and language.
     """
     return _keypad_keys(letter, get_language())
 
@@ -59,12 +60,12 @@ def _keypad_keys(letter, language):  # `language`: the labels are in it
         (KEYPAD_BACK, _("Undo"), "key--edit", ""),
         (KEYPAD_CLEAR, _("Clear"), "key--edit", ""),
     ]
-    name = escape(f"key-{letter}")
+    name = f' name="{escape(f"key-{letter}")}"' if letter else ""  # no letter: sheet.js names them
 
     def key(value, label, css, spoken):
         css = f' class="{css}"' if css else ""
         spoken = f' aria-label="{escape(spoken)}"' if spoken else ""
-        return f'<button{css} name="{name}" value="{escape(value)}"{spoken}>{escape(label)}</button>'
+        return f'<button{css}{name} value="{escape(value)}"{spoken}>{escape(label)}</button>'
 
     return mark_safe("".join(key(*k) for k in keys))
 
@@ -94,10 +95,10 @@ def choice_buttons(field, label_class, invalid=False):
     )
     html = drawn_choice_groups.get(key)
     if html is None:
+        css = f' class="{escape(label_class)}"' if label_class else ""
         html = mark_safe(
-            "\n".join(
-                f'{option.tag()}\n<label class="{escape(label_class)}" for="{escape(option.id_for_label)}">'
-                f"{conditional_escape(option.choice_label)}</label>"
+            "".join(
+                f'{option.tag()}<label{css} for="{escape(option.id_for_label)}">{conditional_escape(option.choice_label)}</label>'
                 for option in choice_options(field, invalid)
             )
         )

@@ -30,6 +30,42 @@
 
   htmx.config.timeout = TIMEOUT_MS;
 
+  // A rack's keypad holding no faces comes as its switch only (`data-keypad="g<n>-<letter>"`):
+  // put the page's one keypad in it, with the rack's names and ids, before htmx and the drafts
+  // read the page (this file is deferred: the page is parsed, DOMContentLoaded has not fired).
+  function buildKeypads() {
+    var template = document.getElementById("keypad-template");
+    if (!template) return;
+    document.querySelectorAll("details[data-keypad]").forEach(function (details) {
+      var id = details.dataset.keypad;
+      var letter = id.slice(id.indexOf("-") + 1);
+      var body = template.content.cloneNode(true);
+      body.querySelector("label").htmlFor = id + "-keypad";
+      var field = body.querySelector("input");
+      field.name = letter + "-keypad";
+      field.id = id + "-keypad";
+      field.setAttribute("aria-describedby", id + "-keypad-total " + id + "-keypad-errors");
+      body.querySelector(".keypad__total").id = id + "-keypad-total";
+      body.querySelector("div").id = id + "-keypad-errors";
+      body.querySelectorAll("button").forEach(function (key) { key.name = "key-" + letter; });
+      details.appendChild(body);
+      details.removeAttribute("data-keypad");
+    });
+  }
+  // Every rack's two notes, shown by referee.css when its seat went out or its keypad holds faces.
+  function addRackTexts() {
+    var template = document.getElementById("rack-texts");
+    if (!template) return;
+    document.querySelectorAll(".rack").forEach(function (rack) {
+      var texts = template.content.cloneNode(true).children;
+      var out = texts[0], note = texts[1];
+      rack.querySelector(".rack__fields").before(out);
+      rack.querySelector(".keypad").before(note);
+    });
+  }
+  buildKeypads();
+  addRackTexts();
+
   function storage() {
     try { return window.localStorage; } catch (e) { return null; }
   }
