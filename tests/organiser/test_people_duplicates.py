@@ -74,7 +74,8 @@ def test_the_merge_link_opens_the_person_with_the_record_chosen(organiser_client
     html = organiser_client.get(f"/staff/test/people/{teresa}/?same_as={maria}").content.decode()
     assert f'<option value="{maria}" selected>' in html
     assert not Person.objects.filter(merged_into__isnull=False).exists()  # chosen, not merged
-    assert organiser_client.get(f"/staff/test/people/{teresa}/?same_as=x%00").status_code == 200
+    assert organiser_client.get(f"/staff/test/people/{teresa}/?same_as=x").status_code == 200  # nothing chosen
+    assert organiser_client.get(f"/staff/test/people/{teresa}/?same_as=x%00").status_code == 400  # NUL: a bad request
 
 
 def test_the_players_page_flags_a_player_whose_person_has_a_likely_duplicate(organiser_client):
