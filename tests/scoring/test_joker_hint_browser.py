@@ -26,6 +26,7 @@ def test_the_rack_field_and_the_keypad_say_jokers_are_counted_apart(live_server,
     keypad_hint = rack.locator(".keypad__hint")
     assert keypad_hint.is_visible()
     assert "jokery liczy się osobno" in keypad_hint.inner_text()
+    assert_no_horizontal_scroll(page)  # the open keypad's seven keys a row fit a phone
     screenshot(page, f"sheet-joker-hint-{viewport['width']}")
 
 
