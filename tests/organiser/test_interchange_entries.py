@@ -26,6 +26,8 @@ from organiser.services.entries import (
 )
 from tests.factories import tournament_data
 from tests.support.entries import open_tournament
+from tests.support.tasks import run_queued_tasks
+from tests.support.uploads import named, token_of
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -286,3 +288,19 @@ def test_a_snapshot_carries_the_entries_and_imports_them_back():
     ]
     copy = import_tournament(decode(text), slug="from-snapshot")
     assert export_tournament(copy)["entries"] == export_tournament(tournament)["entries"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("backup_dir")
+def test_the_restore_preview_counts_the_entries_and_the_restore_brings_them(organiser_client):
+    tournament, _ = entered()
+    text = dumps(export_tournament(tournament))
+    Tournament.objects.filter(pk=tournament.pk).delete()
+    response = organiser_client.post("/staff/new/restore/", {"file": named(text, "backup.json")})
+    html = response.content.decode()
+    assert "<dt>Entries</dt><dd>7</dd>" in html
+    organiser_client.post("/staff/new/restore/confirm/", {"token": token_of(html)})
+    run_queued_tasks()
+    restored = Tournament.objects.get(slug=tournament.slug)
+    assert Entry.objects.filter(tournament=restored).count() == 7
+    assert Entry.objects.get(tournament=restored, organisation="UTW Miasto 3").player.tournament == restored
