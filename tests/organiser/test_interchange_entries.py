@@ -5,6 +5,7 @@ is refused with its JSON path; contact details deleted after the tournament are 
 
 import datetime
 import gzip
+import hashlib
 import json
 
 import pytest
@@ -304,3 +305,29 @@ def test_the_restore_preview_counts_the_entries_and_the_restore_brings_them(orga
     restored = Tournament.objects.get(slug=tournament.slug)
     assert Entry.objects.filter(tournament=restored).count() == 7
     assert Entry.objects.get(tournament=restored, organisation="UTW Miasto 3").player.tournament == restored
+
+
+@pytest.mark.usefixtures("backup_dir")
+def test_deleting_the_contacts_rewrites_the_snapshots_taken_before_without_them(settings):
+    """Held 31 days ago: the worker blanks the contacts of all 7 entries, and the two snapshots
+    taken before (rows and a laptop's file copies) lose them too; they still restore the entries."""
+    settings.ENTRY_CONTACT_DAYS = 30
+    tournament, _ = entered()
+    Tournament.objects.filter(pk=tournament.pk).update(date=timezone.localdate() - datetime.timedelta(days=31))
+    tournament.refresh_from_db()
+    taken = [snapshots.take_snapshot(tournament, trigger) for trigger in ("round-1", "manual")]
+    folder = settings.BACKUP_DIR / "tournaments" / str(tournament.uid)
+    assert all(b"utw3@example.pl" in gzip.decompress((folder / row.name).read_bytes()) for row in taken)
+    assert delete_old_contacts() == 7
+    for row in taken:
+        stored = files.snapshot_named(tournament, row.name)
+        content = bytes(stored.content)
+        assert stored.digest == hashlib.sha256(content).hexdigest() and stored.size == len(content)
+        assert (folder / row.name).read_bytes() == content
+        text = gzip.decompress(content).decode()
+        assert "utw3@example.pl" not in text and "Kontakt 3" not in text
+        entries = json.loads(text)["entries"]
+        assert [e["surname"] for e in entries] == [f"Kowalska{n}" for n in range(1, 8)]
+        assert all(e["contact_deleted_at"] for e in entries)
+        copy = import_tournament(decode(text), slug=f"copy-{row.trigger}")
+        assert Entry.objects.filter(tournament=copy).count() == 7
