@@ -66,6 +66,7 @@ class Preview:
     verified: int
     cards: int
     audit: int
+    entries: int
     replaces: Tournament | None
     file_slug: str  # the address in the file; `slug` is where it is restored
 
@@ -130,6 +131,7 @@ def preview(plan, *, user):
         verified=sum(1 for t in tables if t["state"] == "verified"),
         cards=len(plan["cards"]),
         audit=len(plan["audit"]),
+        entries=len(plan["entries"]),
         replaces=replaces,
         file_slug=tournament["slug"],
     )

@@ -9,6 +9,7 @@ import json
 from django.db.models import Prefetch
 
 from organiser.interchange.audit import export_audit
+from organiser.interchange.entries import export_entries
 from organiser.interchange.parse import FORMAT, SETTING_KEYS
 from organiser.interchange.timetable import export_timetable
 from scoring.models import Card, Game, ScoreSheet, TieDecision
@@ -44,6 +45,7 @@ def export_tournament(tournament):
         _round_record(round_, seats, sheets, games)
         for round_ in Round.objects.filter(tournament=t).prefetch_related("tables").order_by("number")
     ]
+    entries = export_entries(t, ext)
     return {
         "format": FORMAT,
         "tournament": {"name": t.name, "slug": t.slug, "date": t.date.isoformat(), "settings": settings},
@@ -72,6 +74,7 @@ def export_tournament(tournament):
             for d in TieDecision.objects.filter(tournament=t).order_by("created_at", "pk")
         ],
         "audit": export_audit(t),
+        **({"entries": entries} if entries else {}),  # absent: no entries, as files before entries had
     }
 
 

@@ -10,6 +10,7 @@ from engine.discipline import derived_status
 from organiser.importers import PlayerRow
 from organiser.interchange.audit import load_audit
 from organiser.interchange.checks import decode, fail
+from organiser.interchange.entries import load_entries
 from organiser.interchange.parse import parse
 from organiser.interchange.timetable import load_timetable
 from organiser.matching import people_of_file
@@ -62,6 +63,7 @@ def import_tournament(data, *, host=None, slug=None):
         TieDecision(tournament=tournament, order=d["order"], reason=d["reason"]) for d in plan["tie_decisions"]
     )
     load_audit(tournament, plan["audit"], sheets)
+    load_entries(tournament, plan["entries"], players)
     return tournament
 
 

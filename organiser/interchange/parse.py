@@ -32,6 +32,7 @@ from organiser.interchange.checks import (
     refusal_text,
     shown,
 )
+from organiser.interchange.entries import parse_entries
 from organiser.interchange.timetable import parse_timetable
 from scoring.models import Card, ScoreSheet
 from tournament import validation
@@ -239,7 +240,9 @@ def parse(data):
     if data.get("format") != FORMAT:  # first: a file of another kind is named as such
         fail("format", f"must be {FORMAT!r}, got {shown(data.get('format'))}")
     check_known_keys(
-        data, "", ("format", "tournament", "players", "rounds", "timetable", "cards", "tie_decisions", "audit")
+        data,
+        "",
+        ("format", "tournament", "players", "rounds", "timetable", "cards", "tie_decisions", "audit", "entries"),
     )
     t = checked_object(data.get("tournament"), "tournament")
     check_known_keys(t, "tournament", ("name", "slug", "date", "settings"))
@@ -275,6 +278,7 @@ def parse(data):
         "cards": cards,
         "tie_decisions": decisions,
         "audit": parse_audit(data.get("audit", []), rounds),
+        "entries": parse_entries(data.get("entries", []), players),
     }
 
 

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from organiser import entry_selectors as selectors
+from organiser.backups.scrub import forget_contacts
 from organiser.models import Entry
 from organiser.services.players import register_entry, remove_player
 from tournament.audit import log_change
@@ -322,7 +323,8 @@ def entries_round(now: datetime.datetime | None = None) -> dict[str, int]:
 
 
 def delete_old_contacts(now: datetime.datetime | None = None) -> int:
-    """Blank the contact details of entries whose tournament was held ENTRY_CONTACT_DAYS ago or more."""
+    """Blank the contact details of entries whose tournament was held ENTRY_CONTACT_DAYS ago or more,
+    in the tournament's snapshots too."""
     now = now or timezone.now()
     before = timezone.localdate(now) - datetime.timedelta(days=settings.ENTRY_CONTACT_DAYS)
     with transaction.atomic():
@@ -330,6 +332,7 @@ def delete_old_contacts(now: datetime.datetime | None = None) -> int:
         per_tournament = Counter(old.values_list("tournament_id", flat=True))
         count = old.update(contact_name="", contact_email="", contact_phone="", contact_deleted_at=now)
         selectors.old_mail(before).delete()
+        forget_contacts(per_tournament, now)  # the snapshots taken before hold them too
         for tournament_id, entries in sorted(per_tournament.items()):
             log_change(
                 Tournament(pk=tournament_id),

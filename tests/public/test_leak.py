@@ -323,7 +323,8 @@ SECRET_CONTACT = {"name": "Teofila Sekretna", "email": "teofila.sekretna@example
 def test_no_contact_detail_of_an_entry_reaches_any_public_page(client):
     """Entries (SPEC §11): a player, a waiting entry and an unconfirmed one, each with planted
     contact details; the crawl (the entry page included: the tournament page links to it while
-    entries are open) finds their players' names and never a contact detail."""
+    entries are open), the public JSON and the results website show their players' names and never
+    a contact detail, which only the staff's export carries."""
     from organiser.services.entries import EntryData, confirm_entry, submit_entry
     from tests.support.entries import open_tournament
 
@@ -352,6 +353,17 @@ def test_no_contact_detail_of_an_entry_reaches_any_public_page(client):
     texts = crawl(client, tournament.slug)
     assert any("Zgłoszona1" in text for text in texts.values())  # the crawl sees the entries' player
     assert any(url.startswith(f"/t/{tournament.slug}/entry/") for url in texts)
+    # The public JSON (fetched even when no page links it) and the results website too.
+    public_json = client.get(f"/t/{tournament.slug}/standings.json")
+    assert public_json.status_code == 200 and "Zgłoszona1" in public_json.content.decode()
+    texts["public JSON"] = public_json.content.decode()
+    for path, data in site_files(tournament).items():
+        texts[f"results website {path}"] = data.decode("utf-8", errors="replace")
+    assert any("Zgłoszona1" in text for url, text in texts.items() if url.startswith("results website"))
+    from organiser.interchange import dumps, export_tournament
+
+    staff_export = dumps(export_tournament(tournament))  # the staff's file carries them: the crawl could see them
+    assert all(secret in staff_export for secret in SECRET_CONTACT.values())
     for secret in (*SECRET_CONTACT.values(), "teofila", "611 222"):
         leaks = sorted(url for url, text in texts.items() if secret.casefold() in text.casefold())
         assert leaks == [], f"{secret} shows on {leaks}"
