@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from engine.seating import LETTERS, draw_round, plan_tournament, table_sizes
 from engine.seating import letters as seat_letters
+from engine.tests.examples import examples
 
 
 def letter_state(rounds):
@@ -70,7 +71,7 @@ def test_balanced_by_hand(counts, four_seats, expected):
     assert (seat_letters.excess(counts, four_seats) == 0) is expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     n=st.integers(min_value=3, max_value=80).filter(lambda n: n != 5),
     rounds=st.integers(min_value=1, max_value=14),

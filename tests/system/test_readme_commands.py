@@ -64,6 +64,7 @@ def test_the_readme_shows_the_commands_this_test_runs():
     assert {"import_tournament", "export_tournament", "standings", "export_results", "export_site", "migrate"} <= names
 
 
+@pytest.mark.full  # a minute of processes: make test-full; make test runs each command in-process (docs/developers/tests.md)
 def test_every_readme_command_runs_as_printed_in_a_fresh_shell(project, tmp_path):
     shell = fresh_shell(project, tmp_path / "var")
     for step in (PREFIX + "migrate", PREFIX + "load_demo --if-empty"):  # what `make run` did first
