@@ -78,8 +78,9 @@ dev: system-packages $(VENV)/.installed-run
 # server, a browser or a subprocess; 0: none); each worker has its own test database, and each
 # test its own data folder and error log (tests/conftest.py); a module marked xdist_group (one
 # server for its tests) stays on one worker; the tests with servers and processes of their own go
-# first (tests/conftest.py). Property tests try a quarter of their examples (HYPOTHESIS_PROFILE=quick,
-# engine/tests/examples.py); `make test-full` tries them all.
+# first (tests/conftest.py). Property tests try a quarter of their examples and the engine's sweeps
+# over field sizes every third size (HYPOTHESIS_PROFILE=quick, engine/tests/examples.py);
+# `make test-full` runs them all.
 # PYTEST_ARGS are added to the suite's run, e.g. PYTEST_ARGS='-m "not browser"'.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 HYPOTHESIS_PROFILE ?= quick
@@ -105,13 +106,14 @@ test-suite: system-packages $(VENV)/.installed-test
 
 # What `make test` leaves out, for .ci/run (and before a release): the heavy end-to-end walks (the
 # whole day in Chromium, `make run` as an organiser starts it, the README's commands, every
-# benchmark's smallest run, the kill -9 drills, ...: the tests marked `full`) and every property
-# test with all its examples (HYPOTHESIS_PROFILE=full), the engine's and the suite's.
+# benchmark's smallest run, the kill -9 drills, ...: the tests marked `full`), every property
+# test with all its examples (HYPOTHESIS_PROFILE=full), the engine's and the suite's, and the
+# engine's sweeps over every field size (engine/tests/examples.py).
 test-full: NEED = test
 test-full: HYPOTHESIS_PROFILE = full
 test-full: system-packages $(VENV)/.installed-test
 	@phases=$$(mktemp) && trap 'echo "== make test-full:"; cat "$$phases"; rm -f "$$phases"' EXIT && export TEST_PHASES="$$phases" && \
-	bin/test-phase engine-examples $(ENGINE_TESTS) -m hypothesis engine/tests && \
+	bin/test-phase engine-full $(ENGINE_TESTS) engine/tests && \
 	bin/test-phase full $(PYTEST) -m "full or hypothesis" $(PYTEST_ARGS)
 
 # The container image (Dockerfile, compose.yaml) built and checked as an organiser uses it, with
