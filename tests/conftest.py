@@ -32,6 +32,26 @@ def named_in_the_arguments(config, item):
     return any(item.path == (here / argument.split("::")[0]).resolve() for argument in config.args)
 
 
+def keep_xdist_groups_together(config, items):
+    """`--dist loadgroup` sends the tests of one xdist_group (a module's shared server) to one worker
+    by the suffix "@group" that pytest-xdist 3.8 adds to their node ids, through an attribute that
+    pytest 9 no longer reads: each test of the group then ran on any worker and started the module's
+    server again. The suffix goes on where this pytest keeps the node id (a no-op once xdist does it)."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        group = mark and (mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        if group and not item.nodeid.endswith(f"@{group}"):
+            suffixed = f"{item.nodeid}@{group}"
+            if hasattr(item, "_id"):
+                from _pytest.nodeid import coerce_node_id
+
+                item._id = coerce_node_id(suffixed)
+            else:
+                item._nodeid = suffixed
+
+
 def pytest_collection_modifyitems(config, items):
     """The tests that run servers and processes of their own (marked server or own_database) and
     use no test database go first, so that the suite's workers end together on short tests instead of
@@ -48,6 +68,7 @@ def pytest_collection_modifyitems(config, items):
             bool(marked) and not item.get_closest_marker("django_db") and not DATABASE_FIXTURES & set(item.fixturenames)
         )
 
+    keep_xdist_groups_together(config, items)
     items.sort(key=lambda item: not runs_its_own_processes(item))
     if leaves_out_the_full_tests(config):
         left_out = [
