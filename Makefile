@@ -1,6 +1,7 @@
 # make run   - install into .venv, then the production start (bin/serve): migrate, the demo on an
 #              empty database, static files, gunicorn (HOST=0.0.0.0 serves the venue's network)
-# make test  - the whole test suite (SQLite, or the database in DATABASE_URL)
+# make test  - the checks and the test suite before every commit (SQLite, or the database in DATABASE_URL)
+# make test-full - the heavy end-to-end walks and every property test's examples (.ci/run)
 # make docs  - the manual (docs/, mkdocs.yml) built into site/; a broken link or a missing page fails
 # make dev   - for developers only: Django's development server with DEBUG and auto-reload
 # Both first run bin/system-packages, which installs the Debian packages the machine lacks
@@ -13,7 +14,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev docs test test-suite image-test hosted-test install lock messages bench-standings bench-seating bench-seating-rules bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume clean
+.PHONY: system-packages run dev docs test test-suite test-full image-test hosted-test install lock messages bench-standings bench-seating bench-seating-rules bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -70,29 +71,51 @@ dev: system-packages $(VENV)/.installed-run
 
 # The lint (ruff), the floor plan (import-linter's contracts in pyproject.toml) and the types (mypy:
 # the engine, every app's services and selectors, [tool.mypy] in pyproject.toml) first, then
-# the engine's tests with no Django at all (no settings module, the pytest-django plugin off), then the whole suite. Both
-# test runs are spread over TEST_WORKERS processes by pytest-xdist (one more than the
-# cores, since many tests wait on a server, a browser or a subprocess; 0: none);
-# each worker has its own test database, and each test its own data folder and error log
-# (tests/conftest.py); a module marked xdist_group (one server for its tests) stays on one worker;
-# the tests with servers and processes of their own go first (tests/conftest.py).
+# the engine's tests with no Django at all (no settings module, the pytest-django plugin off), then
+# the whole suite but for the heavy end-to-end walks (marked `full`: `make test-full` runs them).
+# Each phase prints its time (bin/test-phase), and the run ends with the suite's 25 slowest tests
+# and the time of every phase (docs/developers/tests.md). Both test runs are spread over
+# TEST_WORKERS processes by pytest-xdist (one more than the cores, since many tests wait on a
+# server, a browser or a subprocess; 0: none); each worker has its own test database, and each
+# test its own data folder and error log (tests/conftest.py); a module marked xdist_group (one
+# server for its tests) stays on one worker; the tests with servers and processes of their own go
+# first (tests/conftest.py). Property tests try a quarter of their examples and the engine's sweeps
+# over field sizes every third size (HYPOTHESIS_PROFILE=quick, engine/tests/examples.py);
+# `make test-full` runs them all.
 # PYTEST_ARGS are added to the suite's run, e.g. PYTEST_ARGS='-m "not browser"'.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-SUITE = TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+HYPOTHESIS_PROFILE ?= quick
+export HYPOTHESIS_PROFILE
+PYTEST = env TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25
+SUITE = $(PYTEST) $(PYTEST_ARGS)
+ENGINE_TESTS = env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q -n $(TEST_WORKERS)
 test: NEED = test
 test: system-packages $(VENV)/.installed-test
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy
-	env -u DJANGO_SETTINGS_MODULE $(PY) -m pytest -p no:django -W "ignore::pytest.PytestConfigWarning" -q -n $(TEST_WORKERS) engine/tests
-	$(SUITE)
+	@phases=$$(mktemp) && trap 'echo "== make test:"; cat "$$phases"; rm -f "$$phases"' EXIT && export TEST_PHASES="$$phases" && \
+	bin/test-phase ruff $(VENV)/bin/ruff check . && \
+	bin/test-phase format $(VENV)/bin/ruff format --check . && \
+	bin/test-phase lint-imports $(VENV)/bin/lint-imports && \
+	bin/test-phase mypy $(VENV)/bin/mypy && \
+	bin/test-phase engine $(ENGINE_TESTS) engine/tests && \
+	bin/test-phase suite $(SUITE)
 
 # The suite alone, without the checks and the engine's tests, which no database changes: .ci/run's
-# second run, on PostgreSQL.
+# second run, on PostgreSQL (with PYTEST_ARGS=--full, the walks too).
 test-suite: NEED = test
 test-suite: system-packages $(VENV)/.installed-test
 	$(SUITE)
+
+# What `make test` leaves out, for .ci/run (and before a release): the heavy end-to-end walks (the
+# whole day in Chromium, `make run` as an organiser starts it, the README's commands, every
+# benchmark's smallest run, the kill -9 drills, ...: the tests marked `full`), every property
+# test with all its examples (HYPOTHESIS_PROFILE=full), the engine's and the suite's, and the
+# engine's sweeps over every field size (engine/tests/examples.py).
+test-full: NEED = test
+test-full: HYPOTHESIS_PROFILE = full
+test-full: system-packages $(VENV)/.installed-test
+	@phases=$$(mktemp) && trap 'echo "== make test-full:"; cat "$$phases"; rm -f "$$phases"' EXIT && export TEST_PHASES="$$phases" && \
+	bin/test-phase engine-full $(ENGINE_TESTS) engine/tests && \
+	bin/test-phase full $(PYTEST) -m "full or hypothesis" $(PYTEST_ARGS)
 
 # The container image (Dockerfile, compose.yaml) built and checked as an organiser uses it, with
 # Podman and podman-compose in place of Docker Desktop; bin/image-test prints each check and the

@@ -5,9 +5,51 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from accounts.services import make_member
+from engine.tests.examples import load_profile
 from tests.support.isolation import error_log_at
 
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server"}
+load_profile()  # make test: a quarter of each property test's examples; make test-full: all
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="also run the heavy end-to-end walks marked full (make test leaves them out; make test-full runs them)",
+    )
+
+
+def leaves_out_the_full_tests(config):
+    """The walks marked full run with --full, with a -m expression that names them (make test-full's
+    `-m full`), or when the run names their file (pytest tests/system/test_e2e_tournament.py)."""
+    return not config.getoption("--full") and "full" not in (config.option.markexpr or "")
+
+
+def named_in_the_arguments(config, item):
+    """The test's file is named on the command line (a folder is not enough)."""
+    here = config.invocation_params.dir
+    return any(item.path == (here / argument.split("::")[0]).resolve() for argument in config.args)
+
+
+def keep_xdist_groups_together(config, items):
+    """`--dist loadgroup` sends the tests of one xdist_group (a module's shared server) to one worker
+    by the suffix "@group" that pytest-xdist 3.8 adds to their node ids, through an attribute that
+    pytest 9 no longer reads: each test of the group then ran on any worker and started the module's
+    server again. The suffix goes on where this pytest keeps the node id (a no-op once xdist does it)."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        group = mark and (mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        if group and not item.nodeid.endswith(f"@{group}"):
+            suffixed = f"{item.nodeid}@{group}"
+            if hasattr(item, "_id"):
+                from _pytest.nodeid import coerce_node_id
+
+                item._id = coerce_node_id(suffixed)
+            else:
+                item._nodeid = suffixed
 
 
 def pytest_collection_modifyitems(config, items):
@@ -15,8 +57,9 @@ def pytest_collection_modifyitems(config, items):
     use no test database go first, so that the suite's workers end together on short tests instead of
     one waiting for the other's last benchmark. pytest-django has already put the database tests
     before the transactional ones (a transactional test leaves the database empty); this keeps that
-    order, and the tests that run on no test database may run at any point. The tests marked
-    postgresql are left out (deselected, not skipped) of a run on SQLite: .ci/run's PostgreSQL run
+    order, and the tests that run on no test database may run at any point. The walks marked full
+    are left out (deselected) but with --full, `-m full` or their file named (make test-full runs
+    them). The tests marked postgresql are left out (deselected, not skipped) of a run on SQLite: .ci/run's PostgreSQL run
     has them."""
 
     def runs_its_own_processes(item):
@@ -25,7 +68,15 @@ def pytest_collection_modifyitems(config, items):
             bool(marked) and not item.get_closest_marker("django_db") and not DATABASE_FIXTURES & set(item.fixturenames)
         )
 
+    keep_xdist_groups_together(config, items)
     items.sort(key=lambda item: not runs_its_own_processes(item))
+    if leaves_out_the_full_tests(config):
+        left_out = [
+            item for item in items if item.get_closest_marker("full") and not named_in_the_arguments(config, item)
+        ]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not item.get_closest_marker("full") or item not in left_out]
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         left_out = [item for item in items if item.get_closest_marker("postgresql")]
         if left_out:

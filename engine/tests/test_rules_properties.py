@@ -40,8 +40,9 @@ from engine.rules import (
     validate_game,
     validate_keypad_racks,
 )
+from engine.tests.examples import examples
 
-FAST = hyp_settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = hyp_settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 settings_strategy = st.builds(
     Settings,
@@ -217,7 +218,7 @@ def round_strategy(draw):
     return [draw(game_strategy(seats=seats)) for _ in range(size)]
 
 
-@hyp_settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hyp_settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(round_strategy(), settings_strategy)
 def test_prop_table_round(games, s):
     results = [score_game(g, s) for g in games]

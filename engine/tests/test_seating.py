@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.seating import LETTERS, SeatingError, draw_round, plan_tournament, quality_report, swap_players, table_sizes
+from engine.tests.examples import examples
 
 
 def seated(seating):
@@ -242,7 +243,7 @@ def test_continued_plan_survives_a_manual_swap():
     check_round(third, players)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     n=st.integers(min_value=3, max_value=60).filter(lambda n: n != 5),
     seed=st.integers(min_value=0, max_value=10**9),

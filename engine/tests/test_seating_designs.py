@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.seating import LETTERS, designs, draw_round, plan_tournament, quality_report, swap_players, table_sizes
+from engine.tests.examples import examples
 
 
 def pair_counts(rounds):
@@ -183,7 +184,7 @@ def test_organisations_in_a_schedule_with_absent_players_keep_everyone_seated(n)
     assert quality_report(history)["repeat_pairs"] == 0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     n=st.integers(min_value=3, max_value=200).filter(lambda n: n != 5),
     rounds=st.integers(min_value=1, max_value=3),
@@ -198,7 +199,7 @@ def test_every_field_size_seats_everyone_once_at_tables_of_three_and_four(n, rou
     assert report["unbalanced"] == 0  # seat letters
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(n=st.sampled_from(designs.sizes()), seed=st.integers(min_value=0, max_value=10**6), data=st.data())
 def test_schedule_plans_have_no_repeat(n, seed, data):
     rounds = data.draw(st.integers(min_value=2, max_value=designs.rounds_available(n)))

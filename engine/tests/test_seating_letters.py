@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from engine.seating import LETTERS, draw_round, plan_tournament, table_sizes
 from engine.seating import letters as seat_letters
+from engine.tests.examples import examples, spread
 
 
 def letter_state(rounds):
@@ -70,7 +71,7 @@ def test_balanced_by_hand(counts, four_seats, expected):
     assert (seat_letters.excess(counts, four_seats) == 0) is expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     n=st.integers(min_value=3, max_value=80).filter(lambda n: n != 5),
     rounds=st.integers(min_value=1, max_value=14),
@@ -114,7 +115,9 @@ def test_known_cases_balanced(n, rounds, seed):
 
 
 @pytest.mark.parametrize("rounds", [2, 3])
-@pytest.mark.parametrize("n", [n for n in range(3, 201) if n != 5])
+@pytest.mark.parametrize(
+    "n", [n for n in range(3, 21) if n != 5] + spread(range(21, 201))
+)  # make test: every third from 21
 def test_every_field_balanced_after_every_round(n, rounds):
     # Two rounds are lettered together from round 1 on; from round 3 of a large
     # field on, the search itself has to keep every table able to take balanced letters.

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine.seating import draw as draw_module
 from engine.seating import draw_round
+from engine.tests.examples import examples, spread
 
 
 def counts(rounds):
@@ -103,7 +104,7 @@ def test_the_late_arrival_case_of_the_issue(remaining_rounds):
         assert counts([round1, seating]) == (0, 1)
 
 
-@pytest.mark.parametrize("n", range(9, 41))
+@pytest.mark.parametrize("n", spread(range(9, 41)))  # make test: every third size, 9 and 40 included
 def test_late_arrivals_and_withdrawals_at_every_size(n):
     players = list(range(1, n + 1))
     history = [draw_round(players, [], seed=n)]
@@ -116,7 +117,7 @@ def test_late_arrivals_and_withdrawals_at_every_size(n):
     assert draw_round(players, history, seed=n + 3, remaining_rounds=1, effort=0.1) == last  # same seed
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(
     n=st.integers(min_value=9, max_value=40),
     seed=st.integers(min_value=0, max_value=10**6),

@@ -142,6 +142,7 @@ def started(tmp_path, host):
     return server, address, Client(server.url).login(username, password)
 
 
+@pytest.mark.full  # make test: the pages' warning in-process (test_the_print_menu_and_the_tablets_page_warn_...)
 @pytest.mark.server
 @pytest.mark.own_database
 def test_a_server_on_loopback_only_does_not_answer_at_the_network_address(tmp_path):

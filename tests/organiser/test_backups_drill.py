@@ -9,7 +9,7 @@ import pytest
 from tests.support.http_client import Client
 from tests.support.server import Server
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.full, pytest.mark.server]
 
 SLUG = "drill"
 PASSWORD = "drill-pass-4821"

@@ -1,5 +1,7 @@
 """The public pages in Chromium: readable on phones and tablets, find-my-table as you type, live polling."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -85,10 +87,12 @@ def test_find_my_table_answers_while_typing(live_server, phone):
 def test_the_ceremony_screen_shows_a_revealed_place_by_itself(live_server, browser):
     tournament = build_hall()
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    screen.clock.install()  # the page's own clock: the test moves it past the screen's 3 s poll
     screen.goto(live_server.url + "/t/test/ceremony/")
     expect(screen.locator(".podium")).not_to_contain_text("Zofia")
     advance_ceremony(tournament)
-    expect(screen.locator(".podium")).to_contain_text("Zofia Żółkiewska", timeout=8000)
+    screen.clock.run_for(3_500)
+    expect(screen.locator(".podium")).to_contain_text("Zofia Żółkiewska")
     expect(screen.locator(".podium")).not_to_contain_text("Anna Nowak")
     screen.context.close()
 
@@ -107,10 +111,13 @@ def test_the_head_referee_confirms_a_ceremony_step_on_the_screen_and_is_told_wha
     screen = signed_in_page(new_page, live_server, client, head_referee, {"width": 1280, "height": 1024})
     dialogs = []
     screen.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    screen.clock.install()  # the page's own clock, which the test moves past the screen's poll
     screen.goto(live_server.url + "/t/test/ceremony/")
     screen.get_by_role("link", name="Odsłoń miejsce 3").click()
     expect(screen.locator(".confirm")).to_contain_text("odsłonić miejsce 3")
-    screen.wait_for_timeout(3500)  # longer than the screen's poll: the question stays
+    expect(screen.locator("#ceremony-stage")).not_to_have_attribute("hx-trigger", re.compile("every"))  # no poll
+    screen.clock.run_for(3_500)  # longer than the screen's poll: the question stays
+    expect(screen.locator(".confirm")).to_contain_text("odsłonić miejsce 3")
     screen.get_by_role("link", name="Anuluj").click()
     expect(screen.locator(".confirm")).to_have_count(0)
     screen.get_by_role("link", name="Odsłoń miejsce 3").click()

@@ -60,6 +60,7 @@ def assert_fits_and_is_uncovered(screen):
 def test_the_standings_fit_the_screen_with_the_round_and_the_marks(live_server, new_page, viewport):
     hall_of_42()
     screen = new_page(viewport)
+    screen.clock.install()  # the page's own clock: the test moves it past the tools' fading
     marked = []
     for page in (1, 2):
         screen.goto(f"{live_server.url}/t/test/projector/?page={page}")
@@ -72,7 +73,8 @@ def test_the_standings_fit_the_screen_with_the_round_and_the_marks(live_server, 
     assert "Małgorzata Wiśniewska wycofanie z turnieju · UTW Wrocław" in marked[0]
     assert marked[-1].startswith("dyskw. Gracz 9 dyskwalifikacja · Klub 9")  # listed last, marked as on phones
     tools = screen.locator(".screen__tools")
-    expect(tools).to_be_hidden(timeout=8000)  # faded a few seconds after the mouse last moved
+    screen.clock.run_for(10_000)
+    expect(tools).to_be_hidden()  # faded a few seconds after the mouse last moved
     screen.mouse.move(100, 100)
     expect(tools).to_be_visible()  # back at the mouse, and still beside the rows
     assert_fits_and_is_uncovered(screen)

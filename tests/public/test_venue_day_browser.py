@@ -1,6 +1,8 @@
 """Small things seen on the day, in Chromium: "where do I sit" on a phone with its keyboard up,
 the move timer on a 360 px phone, and the ceremony asking before it reveals a place."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -12,12 +14,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 KEYBOARD_UP = {"width": 390, "height": 400}  # a phone's screen above its on-screen keyboard
 
 
-def wait_until_the_answer_is_above_the_keyboard(page, tries=50):
-    """Polled from Python: the Content-Security-Policy refuses wait_for_function's eval."""
+def wait_until_the_answer_is_above_the_keyboard(page, timeout=15.0):
+    """Polled from Python (the Content-Security-Policy refuses wait_for_function's eval) until the
+    page has scrolled the answer into view, for as long as Playwright waits for anything else."""
     answer = page.locator("#find-results .match").first
-    for _ in range(tries):
-        if answer.bounding_box()["y"] + 60 <= KEYBOARD_UP["height"]:
-            return
+    deadline = time.monotonic() + timeout
+    while answer.bounding_box()["y"] + 60 > KEYBOARD_UP["height"] and time.monotonic() < deadline:
         page.wait_for_timeout(100)
 
 
@@ -85,7 +87,9 @@ def test_the_ceremony_controls_on_a_phone_and_a_tablet_never_cover_its_buttons(
     tournament.save(update_fields=["ceremony_step"])
     page = signed_in_page(new_page, live_server, client, head_referee, viewport)
     page.goto(f"{live_server.url}/t/test/ceremony/")
-    page.wait_for_timeout(300)
+    expect(page.locator(".screen__tools a")).to_be_visible()
+    expect(page.locator(".stage__control .button").first).to_be_visible()
+    assert page.evaluate("document.fonts.ready.then(() => document.fonts.status)") == "loaded"  # the boxes are final
     tools = [page.locator(".screen__tools a").bounding_box()]
     buttons = [box for box in (b.bounding_box() for b in page.locator(".stage__control .button").all()) if box]
     assert buttons

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import rules
+from engine.tests.examples import examples
 from scoring.models import Game, ScoreSheet
 from tests.factories import build, example_one, sheet_url, started_round, table, text_of
 from tournament.refusals import MESSAGES
@@ -262,7 +263,7 @@ ANY_TEXT = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     data=st.dictionaries(st.sampled_from(FIELD_NAMES), st.lists(ANY_TEXT, min_size=1, max_size=3), max_size=14),
     endpoint=st.sampled_from(["game_save", "game_preview"]),

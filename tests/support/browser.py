@@ -34,8 +34,11 @@ def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's chromium package")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # expect(...) waits as long as any other step (Playwright's own default is 5 s): on a machine
+    # busy with the rest of the suite a page can take longer, and a condition is waited for, not a time.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser

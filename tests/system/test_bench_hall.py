@@ -21,7 +21,7 @@ SUMMARY = re.compile(
     r"^hall: (\d+) requests, p95 (\d+) ms, errors (\d+), lost saves (\d+), freshness ([\d.]+|None) s$", re.M
 )
 
-pytestmark = [pytest.mark.server, pytest.mark.own_database]
+pytestmark = [pytest.mark.full, pytest.mark.server, pytest.mark.own_database]
 
 
 def test_a_short_hall_loses_no_save_and_fails_no_request():

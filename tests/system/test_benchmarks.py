@@ -21,11 +21,18 @@ FIGURE = re.compile(r"\d\s*(ms|s|req/s|saves/s|s/round)\b")
 COVERED_ELSEWHERE = {"bench_hall.py": "tests/system/test_bench_hall.py asserts no error and no lost save"}
 RUNS = [[script.name, "--smoke"] for script in sorted(BENCH.glob("bench_*.py")) if script.name not in COVERED_ELSEWHERE]
 RUNS.append(["bench_entry.py", "--smoke", "--postgres"])  # the PostgreSQL mode starts its own cluster
+# make test runs the two quickest (a few seconds each: the shared command line, the throwaway
+# database, the figures printed); the others are marked full (make test-full, .ci/run).
+BEFORE_EVERY_COMMIT = {"bench_seating.py", "bench_standings.py"}
 
 pytestmark = [pytest.mark.server, pytest.mark.own_database]
 
 
-@pytest.mark.parametrize("command", [pytest.param(run, id=" ".join(run)) for run in RUNS])
+def param(run):
+    return pytest.param(run, id=" ".join(run), marks=() if run[0] in BEFORE_EVERY_COMMIT else pytest.mark.full)
+
+
+@pytest.mark.parametrize("command", [param(run) for run in RUNS])
 def test_the_benchmark_runs_at_its_smallest_setting_and_prints_its_figures(command):
     script, *arguments = command
     assert (BENCH / script).exists()

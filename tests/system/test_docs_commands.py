@@ -123,6 +123,7 @@ def test_every_management_command_of_the_project_has_its_help_in_the_reference()
     assert len(commands) >= 11
 
 
+@pytest.mark.full  # a minute of processes: make test-full; make test runs each command in-process (docs/developers/tests.md)
 def test_every_marked_manage_command_runs_as_printed_in_a_fresh_shell(project, tmp_path):
     shell = fresh_shell(project, tmp_path / "var")
     for step in (PREFIX + "migrate", PREFIX + "load_demo --if-empty"):  # what `make run` did first
@@ -157,6 +158,7 @@ def status(url):
         return error.code
 
 
+@pytest.mark.full  # `make run` from scratch, twice: make test-full; make test keeps tests/accounts/test_venue_server.py
 @pytest.mark.parametrize("line", make_runs())
 def test_each_marked_make_run_starts_on_a_fresh_database(line, tmp_path):
     variables = dict(word.split("=", 1) for word in line.split()[2:])

@@ -29,7 +29,7 @@ from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_tex
 from tournament.models import AuditEntry, Player, Round, Table, Tournament
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.full, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS_CSV = Path(__file__).resolve().parents[1] / "data" / "players-18.csv"
 N_TABLETS = 3

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.forms import DeviceLinkForm
+from engine.tests.examples import examples
 from organiser.forms import TournamentForm
 from organiser.interchange import import_tournament
 from scoring.models import ScoreSheet
@@ -29,7 +30,7 @@ from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = 15
+EXAMPLES = examples(15)
 HOSTILE_TEXT = st.one_of(
     st.text(max_size=60),
     st.sampled_from(

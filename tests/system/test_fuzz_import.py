@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.tests.examples import examples
 from organiser.interchange import InterchangeError, import_json_text, import_tournament
 from tests.factories import out_game, table, tournament_data
 from tournament.models import Organisation, Player, Tournament
@@ -109,7 +110,9 @@ def assert_all_or_nothing(data):
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     mutations=st.lists(
@@ -130,7 +133,7 @@ def test_hostile_values_anywhere_import_all_or_nothing(mutations):
     assert_all_or_nothing(data)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.one_of(st.text(max_size=200), st.binary(max_size=200).map(lambda b: b.decode("latin-1"))))
 def test_random_text_is_refused_cleanly(text):
     with pytest.raises(InterchangeError):

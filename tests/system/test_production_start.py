@@ -14,7 +14,7 @@ from tests.factories import table, tournament_data
 from tests.support.http_client import Client
 from tests.support.server import MakeRun
 
-pytestmark = [pytest.mark.server, pytest.mark.own_database]
+pytestmark = [pytest.mark.full, pytest.mark.server, pytest.mark.own_database]
 SLUG = "test"
 TRACEBACK_WORDS = ("Traceback", "settings.py", "DEBUG", "URLconf", "SECRET_KEY", "site-packages")
 

@@ -1,0 +1,3 @@
+from engine.tests.examples import load_profile
+
+load_profile()
