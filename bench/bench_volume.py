@@ -58,6 +58,11 @@ def arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ci", action="store_true", help="20 organisations x 10 tournaments (.ci/run)")
     parser.add_argument("--smoke", action="store_true", help="the smallest setting, budgets not applied")
+    parser.add_argument(
+        "--queries-only",
+        action="store_true",
+        help="hold the same queries at both sizes, print the times without holding them (a machine that may be busy)",
+    )
     args = parser.parse_args()
     return args, SMOKE if args.smoke else CI if args.ci else FULL
 
@@ -71,7 +76,8 @@ def main():
             throwaway_database.prepare("bench-volume-")
             from volume_pages import run_benchmark
 
-            passed = throwaway_database.run(run_benchmark, size, SMALL, RATIO_BUDGET)
+            budget = None if args.queries_only else RATIO_BUDGET
+            passed = throwaway_database.run(run_benchmark, size, SMALL, budget)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0 if passed or args.smoke else 1
