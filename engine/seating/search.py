@@ -136,7 +136,7 @@ def plan_rounds(
         order = fair_order(plan.members, sizes, base.three_seats, keep_first=check is not None)
         planned = [plan.members[t] for t in order]
         if len(history) == 1:
-            plan, planned = _mended(plan, planned, base, history, budget // 4)
+            plan, planned = _mended(plan, planned, base, history, budget)
         lettered, excess = _letters(planned, first, base.letter_counts, base.four_seats, plan.rng)
         key = (*plan.quality_key(), excess)
         if best is None or key < best[0]:
@@ -162,10 +162,11 @@ def _mended(
     exchange avoids (18 players' round 2 after a random round 1: about one draw in
     three).  Then the single swaps that mend a repeat pair, the worst pair or a 3-table
     repeat (``settle``, rules only) are made in the first round, and the later rounds are
-    planned again after it, so that the draws to come still follow one plan.  Only for the
-    round after round 1: later, when meetings are scarce, mending the round to play
-    against the rounds played trades away the rounds to come (28 players, 9 rounds
-    replanned each round after a manual swap: 18 repeat pairs instead of 8).
+    planned again after it (with a full search budget), so that the draws to come still
+    follow one plan.  Only for the round after round 1: later, when meetings are scarce,
+    mending the round to play against the rounds played trades away the rounds to come
+    (28 players, 9 rounds planned afresh each round after a manual swap: 18 repeat pairs
+    instead of 8).
     """
     first = planned[0]
     mended = settle(first, base, worst_pair_so_far(history), plan.org_weights, rules_only=True)
@@ -181,6 +182,7 @@ def _mended(
         )
         later = Plan(plan.sizes, after, plan.org_weights, plan.rng)
         _search(later, len(rest), rest, budget)
+        improve(later, budget // 8)
         order = fair_order(later.members, plan.sizes, after.three_seats)
         rest, work = [later.members[t] for t in order], later.evaluations
     whole = Plan(plan.sizes, base, plan.org_weights, plan.rng, letter_check=plan.letter_check)
