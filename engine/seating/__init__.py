@@ -35,11 +35,11 @@ Modules, each importing only those listed before it:
 * ``plan`` -- the search state ``Plan``: cost weights and incremental cost;
 * ``tabu`` -- the tabu search and the steepest descent over a ``Plan``;
 * ``quality`` -- ``quality_report``;
-* ``search`` -- greedy rounds, look-ahead plans, a plan followed over later draws
-  and the per-process cache of plans;
+* ``settle`` -- single swaps in the order above: the last pass over a round drawn after
+  players arrived or left, or (rules only) over a plan's round to play;
+* ``search`` -- greedy rounds, look-ahead plans (their round to play mended by ``settle``),
+  a plan followed over later draws and the per-process cache of plans;
 * ``schedules`` -- the built-in schedules laid over round 1;
-* ``settle`` -- the last pass over a round drawn after players arrived or left: single
-  swaps in the order above;
 * ``draw`` -- ``draw_round`` (mixed, swiss, random), ``swap_players``, ``plan_tournament``.
 """
 

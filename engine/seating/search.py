@@ -14,8 +14,10 @@ from collections.abc import Sequence
 
 from engine.seating import letters
 from engine.seating.plan import BASE_BUDGET, LETTER_WEIGHT, MAX_LOOKAHEAD, PAIR_WEIGHT, THREE_WEIGHT, Plan, org_matrix
+from engine.seating.settle import settle, worst_pair_so_far
 from engine.seating.tables import (
     LETTERS,
+    HistoryCounts,
     Organisations,
     PlayerId,
     Seating,
@@ -133,6 +135,8 @@ def plan_rounds(
         used += plan.evaluations
         order = fair_order(plan.members, sizes, base.three_seats, keep_first=check is not None)
         planned = [plan.members[t] for t in order]
+        if len(history) == 1:
+            plan, planned = _mended(plan, planned, base, history, budget)
         lettered, excess = _letters(planned, first, base.letter_counts, base.four_seats, plan.rng)
         key = (*plan.quality_key(), excess)
         if best is None or key < best[0]:
@@ -144,6 +148,52 @@ def plan_rounds(
     if best_key[-1]:
         letters.refine(best_rounds, base.letter_counts, base.four_seats)
     return [to_seating([[ids[p] for p in table] for table in tables]) for tables in best_rounds]
+
+
+def _mended(
+    plan: Plan, planned: list[Tables], base: HistoryCounts, history: Sequence[Seating], budget: int
+) -> tuple[Plan, list[Tables]]:
+    """The plan with its first round (the round to play) keeping SPEC §5's first rules
+    against the rounds played, and the planned rounds in the order to play them.
+
+    A plan counts each player's 3-table seats and repeat meetings over all its rounds,
+    not which round gives them, so even the fairest of its rounds may seat someone at a
+    3-table again while a 4-table player has had none, or keep a repeat pair that one
+    exchange avoids (18 players' round 2 after a random round 1: about one draw in
+    three).  Then the single swaps that mend a repeat pair, the worst pair or a 3-table
+    repeat (``settle``, rules only) are made in the first round, and the later rounds are
+    planned again after it (with a full search budget), so that the draws to come still
+    follow one plan.  Only for the round after round 1: later, when meetings are scarce,
+    mending the round to play against the rounds played trades away the rounds to come
+    (28 players, 9 rounds planned afresh each round after a manual swap: 18 repeat pairs
+    instead of 8).
+    """
+    first = planned[0]
+    mended = settle(first, base, worst_pair_so_far(history), plan.org_weights, rules_only=True)
+    if _table_sets(mended) == _table_sets(first):
+        return plan, planned
+    rest, work = planned[1:], 0
+    if rest:
+        ids = list(range(plan.player_count))
+        after = history_counts(ids, [to_seating(mended)])
+        after = after._replace(
+            meetings=[[b + a for b, a in zip(rb, ra)] for rb, ra in zip(base.meetings, after.meetings)],
+            three_seats=[b + a for b, a in zip(base.three_seats, after.three_seats)],
+        )
+        later = Plan(plan.sizes, after, plan.org_weights, plan.rng)
+        _search(later, len(rest), rest, budget)
+        improve(later, budget // 8)
+        order = fair_order(later.members, plan.sizes, after.three_seats)
+        rest, work = [later.members[t] for t in order], later.evaluations
+    whole = Plan(plan.sizes, base, plan.org_weights, plan.rng, letter_check=plan.letter_check)
+    whole.load([mended, *rest])
+    whole.evaluations = plan.evaluations + work
+    return whole, [mended, *rest]
+
+
+def _table_sets(tables: Tables) -> list[frozenset[int]]:
+    """A round's tables as sets of players, letters aside."""
+    return [frozenset(table) for table in tables]
 
 
 def _search(plan: Plan, round_count: int, initial: Sequence[Tables] | None, budget: int) -> None:

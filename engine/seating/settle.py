@@ -26,7 +26,13 @@ rounds to come; this pass sees only the rounds played, and would trade those awa
 on every round, ``make bench-seating`` got 6 repeat pairs instead of 2 for 18 players
 over 6 rounds, and 21 and 22 players lost their 6th round without a repeat).  When the
 players have just changed, no plan for them is followed yet, and the pass settles the
-round.
+round.  The round to play of a plan made after round 1 is only checked against the first
+three rules (``rules_only``, by ``search``): the plan's cost counts each player's 3-table
+seats over all the rounds planned, not which round gives them, so its round to play could
+seat someone at a 3-table a second time while a 4-table player had had none (18 players'
+round 2, after a random round 1, about one draw in three), or keep a repeat pair that one
+swap mends.  Such swaps are made and the rest of the plan is planned after the mended round;
+a round that keeps those rules is left exactly as planned.
 """
 
 from __future__ import annotations
@@ -51,12 +57,18 @@ def settled(
     history: Sequence[Seating],
     base: HistoryCounts,
     organisations: Organisations | None,
+    *,
+    rules_only: bool = False,
 ) -> Seating:
     """``seating``, a round drawn for players ``ids`` after ``history`` (counted in
-    ``base``), after the swaps that improve it; the same seating when none does."""
+    ``base``), after the swaps that improve it; the same seating when none does.
+
+    ``rules_only``: only swaps that improve one of the first three criteria (repeat pairs,
+    the worst pair, 3-table repeats) are made, so a round that keeps those rules is left
+    exactly as drawn."""
     index = {pid: i for i, pid in enumerate(ids)}
     tables = [[index[table[letter]] for letter in LETTERS if letter in table] for table in seating]
-    better = settle(tables, base, worst_pair_so_far(history), org_matrix(ids, organisations))
+    better = settle(tables, base, worst_pair_so_far(history), org_matrix(ids, organisations), rules_only=rules_only)
     return seating if better == tables else index_seating(ids, better)
 
 
@@ -71,13 +83,21 @@ def worst_pair_so_far(history: Sequence[Seating]) -> int:
     return max(counts.values(), default=0)
 
 
-def settle(tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None) -> Tables:
+def settle(
+    tables: Tables,
+    base: HistoryCounts,
+    worst_so_far: int,
+    org_weights: list[list[int]] | None,
+    *,
+    rules_only: bool = False,
+) -> Tables:
     """The round ``tables`` (player indices in letter order) after the swaps that improve it.
 
     ``base``: what earlier rounds count; ``worst_so_far``: their worst pair
-    (``worst_pair_so_far``); ``org_weights``: ``plan.org_matrix`` or None.
+    (``worst_pair_so_far``); ``org_weights``: ``plan.org_matrix`` or None;
+    ``rules_only``: see ``settled``.
     """
-    state = _Round(tables, base, worst_so_far, org_weights)
+    state = _Round(tables, base, worst_so_far, org_weights, rules_only)
     while state.improve_once():
         pass
     return state.members
@@ -87,9 +107,15 @@ class _Round:
     """A round being settled: its tables and the tallies of each criterion."""
 
     def __init__(
-        self, tables: Tables, base: HistoryCounts, worst_so_far: int, org_weights: list[list[int]] | None
+        self,
+        tables: Tables,
+        base: HistoryCounts,
+        worst_so_far: int,
+        org_weights: list[list[int]] | None,
+        rules_only: bool = False,
     ) -> None:
         self.members = [table[:] for table in tables]
+        self.rules_only = rules_only
         self.base = base
         self.worst_so_far = worst_so_far
         self.org_weights = org_weights
@@ -138,10 +164,10 @@ class _Round:
         fewest = min((seats for seats, count in self.at_four.items() if count), default=None)
         found = set()
         for j, table in enumerate(self.members):
-            if self.table_letters[j] != (0, 0):
+            if self.table_letters[j] != (0, 0) and not self.rules_only:
                 found.update(table)
             for p, x in itertools.permutations(table, 2):
-                if met[p][x] == 1 or met[p][x] + 1 == worst or self._clash(p, x):
+                if met[p][x] == 1 or met[p][x] + 1 == worst or (self._clash(p, x) and not self.rules_only):
                     found.add(p)
             if len(table) == 3 and fewest is not None:
                 found.update(p for p in table if three_seats[p] > fewest)
@@ -151,7 +177,7 @@ class _Round:
         """Make the best improving swap, or give a table better letters; whether one was made."""
         best_quality, best_change = self.quality, None
         for j, table in enumerate(self.members):
-            if self.table_letters[j] != (0, 0):
+            if self.table_letters[j] != (0, 0) and not self.rules_only:
                 lettered, quality = self._relettered(j, table, self.quality)
                 if quality < best_quality:
                     best_quality, best_change = quality, {j: lettered}
@@ -187,7 +213,7 @@ class _Round:
             + sum(self._clash(p, y) - self._clash(q, y) for y in mates_q)
         )
         prefix = (new_repeats, worst, three_repeats, clashes)
-        if prefix > best[:4]:
+        if prefix > best[:4] or (self.rules_only and prefix[:3] >= self.quality[:3]):
             return None
         if prefix == self.quality[:4] and self.table_letters[a] == self.table_letters[b] == (0, 0):
             return None  # the letters of balanced tables cannot get better
