@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from accounts import venue_check
-from tests.config.test_hosted import HOSTED, start
+from tests.support.hosted import HOSTED, start
 
 
 class Recorder(http.server.BaseHTTPRequestHandler):

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.config.test_serve_modes import ROOT, SERVE, hosted_env, serving, wait_for  # noqa: F401 (a fixture)
+from tests.support.serve import ROOT, SERVE, hosted_env, serving, wait_for  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.server, pytest.mark.postgresql]
 ONE_THREAD = "--workers 1 --threads 1"  # one kept connection: the one the cut reaches

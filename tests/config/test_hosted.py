@@ -3,46 +3,10 @@ share, never makes a secret key file, logs one line per event to standard output
 Sentry when asked. Each start is a fresh process, as a server's is; nothing is connected to."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-DROPPED = {
-    "DEBUG",
-    "TESTING",
-    "SECRET_KEY",
-    "PUBLIC_URL",
-    "PROXY",
-    "DATABASE_URL",
-    "REDIS_URL",
-    "SENTRY_DSN",
-    "HOSTED",
-    "DJANGO_ALLOW_ASYNC_UNSAFE",
-}
-HOSTED = {
-    "HOSTED": "1",
-    "SECRET_KEY": "one-key-for-every-app-server-of-the-service-0123456789",
-    "DATABASE_URL": "postgres://rummikub@127.0.0.1:1/rummikub",  # never connected to here
-    "REDIS_URL": "redis://127.0.0.1:1/0",
-}
-
-
-def start(var_dir, code, **env):
-    """`django.setup()` and then `code`, in a fresh process with the given environment."""
-    environment = {k: v for k, v in os.environ.items() if k not in DROPPED}
-    environment.update(VAR_DIR=str(var_dir), DJANGO_SETTINGS_MODULE="config.settings", **env)
-    return subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.support.hosted import HOSTED, start
 
 
 def last_line(result):

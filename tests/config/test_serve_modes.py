@@ -10,37 +10,13 @@ import signal
 import sqlite3
 import subprocess
 import time
-import urllib.request
-import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.support.server import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-SERVE = str(ROOT / "bin" / "serve")
-PASSED_ON = {"PATH", "HOME", "LANG", "LC_ALL", "PYTHON", "TMPDIR"}
+from tests.support.serve import ROOT, SERVE, environment, hosted_env, serving, wait_for  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.server
-
-
-def environment(var_dir, **extra):
-    env = {k: v for k, v in os.environ.items() if k in PASSED_ON}
-    env.update(VAR_DIR=str(var_dir), PORT=str(free_port()), **extra)
-    return env
-
-
-def serving(port, process, timeout=90):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "bin/serve exited"
-        try:
-            return urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=2)
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"bin/serve did not serve within {timeout} s")
 
 
 def children(pid):
@@ -58,16 +34,6 @@ def children(pid):
 
 def worker_of(pid):
     return next((child for child, line in children(pid).items() if "run_tasks" in line), None)
-
-
-def wait_for(condition, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError("waited in vain")
 
 
 @pytest.mark.own_database
@@ -112,28 +78,6 @@ def test_the_release_step_migrates_and_leaves_the_public_version_triggers_in_pla
         applied = database.execute("SELECT count(*) FROM django_migrations").fetchone()[0]
     assert triggers > 0 and applied > 0
     assert not (tmp_path / "demo-logins.txt").exists()  # no demo: only the migrations
-
-
-@pytest.fixture
-def hosted_env(tmp_path):
-    """A hosted server's environment over a fresh, empty PostgreSQL database, dropped afterwards."""
-    import psycopg
-
-    admin_url = os.environ["DATABASE_URL"]
-    name = f"rummikub_hosted_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    url = urlunsplit(urlsplit(admin_url)._replace(path=f"/{name}"))
-    env = environment(
-        tmp_path,
-        HOSTED="1",
-        SECRET_KEY="one-key-for-every-app-server-" + uuid.uuid4().hex,
-        DATABASE_URL=url,
-        REDIS_URL="redis://127.0.0.1:1/0",  # not reached by the sign-in page
-    )
-    yield env
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def public_version_triggers(url):

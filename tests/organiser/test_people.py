@@ -7,20 +7,12 @@ from django.test import Client
 
 from organiser import selectors, services
 from organiser.importers import PlayerRow
-from organiser.interchange import import_tournament
-from tests.factories import build, table, tournament_data
+from tests.factories import build, table
+from tests.support.people import earlier
 from tournament.models import AuditEntry, HostOrganisation, Person, Player
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
-
-
-def earlier(slug, *players, date="2026-01-10", host=None, rounds=()):
-    """A tournament `slug` of (name, organisation) players, imported like a laptop's file."""
-    data = tournament_data(0, rounds=rounds, settings={"players_per_organisation": 4})
-    data["tournament"].update(slug=slug, name=f"Turniej {slug}", date=date)
-    data["players"] = [{"id": f"p{i}", "name": name, "organisation": org} for i, (name, org) in enumerate(players, 1)]
-    return import_tournament(data, host=host)
 
 
 def person(name, club):

@@ -6,32 +6,10 @@ until the organiser confirms there, and the flags cost one query however many pe
 import pytest
 
 from organiser import selectors, services
-from tests.factories import build
-from tests.organiser.test_people import earlier
+from tests.support.people import earlier, pk_of, season_with_typos
 from tournament.models import HostOrganisation, Person
 
 pytestmark = pytest.mark.django_db
-
-
-def season_with_typos():
-    """styczen: Maria Teresa Chmiel, Jan Kowalski, Anna Nowak (UTW Kraków); test (this tournament):
-    Chmiel Teresa Maria (the same words in another order), Jan Kowlaski (two letters swapped) and
-    Anna Nowicka (not alike: three edits from Anna Nowak)."""
-    earlier(
-        "styczen", ("Maria Teresa Chmiel", "UTW Kraków"), ("Jan Kowalski", "UTW Kraków"), ("Anna Nowak", "UTW Kraków")
-    )
-    earlier(
-        "marzec",
-        ("Chmiel Teresa Maria", "UTW Kraków"),
-        ("Jan Kowlaski", "UTW Kraków"),
-        ("Anna Nowicka", "UTW Kraków"),
-        date="2026-03-01",
-    )
-    return build(0)
-
-
-def pk_of(surname, given_names):
-    return Person.objects.get(surname=surname, given_names=given_names).pk
 
 
 def test_the_selector_pairs_the_likely_duplicates_in_one_query(django_assert_num_queries):

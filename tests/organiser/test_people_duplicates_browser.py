@@ -6,8 +6,8 @@ and 1280×720 in test-artifacts/ with SCREENSHOTS=1."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.organiser.test_people_duplicates import pk_of, season_with_typos
 from tests.support.browser import PHONE, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.people import pk_of, season_with_typos
 from tournament.models import Person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,20 +6,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from organiser import selectors, services
-from tests.factories import build
-from tests.organiser.test_people import earlier
+from tests.support.people import LINE, known_people
 from tournament.models import AuditEntry, Player
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
-
-LINE = "Lucja Wojcik → Łucja Wójcik, UTW Kraków, 1 earlier tournament"
-
-
-def known_people():
-    """Łucja Wójcik and Anna Nowak played in January (UTW Kraków); "test" has no players yet."""
-    earlier("styczen", ("Łucja Wójcik", "UTW Kraków"), ("Anna Nowak", "UTW Kraków"))
-    return build(0, settings={"players_per_organisation": 4})
 
 
 def upload(text):

@@ -5,8 +5,8 @@ gives the player the person's spelling. Screenshots at 390×844 and 1280×720 wi
 import pytest
 from playwright.sync_api import expect
 
-from tests.organiser.test_recognised import LINE, known_people
 from tests.support.browser import PHONE, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.people import LINE, known_people
 from tournament.models import AuditEntry, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,7 +12,7 @@ from django.test import RequestFactory
 from django.urls import resolve
 
 from tests.factories import tournament_data
-from tests.organiser.test_server_log import fail_in_a_view, two_sides
+from tests.support.server_errors import fail_in_a_view, two_sides
 from tests.support.sides import make_side
 from tournament import server_errors
 from tournament.models import ServerError

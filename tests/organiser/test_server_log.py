@@ -14,10 +14,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from organiser.server_log import errors_seen_by
-from tests.factories import checked_in, tournament_data
+from tests.factories import checked_in
 from tests.support.browser import PHONE, TABLET, signed_in_page
 from tests.support.isolation import error_log_at
-from tests.support.sides import make_side
+from tests.support.server_errors import fail_in_a_view, two_sides
 from tournament import server_errors
 from tournament.models import ServerError, Tournament
 
@@ -26,30 +26,6 @@ NOTICE = "The server logged an error"
 
 def log_an_error():
     logging.getLogger("organiser").error("Internal Server Error: /staff/test/")
-
-
-def two_sides():
-    """Organisations A and B, each with its tournament (alpha, beta) and its signed-in organiser."""
-    sides = []
-    for name in ("alpha", "beta"):
-        data = tournament_data(4)
-        data["tournament"]["slug"] = name
-        side = make_side(name, data)
-        side.client = Client(raise_request_exception=False)
-        side.client.force_login(side.people["organiser"])
-        sides.append(side)
-    return sides
-
-
-def fail_in_a_view(monkeypatch, client, path):
-    """A request to `path` that ends in an unhandled exception (a 500), as a bug would."""
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("a bug in the dashboard")
-
-    with monkeypatch.context() as patch:
-        patch.setattr("organiser.views.dashboard.decisions_to_review", broken)
-        assert client.get(path).status_code == 500
 
 
 def test_an_error_logged_in_a_test_goes_to_the_tests_own_log_only(settings, own_data_folder):

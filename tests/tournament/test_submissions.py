@@ -56,8 +56,14 @@ WITHOUT_TOKEN = {
     ("organiser/backups.html", "snapshot_restore"): "shows a snapshot's preview and changes nothing",
     ("public/entry_form.html", "entry-form"): "a visitor's entry (no one is signed in): the form's own key makes "
     "a double tap one entry (organiser/services/entries.py)",
-    ("public/entry_confirm.html", 'method="post"'): "a visitor confirms an entry by its link: the entry is locked and its state checked, so once",
-    ("public/entry_detail.html", 'method="post"'): "a visitor withdraws an entry by its link: the entry is locked and its state checked, so once",
+    (
+        "public/entry_confirm.html",
+        'method="post"',
+    ): "a visitor confirms an entry by its link: the entry is locked and its state checked, so once",
+    (
+        "public/entry_detail.html",
+        'method="post"',
+    ): "a visitor withdraws an entry by its link: the entry is locked and its state checked, so once",
 }
 
 
