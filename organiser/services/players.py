@@ -382,7 +382,9 @@ def use_person_spelling(player: Player, *, user: AbstractBaseUser | None) -> Pla
     the name the season prints. Audited like a name correction; a second tap changes nothing."""
 
     def action():
-        locked = Player.objects.select_for_update().select_related("person", "organisation").get(pk=player.pk)
+        locked = (
+            Player.objects.select_for_update(of=("self",)).select_related("person", "organisation").get(pk=player.pk)
+        )
         person = locked.person
         if person is None or person.merged_into_id is not None:
             raise Refused("person_not_offered")
