@@ -29,7 +29,13 @@ def use_statement_timeout(seconds: float) -> None:
 def database_unavailable(error: BaseException | None) -> bool:
     """Whether `error` says the database is away or too slow, not that the app is wrong: a refused
     or cut connection, a restart, a cancelled statement (Django's OperationalError and
-    InterfaceError wrap them all)."""
+    InterfaceError wrap them all). SQLite reports a missing table or column as an OperationalError
+    too: that is the app's fault (a 500), not an outage."""
     from django.db import InterfaceError, OperationalError
 
+    if isinstance(error, OperationalError) and str(error).startswith(SQLITE_SCHEMA_ERRORS):
+        return False
     return isinstance(error, (OperationalError, InterfaceError))
+
+
+SQLITE_SCHEMA_ERRORS = ("no such table", "no such column")

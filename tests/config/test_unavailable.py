@@ -68,3 +68,14 @@ def test_healthz_is_503_when_the_database_does_not_answer(browser, db, monkeypat
     monkeypatch.setattr("config.health.connection", SimpleNamespace(cursor=refused))
     answer = browser.get("/healthz")
     assert (answer.status_code, answer["Retry-After"]) == (503, "5")
+
+
+def test_a_missing_table_is_the_apps_fault_and_a_lost_connection_an_outage():
+    from django.db import OperationalError
+
+    from config.database import database_unavailable
+
+    assert not database_unavailable(OperationalError("no such table: tournament_player"))  # SQLite: a 500
+    assert not database_unavailable(OperationalError("no such column: x"))
+    assert database_unavailable(OperationalError("server closed the connection unexpectedly"))  # a 503
+    assert database_unavailable(OperationalError("terminating connection due to administrator command"))
