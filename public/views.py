@@ -40,16 +40,18 @@ from scoring.selectors.visibility import (
     standings_progress,
 )
 from scoring.services.visibility import advance_ceremony, reset_ceremony, set_visibility
-from tournament.listing import hosts_with_tournaments_page, public_tournament_page, search_of
+from tournament.listing import search_of
 from tournament.models import Tournament
 from tournament.navigation import return_path
 from tournament.selectors import (
     all_seasons,
     final_round,
     host_or_404,
+    hosts_with_tournaments_page,
     last_completed_round,
     player_or_404,
     playing_clock,
+    public_tournament_page,
     several_hosts_with_tournaments,
     tournament_or_404,
 )

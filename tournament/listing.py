@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from tournament.models import HostOrganisation, Tournament
@@ -64,24 +64,9 @@ def newest_first_page(tournaments: QuerySet[Tournament], *, search: str = "", nu
     return page_of(searched(tournaments, search).order_by("-date", "name", "pk"), number)
 
 
-def public_tournament_page(host: HostOrganisation | None = None, *, search: str = "", number: Any = 1) -> Page:
-    """A page of the tournaments the public sees (of `host` alone, when given)."""
-    tournaments = Tournament.objects.all() if host is None else Tournament.objects.filter(host=host)
-    return tournament_page(tournaments, search=search, number=number)
-
-
 def host_page(hosts: QuerySet[HostOrganisation], *, search: str = "", number: Any = 1) -> Page:
     """A page of host organisations, by name, searched."""
     return page_of(searched(hosts, search).order_by("name", "pk"), number)
-
-
-def hosts_with_tournaments_page(*, search: str = "", number: Any = 1) -> Page:
-    """A page of the host organisations that have tournaments, each with how many
-    (`tournament_count`, counted for the page's organisations only)."""
-    hosts = HostOrganisation.objects.filter(Exists(Tournament.objects.filter(host=OuterRef("pk"))))
-    page = host_page(hosts, search=search, number=number)
-    counted(page.object_list, Tournament.objects.all(), "host", "tournament_count")
-    return page
 
 
 def counted(hosts: Iterable[HostOrganisation], rows: QuerySet[Any], field: str, name: str) -> None:

@@ -11,10 +11,12 @@ import datetime
 import uuid
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.core.paginator import Page
+from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
+from tournament.listing import counted, host_page, tournament_page
 from tournament.models import (
     DEFAULT_ROUND_MINUTES,
     HostOrganisation,
@@ -277,3 +279,23 @@ def tournament_row(pk: int, **unchanged: Any) -> QuerySet[Tournament]:
     """The tournament `pk` as a queryset for a service's compare-and-set `update()`: only while its
     fields still hold `unchanged`. The caller already holds the tournament through a scoped selector."""
     return Tournament.objects.filter(pk=pk, **unchanged)
+
+
+def public_tournament_page(host: HostOrganisation | None = None, *, search: str = "", number: Any = 1) -> Page:
+    """A page of the tournaments the public sees (of `host` alone, when given)."""
+    tournaments = Tournament.objects.all() if host is None else Tournament.objects.filter(host=host)
+    return tournament_page(tournaments, search=search, number=number)
+
+
+def hosts_with_tournaments_page(*, search: str = "", number: Any = 1) -> Page:
+    """A page of the host organisations that have tournaments, each with how many
+    (`tournament_count`, counted for the page's organisations only)."""
+    hosts = HostOrganisation.objects.filter(Exists(Tournament.objects.filter(host=OuterRef("pk"))))
+    page = host_page(hosts, search=search, number=number)
+    counted(page.object_list, Tournament.objects.all(), "host", "tournament_count")
+    return page
+
+
+def tournament_uids(pks: list[int]) -> list[uuid.UUID]:
+    """The stable ids of the tournaments `pks` (the worker's, which holds them from a scoped query)."""
+    return list(Tournament.objects.filter(pk__in=pks).values_list("uid", flat=True))

@@ -22,7 +22,7 @@ from organiser.backups.files import TOURNAMENTS, compressed, hosted, write_atomi
 from organiser.interchange import dumps
 from organiser.interchange.entries import CONTACT
 from organiser.models import Snapshot
-from tournament.models import Tournament
+from tournament.selectors import tournament_uids
 
 
 def blanked(data, deleted_at):
@@ -41,7 +41,7 @@ def forget_contacts(tournament_ids, now):
     how many snapshots changed."""
     deleted_at = now.astimezone(datetime.UTC).isoformat()
     changed = 0
-    for uid in Tournament.objects.filter(pk__in=list(tournament_ids)).values_list("uid", flat=True):
+    for uid in tournament_uids(list(tournament_ids)):
         for row in Snapshot.objects.filter(tournament_uid=uid).only("pk", "name", "content"):
             data = json.loads(gzip.decompress(bytes(row.content)).decode("utf-8"))
             if not blanked(data, deleted_at):

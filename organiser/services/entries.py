@@ -29,7 +29,7 @@ from organiser.services.players import register_entry, remove_player
 from tournament.audit import log_change
 from tournament.models import Tournament
 from tournament.refusals import Refused
-from tournament.selectors import locked_tournament, round_times
+from tournament.selectors import locked_tournament, round_times, tournament_row
 from tournament.services.mail import queue_mail
 from tournament.text import match_key
 
@@ -280,7 +280,7 @@ def close_entries(
         before = stored.entries_until
         if before is None or before <= now:
             return
-        Tournament.objects.filter(pk=stored.pk).update(entries_until=now)
+        tournament_row(stored.pk).update(entries_until=now)
         tournament.entries_until = now
         log_change(
             stored,

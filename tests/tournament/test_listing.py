@@ -6,8 +6,9 @@ import datetime
 
 import pytest
 
-from tournament.listing import PAGE_SIZE, host_page, in_listing_order, public_tournament_page, search_of, searched
+from tournament.listing import PAGE_SIZE, host_page, in_listing_order, search_of, searched
 from tournament.models import HostOrganisation, Tournament
+from tournament.selectors import public_tournament_page
 
 pytestmark = pytest.mark.django_db
 
