@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from organiser import services
 from tests.factories import checked_in
@@ -81,7 +82,7 @@ def test_the_organiser_downloads_a_backup_and_restores_it_through_the_page(
     ]
 
     page.get_by_role("link", name="Backups").click()
-    assert page.locator(".snapshot-list li").count() == 2  # before the restore, and after it
+    expect(page.locator(".snapshot-list li")).to_have_count(2)  # before the restore, and after it
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot(page, f"backups-{viewport['width']}")
 
