@@ -3,18 +3,16 @@ printed, then the tournament's referees and head referees on a Staff page, witho
 
 import datetime
 import re
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.utils import timezone
 
 from accounts import first_run, services
 from accounts.models import Role, SetupCodeTries, TournamentRole
 from tests.factories import build
 from tests.support.browser import assert_no_horizontal_scroll, screenshot
+from tests.support.race import at_once
 from tournament.models import AuditEntry
 from tournament.refusals import Refused
 
@@ -104,21 +102,16 @@ def test_the_page_says_plainly_when_there_is_no_code_and_how_to_get_one(client, 
 
 def tries_at_once(address, count):
     """`count` wrong codes from one address at the same moment, each in its own thread and connection."""
-    start = threading.Barrier(count)
 
     def one(_):
-        start.wait()
         try:
             return services.create_first_organiser(
                 code="AAAA-BBBB-CCCC", username="x", password=PASSWORD, address=address
             )
         except Refused as refusal:
             return refusal.code
-        finally:
-            connection.close()
 
-    with ThreadPoolExecutor(count) as pool:
-        return list(pool.map(one, range(count)))
+    return at_once(one, count)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,14 +2,12 @@
 (issue 46, row 9): one is told the password is set, the five others get the page of a used link,
 and the password is the first one's. Both databases."""
 
-import threading
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
 
 from accounts.services import set_password_path
+from tests.support.race import at_once
 
 BROWSERS = 6
 
@@ -25,23 +23,13 @@ def opened(path):
 def test_six_browsers_posting_one_link_at_once_set_the_password_once(attempt):
     anna = User.objects.create_user("anna.utw")  # no usable password yet, as the operator makes her
     browsers = [opened(set_password_path(anna)) for _ in range(BROWSERS)]
-    barrier = threading.Barrier(BROWSERS)
-    answers = [None] * BROWSERS
 
     def post(index):
         client, form = browsers[index]
         password = f"password-of-browser-{index}"
-        try:
-            barrier.wait(timeout=30)
-            answers[index] = client.post(form, {"new_password1": password, "new_password2": password})
-        finally:
-            connection.close()
+        return client.post(form, {"new_password1": password, "new_password2": password})
 
-    threads = [threading.Thread(target=post, args=(index,)) for index in range(BROWSERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    answers = at_once(post, BROWSERS)
     statuses = [answer.status_code for answer in answers]
     assert statuses.count(302) == 1, statuses
     winner = statuses.index(302)

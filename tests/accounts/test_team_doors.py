@@ -3,17 +3,16 @@ organiser of the organisation; an undo passes the checks of the change it undoes
 organisation's team made at the same moment are serialised (never a 500, never no organiser)."""
 
 import datetime
-import threading
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
 
 from accounts.models import Membership, Role
 from accounts.services import make_member
 from accounts.team import accept_invitation, create_invitation
+from tests.support.race import at_once
 from tournament.refusals import Refused
 
 pytestmark = pytest.mark.django_db
@@ -123,25 +122,9 @@ def test_an_undo_does_not_leave_the_organisation_without_an_organiser(host, orga
     assert role_of(jan, host) == Role.ORGANISER
 
 
-def at_once(requests):
-    """Each (client, path, data) posted at the same moment from its own thread; the answers."""
-    barrier = threading.Barrier(len(requests))
-    answers = [None] * len(requests)
-
-    def post(index):
-        client, path, data = requests[index]
-        try:
-            barrier.wait(timeout=30)
-            answers[index] = client.post(path, data)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(index,)) for index in range(len(requests))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return answers
+def posted_at_once(requests):
+    """Each (client, path, data) posted at the same moment; the answers."""
+    return at_once(lambda index: requests[index][0].post(*requests[index][1:]), len(requests))
 
 
 def member_path(host, user):
@@ -156,7 +139,7 @@ def test_two_organisers_demoting_each_other_at_once_leave_one_organiser(attempt)
     host = Membership.objects.get(user=organiser).host
     ewa = User.objects.create_user("ewa", password=PASSWORD)
     make_member(ewa, Role.ORGANISER, host)
-    answers = at_once(
+    answers = posted_at_once(
         [
             (signed_in(organiser), member_path(host, ewa), {"role": "referee", "reason": "a"}),
             (signed_in(ewa), member_path(host, organiser), {"role": "referee", "reason": "b"}),
@@ -177,7 +160,7 @@ def test_the_operator_and_an_organiser_demoting_at_once_leave_an_organiser(attem
     ewa = User.objects.create_user("ewa", password=PASSWORD)
     make_member(ewa, Role.ORGANISER, host)
     operator = User.objects.create_superuser("operator", password=PASSWORD)
-    answers = at_once(
+    answers = posted_at_once(
         [
             (signed_in(operator), member_path(host, organiser), {"role": "referee", "reason": "a"}),
             (signed_in(organiser), member_path(host, ewa), {"role": "referee", "reason": "b"}),

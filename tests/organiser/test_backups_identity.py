@@ -7,12 +7,11 @@ import gzip
 import importlib
 import io
 import json
-import threading
 
 import pytest
 from django.apps import apps as django_apps
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -22,6 +21,7 @@ from organiser.backups import files, restore, snapshots
 from organiser.interchange import dumps, export_tournament
 from organiser.models import Snapshot, StagedRestore
 from tests.factories import build
+from tests.support.race import at_once
 from tests.support.tasks import run_queued_tasks
 from tournament.models import AuditEntry, Tournament
 
@@ -243,24 +243,10 @@ def test_a_preview_on_one_server_is_confirmed_on_another(organiser, settings, tm
 
 def confirm_at_once(clients, tokens):
     """Each client posts its confirmation at the same moment; returns the answers."""
-    barrier = threading.Barrier(len(clients))
-    answers = [None] * len(clients)
-
-    def post(index):
-        try:
-            barrier.wait(timeout=30)
-            answers[index] = clients[index].post(
-                "/staff/new/restore/confirm/", {"token": tokens[index], "replace": "on"}
-            )
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(index,)) for index in range(len(clients))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return answers
+    return at_once(
+        lambda index: clients[index].post("/staff/new/restore/confirm/", {"token": tokens[index], "replace": "on"}),
+        len(clients),
+    )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,13 +6,6 @@ promotes the waiting entry and its message arrives; with the mail server down an
 succeeds and its message arrives once when the server is back; a worker killed mid-send makes no
 second copy."""
 
-import json
-import os
-import signal
-import subprocess
-import sys
-import time
-
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -20,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 
 from organiser.models import Entry
 from tests.support.entries import entry_data, links_in, open_tournament, path_of
-from tests.support.server import ROOT, Server
+from tests.support.server import Server, kill_9_once, stopping, wait_for
 from tests.support.smtp import MailServer, html_of, text_of
 from tests.support.tasks import run_queued_tasks
 from tournament.models import OutgoingMail, Player
@@ -118,48 +111,18 @@ print(json.dumps(list(OutgoingMail.objects.values_list("state", "attempts"))))
 """
 
 
-def wait_for(condition, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out")
-
-
 @pytest.mark.server
 def test_a_worker_killed_mid_send_makes_no_second_copy(tmp_path):
     with MailServer(tmp_path / "smtp") as smtp, Server(tmp_path / "var") as server:
         server.env.update(smtp.settings())
         server.manage("shell", "-v", "0", "-c", ENTER)
 
-        def worker():
-            return subprocess.Popen(
-                [sys.executable, "manage.py", "run_tasks"],
-                cwd=ROOT,
-                env=server.env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-
-        def state():
-            return json.loads(server.manage("shell", "-v", "0", "-c", STATE).stdout)
-
         smtp.hold()  # the server keeps the sender waiting in the middle of the conversation
-        first = worker()
-        try:
-            wait_for(smtp.holding)
-            os.kill(first.pid, signal.SIGKILL)
-        finally:
-            first.wait(timeout=30)
-        assert state() == [["sending", 1]] and smtp.messages() == []
+        kill_9_once(server.worker(), started=smtp.holding)
+        assert server.shell(STATE) == [["sending", 1]] and smtp.messages() == []
         smtp.release()
-        second = worker()
-        try:
-            wait_for(lambda: state() == [["sent", 2]])
-        finally:
-            second.send_signal(signal.SIGTERM)
-            second.wait(timeout=30)
+        with stopping(server.worker()):
+            wait_for(lambda: server.shell(STATE) == [["sent", 2]], timeout=60)
         (message,) = smtp.messages()
         assert message["To"] == "utw@example.pl"
         assert message["Subject"] == "Potwierdź zgłoszenie: Senioriada"  # the public language: Polish, the default

@@ -2,12 +2,7 @@
 back in the queue when a worker starts again, and completes once."""
 
 import datetime
-import json
 import os
-import signal
-import subprocess
-import sys
-import time
 import uuid
 
 import pytest
@@ -15,7 +10,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from organiser.management.commands.run_tasks import abandoned, forget_finished, new_worker_id, requeue_abandoned
-from tests.support.server import ROOT, Server
+from tests.support.server import Server, kill_9_once, stopping, wait_for
 from tests.support.slow_task import sleep_then_record
 
 LEASE = datetime.timedelta(minutes=30)
@@ -91,48 +86,22 @@ print(json.dumps([task.status, task.worker_ids]))
 """
 
 
-def wait_for(condition, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out")
-
-
 @pytest.mark.server
 def test_a_task_of_a_worker_killed_with_kill_9_runs_again_and_completes_once(tmp_path):
     log = tmp_path / "effect.log"
     with Server(tmp_path / "var") as server:
         pk = server.manage("shell", "-v", "0", "-c", ENQUEUE.format(log=str(log), seconds=3)).stdout.strip()
 
-        def worker():
-            return subprocess.Popen(
-                [sys.executable, "manage.py", "run_tasks"],
-                cwd=ROOT,
-                env=server.env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-
         def status():
-            return json.loads(server.manage("shell", "-v", "0", "-c", STATUS.format(pk=pk)).stdout)
+            return server.shell(STATUS.format(pk=pk))
 
-        first = worker()
-        try:
-            wait_for(lambda: log.exists() and "started" in log.read_text())
-            os.kill(first.pid, signal.SIGKILL)
-        finally:
-            first.wait(timeout=30)
+        first = server.worker()
+        kill_9_once(first, started=lambda: log.exists() and "started" in log.read_text())
         assert log.read_text().split() == ["started"]
         assert status()[0] == "RUNNING"  # django-tasks-db alone would leave it so
 
-        second = worker()
-        try:
-            wait_for(lambda: status()[0] == "SUCCESSFUL")
-        finally:
-            second.send_signal(signal.SIGTERM)
-            second.wait(timeout=30)
+        with stopping(server.worker()) as second:
+            wait_for(lambda: status()[0] == "SUCCESSFUL", timeout=60)
         assert log.read_text().split() == ["started", "started", "finished"]
         workers = status()[1]
         assert len(workers) == 2 and workers[0].split(":")[1] == str(first.pid)

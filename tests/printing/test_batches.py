@@ -4,10 +4,8 @@ anew when it changes, a failure recorded with "try again", and another organisat
 
 import datetime
 import re
-import threading
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -15,6 +13,7 @@ from django_tasks_db.models import DBTaskResult
 from printing import batches, selectors
 from printing.testing import pdf_text, polish_players, seated_tournament, strict_pdf_rendering, tournament_data  # noqa: F401
 from tests.support.produced import produced
+from tests.support.race import at_once
 from tests.support.sides import client_of, make_side
 from tests.support.tasks import run_queued_tasks
 from tournament.models import Player, ProducedFile, Round
@@ -185,19 +184,6 @@ def test_a_file_whose_worker_stopped_is_shown_failed_and_asked_again(organiser_c
 def test_eight_requests_at_the_same_moment_make_one_file(tournament):
     """Eight servers (threads with connections of their own) ask at once: one row, one task."""
     asked = batches.file_request(Round.objects.get(number=1), ProducedFile.Kind.TABLE_CARDS, "/x", 3)
-    barrier, answers = threading.Barrier(8), []
-
-    def ask():
-        try:
-            barrier.wait()
-            answers.append(files.ask_for_file(tournament, asked, batches.make_round_pdf).pk)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=ask) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    answers = at_once(lambda _: files.ask_for_file(tournament, asked, batches.make_round_pdf).pk, 8)
     assert len(answers) == 8 and len(set(answers)) == 1
     assert ProducedFile.objects.count() == 1 and DBTaskResult.objects.count() == 1

@@ -1,15 +1,14 @@
 """Two tablets on one sheet: compare-and-swap on the sheet version, never a silent overwrite."""
 
 import re
-import threading
 
 import pytest
-from django.db import connection
 
 from engine import rules
 from scoring.models import Game, ScoreSheet
 from scoring.services import sheets as services
 from tests.factories import build, example_one, sheet_of, sheet_url, started_round, table, text_of
+from tests.support.race import at_once
 from tournament.models import AuditEntry
 from tournament.refusals import Refused
 
@@ -85,25 +84,15 @@ def test_sending_the_same_game_again_after_a_lost_reply_is_not_a_conflict(refere
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_saves_with_one_version_let_exactly_one_through(referee):
     sheet = sheet_of(one_table())
-    outcomes = []
-    barrier = threading.Barrier(8)
 
     def save(n):
         try:
-            barrier.wait()
             services.save_game(sheet, 1, game("ABCD"[n % 4], tiles=n + 1), version=0, user=referee)
-            outcomes.append("saved")
+            return "saved"
         except services.EditConflict:
-            outcomes.append("conflict")
-        finally:
-            connection.close()
+            return "conflict"
 
-    threads = [threading.Thread(target=save, args=(n,)) for n in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert sorted(outcomes) == ["conflict"] * 7 + ["saved"]
+    assert sorted(at_once(save, 8)) == ["conflict"] * 7 + ["saved"]
     sheet = ScoreSheet.objects.get(pk=sheet.pk)
     assert sheet.version == 1
     assert Game.objects.count() == 1 and AuditEntry.objects.count() == 1

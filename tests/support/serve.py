@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.support.server import free_port
+from tests.support.server import free_port, wait_for  # noqa: F401 (the tests of bin/serve wait with it)
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = str(ROOT / "bin" / "serve")
@@ -34,16 +34,6 @@ def serving(port, process, timeout=90):
         except OSError:
             time.sleep(0.3)
     raise AssertionError(f"bin/serve did not serve within {timeout} s")
-
-
-def wait_for(condition, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError("waited in vain")
 
 
 @pytest.fixture

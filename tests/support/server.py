@@ -6,6 +6,7 @@ PostgreSQL a fresh database is created next to it and dropped afterwards.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -16,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -26,6 +28,36 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def wait_for(condition, timeout=20):
+    """Poll `condition` until it gives something true, and return that; fail after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("waited in vain")
+
+
+def kill_9_once(process, started):
+    """Wait until `started()`, then kill -9 `process` (a power cut) and wait until it is gone."""
+    try:
+        wait_for(started, timeout=60)
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+
+
+@contextmanager
+def stopping(process):
+    """Hand `process` over, then stop it with SIGTERM, as a service manager would."""
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
 
 
 class Server:
@@ -81,6 +113,20 @@ class Server:
         if check and result.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result
+
+    def shell(self, code):
+        """Run `code` in `manage.py shell` on the server's database; what it prints, read as JSON."""
+        return json.loads(self.manage("shell", "-v", "0", "-c", code).stdout)
+
+    def worker(self):
+        """Start a task worker (`manage.py run_tasks`) on the server's database."""
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "run_tasks"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def start(self):
         self.process = subprocess.Popen(

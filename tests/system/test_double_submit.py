@@ -6,13 +6,12 @@ make the same address at once get the form's message or the next free address, n
 
 import json
 import re
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.factories import tournament_data
 from tests.support.http_client import Client
+from tests.support.race import at_once
 from tests.support.server import Server
 from tests.support.venue import server_errors
 
@@ -74,18 +73,6 @@ def query(server, expression):
     return json.loads(result.stdout)
 
 
-def at_once(send, count=AT_ONCE):
-    """`send(i)` from `count` threads released together; their answers in order."""
-    barrier = threading.Barrier(count)
-
-    def one(i):
-        barrier.wait(timeout=30)
-        return send(i)
-
-    with ThreadPoolExecutor(max_workers=count) as pool:
-        return list(pool.map(one, range(count)))
-
-
 def token_on(client, path):
     page = client.get(path)
     assert page.status == 200, page.status
@@ -127,7 +114,7 @@ def test_a_card_sent_six_times_at_once_is_given_once(server, organiser):
         "reason": "double tap",
         "submission": token_on(organiser, f"/referee/test/player/{player}/"),
     }
-    answers = at_once(lambda i: organiser.post(path, data))
+    answers = at_once(lambda i: organiser.post(path, data), AT_ONCE)
     assert [a.status for a in answers] == [302] * AT_ONCE
     assert {a.location for a in answers} == {f"/referee/test/player/{player}/"}
     assert query(server, f"[Card.objects.filter(player={player}).count(), Player.objects.get(pk={player}).status]") == [
@@ -139,7 +126,7 @@ def test_a_card_sent_six_times_at_once_is_given_once(server, organiser):
 
 def test_creating_a_tournament_sent_six_times_at_once_creates_one(server, organiser):
     data = settings_form(name="Puchar Jesieni", submission=token_on(organiser, "/staff/new/"))
-    answers = at_once(lambda i: organiser.post("/staff/new/", data))
+    answers = at_once(lambda i: organiser.post("/staff/new/", data), AT_ONCE)
     assert {(a.status, a.location) for a in answers} == {(302, "/staff/puchar-jesieni/players/")}
     assert query(server, "list(Tournament.objects.filter(name='Puchar Jesieni').values_list('slug', flat=True))") == [
         "puchar-jesieni"
@@ -154,7 +141,8 @@ def test_six_tournaments_with_one_typed_address_at_once_one_is_made_the_others_g
         lambda i: organiser.post(
             "/staff/new/",
             settings_form(name=f"Puchar {i}", slug="puchar-lata", **({"submission": tokens[i]} if tokens[i] else {})),
-        )
+        ),
+        AT_ONCE,
     )
     assert sorted(a.status for a in answers) == [200] * (AT_ONCE - 1) + [302]
     assert all(TAKEN in a.text for a in answers if a.status == 200)
@@ -169,7 +157,8 @@ def test_six_tournaments_named_new_at_once_get_free_addresses_never_the_reserved
     answers = at_once(
         lambda i: organiser.post(
             "/staff/new/", settings_form(name=name, **({"submission": tokens[i]} if tokens[i] else {}))
-        )
+        ),
+        AT_ONCE,
     )
     assert [a.status for a in answers] == [302] * AT_ONCE
     slugs = query(server, f"sorted(Tournament.objects.filter(name={name!r}).values_list('slug', flat=True))")
@@ -186,12 +175,12 @@ def test_a_tournament_named_new_does_not_get_the_reserved_address(server, organi
 
 def test_a_draw_and_a_publish_sent_six_times_at_once_each_happen_once(server, organiser):
     data = {"method": "random", "seed": "", "submission": token_on(organiser, "/staff/test/draw/")}
-    answers = at_once(lambda i: organiser.post("/staff/test/draw/", data))
+    answers = at_once(lambda i: organiser.post("/staff/test/draw/", data), AT_ONCE)
     assert {(a.status, a.location) for a in answers} == {(302, "/staff/test/rounds/1/")}
     page = organiser.get("/staff/test/rounds/1/").text
     form = re.search(r'action="/staff/test/rounds/1/publish/">(.*?)</form>', page, re.S).group(1)
     data = {"submission": TOKEN.search(form).group(1)}
-    answers = at_once(lambda i: organiser.post("/staff/test/rounds/1/publish/", data))
+    answers = at_once(lambda i: organiser.post("/staff/test/rounds/1/publish/", data), AT_ONCE)
     assert {(a.status, a.location) for a in answers} == {(302, "/staff/test/rounds/1/")}
     assert query(
         server,
