@@ -89,31 +89,24 @@ def entries_with_old_contacts(before: datetime.date) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament__date__lt=before, contact_deleted_at__isnull=True)
 
 
-def players_to_remind(first_day: datetime.date, last_day: datetime.date) -> list[Entry]:
-    """Entries that are players of a tournament held between the two days and not reminded yet."""
+def _players_not_yet(sent: str, **held: datetime.date) -> list[Entry]:
+    """Entries that are players, with their contact kept, whose `sent` time is not set yet."""
     return list(
         Entry.objects.filter(
-            state=Entry.State.PLAYER,
-            reminded_at__isnull=True,
-            contact_deleted_at__isnull=True,
-            tournament__date__gte=first_day,
-            tournament__date__lte=last_day,
+            state=Entry.State.PLAYER, contact_deleted_at__isnull=True, **{f"{sent}__isnull": True}, **held
         ).select_related("tournament")
     )
+
+
+def players_to_remind(first_day: datetime.date, last_day: datetime.date) -> list[Entry]:
+    """Entries that are players of a tournament held between the two days and not reminded yet."""
+    return _players_not_yet("reminded_at", tournament__date__gte=first_day, tournament__date__lte=last_day)
 
 
 def players_for_results(held_before: datetime.date, held_after: datetime.date) -> list[Entry]:
     """Entries that are players of a tournament over (held before `held_before`, on or after
     `held_after`) whose contact has not had the results link."""
-    return list(
-        Entry.objects.filter(
-            state=Entry.State.PLAYER,
-            results_sent_at__isnull=True,
-            contact_deleted_at__isnull=True,
-            tournament__date__lt=held_before,
-            tournament__date__gte=held_after,
-        ).select_related("tournament")
-    )
+    return _players_not_yet("results_sent_at", tournament__date__lt=held_before, tournament__date__gte=held_after)
 
 
 def waiting_mail(tournament: Tournament) -> dict[str, int]:
