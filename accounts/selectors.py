@@ -15,7 +15,15 @@ from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
-from tournament.listing import counted, host_page, newest_first_page, page_of, tournament_page
+from tournament.listing import (
+    PAGE_SIZE,
+    counted,
+    host_page,
+    in_listing_order,
+    newest_first_page,
+    page_of,
+    tournament_page,
+)
 from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
 from tournament.text import match_key
 
@@ -255,7 +263,9 @@ def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | Non
 
 
 def host_tournaments(host: HostOrganisation) -> list[Tournament]:
-    return list(Tournament.objects.filter(host=host).order_by("-date", "name"))
+    """The tournaments of `host` an invitation may be for: the upcoming ones (the nearest first),
+    then the most recent, at most a list's page (PAGE_SIZE) however many the organisation ran."""
+    return list(in_listing_order(Tournament.objects.filter(host=host))[:PAGE_SIZE])
 
 
 def season_tournament_page(host: HostOrganisation, *, search: str = "", number: Any = 1) -> Page:
