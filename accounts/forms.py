@@ -195,7 +195,9 @@ class InvitationForm(forms.Form):
     """An invitation into the team: a role for all the organisation's tournaments or for one."""
 
     role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES, initial=Role.REFEREE.value)
-    tournament = forms.ChoiceField(label=_("For"), required=False)
+    tournament = forms.ChoiceField(
+        label=_("For"), required=False, help_text=_("The upcoming tournaments and the most recent ones.")
+    )
 
     def __init__(self, *args, tournaments=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -17,7 +17,7 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 
-from accounts.selectors import invitation_by_token, organised_hosts
+from accounts.selectors import hosts_to_offer, invitation_by_token
 from tournament.audit import log_change
 from tournament.refusals import Refused
 from tournament.services.mail import mail_configured, queue_mail
@@ -66,7 +66,7 @@ def set_password_user(path: str) -> Any:
 def mail_set_password(*, path: str, link: str, to: str, user: Any) -> None:
     """Write a new organiser's set-password link (of `path`, still working) to the outbox for `to`."""
     organiser = set_password_user(path)
-    hosts = organised_hosts(organiser) if organiser is not None else []
+    hosts = hosts_to_offer(organiser) if organiser is not None else []
     if organiser is None or not hosts:
         raise Refused("invitation_unusable")
     host = hosts[0]

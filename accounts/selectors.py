@@ -8,14 +8,24 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Value
+from django.db.models.functions import Concat, Lower
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
-from tournament.listing import counted, host_page, newest_first_page, page_of, tournament_page
+from tournament.listing import (
+    PAGE_SIZE,
+    counted,
+    host_page,
+    in_listing_order,
+    newest_first_page,
+    page_of,
+    tournament_page,
+)
 from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
+from tournament.text import match_key
 
 MAX_TOKEN_LENGTH = 200
 
@@ -95,10 +105,32 @@ def organiser_host_ids(user: User) -> list[int]:
     return list(Membership.objects.filter(user=user.pk, role=Role.ORGANISER).values_list("host", flat=True))
 
 
-def organised_hosts(user: User) -> list[HostOrganisation]:
-    """The host organisations whose tournaments `user` may create (a superuser: every one)."""
+HOSTS_LISTED = 12  # a form offers at most this many organisations in a list; more: typed by address or name
+
+
+def hosts_to_offer(user: User) -> list[HostOrganisation]:
+    """The host organisations whose tournaments `user` may create, by name, at most HOSTS_LISTED + 1
+    of them: one more than HOSTS_LISTED says there are too many to list (a superuser on a service
+    of many), and the forms ask for the organisation's address or name instead
+    (`organised_hosts_named`)."""
+    hosts = HostOrganisation.objects.order_by("name", "pk")
+    if not user.is_superuser:
+        hosts = hosts.filter(pk__in=organiser_host_ids(user))
+    return list(hosts[: HOSTS_LISTED + 1])
+
+
+def organised_hosts_named(user: User, text: str) -> list[HostOrganisation]:
+    """The host organisation whose short address is `text` (or a link ending with it) when `user`
+    may create its tournaments (a superuser: any); else those whose name is `text` (case, spacing
+    and Polish diacritics ignored), at most two: two say the name is not enough."""
     hosts = HostOrganisation.objects.all()
-    return list(hosts if user.is_superuser else hosts.filter(pk__in=organiser_host_ids(user)))
+    if not user.is_superuser:
+        hosts = hosts.filter(pk__in=organiser_host_ids(user))
+    address = text.strip().rstrip("/").rsplit("/", 1)[-1].lower()
+    by_address = list(hosts.filter(slug=address)[:1]) if address else []
+    if by_address or not match_key(text):
+        return by_address
+    return list(hosts.filter(search_key=Concat(Value(f"{match_key(text)} "), Lower("slug"))).order_by("pk")[:2])
 
 
 def own_organised_hosts(user: User) -> list[HostOrganisation]:
@@ -231,7 +263,9 @@ def host_tournament_or_none(host: HostOrganisation, pk: Any) -> Tournament | Non
 
 
 def host_tournaments(host: HostOrganisation) -> list[Tournament]:
-    return list(Tournament.objects.filter(host=host).order_by("-date", "name"))
+    """The tournaments of `host` an invitation may be for: the upcoming ones (the nearest first),
+    then the most recent, at most a list's page (PAGE_SIZE) however many the organisation ran."""
+    return list(in_listing_order(Tournament.objects.filter(host=host))[:PAGE_SIZE])
 
 
 def season_tournament_page(host: HostOrganisation, *, search: str = "", number: Any = 1) -> Page:

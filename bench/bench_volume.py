@@ -6,11 +6,14 @@ tournaments, a season each) is built and every page below is measured (median wa
 requests after a warm-up, and the queries of one); then the large service is added (ORGS
 organisations x TOURNAMENTS finished tournaments of PLAYERS players and ROUNDS rounds, every game
 verified, a season per organisation) and the same pages of the same small organisation are
-measured again. The data is built through the app's own door for it, the JSON interchange import
-(`organiser.demo.random_tournament`, `organiser.interchange.import_tournament`: the engine's rules
-and the models, written with bulk inserts) and `create_season`. It is checked: the standings of
-sampled tournaments (every player ranked), an export -> import round trip (the copy's standings
-are the original's) and `season_standings`.
+measured again. Each service's first organisation gets its tournaments through the app's own door
+for it, the JSON interchange import (`organiser.demo.random_tournament`,
+`organiser.interchange.import_tournament`: the engine's rules and the models); the other
+organisations get copies of them written by PostgreSQL (`volume_copies.py`: `INSERT ... SELECT`,
+ids remapped, new addresses, names and people); seasons are made by `create_season`. It is checked:
+the standings of sampled tournaments (every player ranked), an export -> import round trip (the
+copy's standings are the original's), a copy against its original and `season_standings`. The
+build prints how long it took and its parts (minutes at full size, not an hour).
 
 Prints one line per page (small and large: median ms and queries, the ratio) and
 `volume: P pages, worst ratio R× (page), most queries Q (page)`. Budgets: every page at most

@@ -14,43 +14,92 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from volume_copies import copy_template, rows_written
 
 from accounts.models import Membership, Role
 from organiser.demo import random_tournament
 from organiser.interchange import export_tournament, import_tournament
 from organiser.services import SeasonData, create_season
 from public.versions import drop_triggers, install_triggers
+from scoring.models import SeatResult
 from scoring.selectors.standings import compute_standings
-from tournament.models import HostOrganisation, Season, Tournament
+from tournament.models import AuditEntry, HostOrganisation, Season, Tournament
+from tournament.models.hosts import listing_key
 
 PLACINGS = "season-placings"  # the season's kept placings stay in the cache between two requests
 
 
 def build(orgs, tournaments, players, rounds, *, first=0):
     """Organisations first … first + orgs - 1, each with its finished tournaments and a season of
-    them; returns the seconds it took. A bulk load: the public versions' triggers (a query for
+    them; returns a line saying how long it took, and its parts. A bulk load: the public versions' triggers (a query for
     every row written) are dropped meanwhile and installed again after it, which gives every new
     tournament its version row (`public.versions.install_triggers`, as after a migration)."""
     started = time.perf_counter()
     drop_triggers()
     try:
-        _build(orgs, tournaments, players, rounds, first)
+        parts = _build(orgs, tournaments, players, rounds, first)
     finally:
+        installing = time.perf_counter()
         install_triggers()
-    return time.perf_counter() - started
+    seconds = {**parts, "triggers": time.perf_counter() - installing}
+    return (
+        f"built in {time.perf_counter() - started:.0f} s ("
+        + ", ".join(f"{k} {v:.0f} s" for k, v in seconds.items())
+        + ")"
+    )
 
 
 def _build(orgs, tournaments, players, rounds, first):
-    for h in range(first, first + orgs):
-        host = HostOrganisation.objects.create(name=f"Klub Seniora {h:03}", slug=f"klub-{h:03}")
-        slugs = []
-        for n in range(tournaments):
-            data = random_tournament(players, rounds, slug=f"k{h:03}-t{n:02}", seed=h * 1000 + n)
-            data["tournament"]["name"] = f"Turniej {n + 1} klubu {h:03}"
-            data["tournament"]["date"] = (datetime.date(2025, 1, 4) + datetime.timedelta(days=14 * n)).isoformat()
-            slugs.append(import_tournament(data, host=host).slug)
-        season = SeasonData(f"Sezon {h:03}", f"sezon-{h:03}", tuple(slugs), (25, 20, 16, 13, 11, 10, 9, 8), None)
+    """The first organisation's tournaments through the import, the others' copied from them
+    (`volume_copies`), every season through `create_season`."""
+    clock = [time.perf_counter()]
+
+    def lap():
+        clock.append(time.perf_counter())
+        return clock[-1] - clock[-2]
+
+    template = HostOrganisation.objects.create(name=f"Klub Seniora {first:03}", slug=f"klub-{first:03}")
+    assert template.search_key == _host(first).search_key
+    ranges = rows_written(lambda: _import_tournaments(template, tournaments, players, rounds))
+    parts = {f"import of {tournaments}": lap()}
+    hosts = HostOrganisation.objects.bulk_create(_host(h) for h in range(first + 1, first + orgs))
+    if hosts:
+        copy_template(ranges, template.pk, hosts, first + 1, _renamed(first))
+    parts[f"{len(hosts)} copies"] = lap()
+    for h, host in enumerate([template, *hosts], start=first):
+        slugs = tuple(f"k{h:03}-t{n:02}" for n in range(tournaments))
+        season = SeasonData(f"Sezon {h:03}", f"sezon-{h:03}", slugs, (25, 20, 16, 13, 11, 10, 9, 8), None)
         create_season(host, season, user=None)
+    parts[f"{orgs} seasons"] = lap()
+    return parts
+
+
+def _host(h):
+    """Organisation number h, its search key as `save` gives it (`bulk_create` does not call save)."""
+    name, slug = f"Klub Seniora {h:03}", f"klub-{h:03}"
+    return HostOrganisation(name=name, slug=slug, search_key=listing_key(name, slug))
+
+
+def _import_tournaments(host, tournaments, players, rounds):
+    h = int(host.slug.rsplit("-", 1)[1])
+    for n in range(tournaments):
+        data = random_tournament(players, rounds, slug=f"k{h:03}-t{n:02}", seed=h * 1000 + n)
+        data["tournament"]["name"] = f"Turniej {n + 1} klubu {h:03}"
+        data["tournament"]["date"] = (datetime.date(2025, 1, 4) + datetime.timedelta(days=14 * n)).isoformat()
+        import_tournament(data, host=host)
+
+
+def _renamed(template):
+    """The copies' addresses and names: the template organisation's number replaced by theirs."""
+    number = "lpad(h::text, 3, '0')"
+    return {
+        ("tournament.Tournament", "slug"): f"'k' || {number} || substr(\"slug\", 5)",
+        ("tournament.Tournament", "name"): f"replace(\"name\", 'klubu {template:03}', 'klubu ' || {number})",
+        ("tournament.Tournament", "search_key"): (
+            f"replace(replace(\"search_key\", 'klubu {template:03}', 'klubu ' || {number}), "
+            f"'k{template:03}-', 'k' || {number} || '-')"
+        ),
+    }
 
 
 def ranking(tournament):
@@ -72,6 +121,25 @@ def check(sample_slugs, players):
     rows = json.loads(out.getvalue())
     assert rows and rows[0]["rank"] == 1 and rows[0]["points"] > 0, rows[:1]
     return f"checked: standings of {len(sample_slugs)} tournaments, their round trips, season_standings"
+
+
+def check_copy(copy, template):
+    """A copied tournament ranks its (copied) players as the imported one it was copied from."""
+    ours, theirs = Tournament.objects.get(slug=copy), Tournament.objects.get(slug=template)
+    assert ours.host_id != theirs.host_id and ours.uid != theirs.uid, (copy, template)
+    assert ranking(ours) == ranking(theirs), f"{copy}: the copy's standings differ from {template}'s"
+    for row in (ours, ours.host):
+        assert row.search_key == listing_key(row.name, row.slug), (row, row.search_key)
+    mine = set(ours.players.values_list("person__host", flat=True))
+    assert mine == {ours.host_id}, f"{copy}: its players are not its organisation's people"
+    return f"checked: {copy}'s standings are those of {template}, which it copies, with people of its own"
+
+
+def sizes():
+    return (
+        f"{Tournament.objects.count()} tournaments, {Season.objects.count()} seasons, "
+        f"{SeatResult.objects.count()} seat results, {AuditEntry.objects.count()} audit entries"
+    )
 
 
 def clear_but_placings():
@@ -170,15 +238,20 @@ def report(small, large, budget):
 
 
 def explain_organisers_list():
-    """The plan of the organiser's tournament list: index scans, never a scan of every tournament."""
+    """The plans of a page of the organiser's and of the superuser's tournament list (the past
+    ones, by date: `tournament.listing.UpcomingThenPast`): index scans, never a scan of every
+    tournament of the service."""
     from accounts.selectors import _open_to
-    from tournament.listing import PAGE_SIZE, in_listing_order
+    from tournament.listing import PAGE_SIZE, UpcomingThenPast
 
-    organiser = User.objects.get(username="organiser-000")
-    plan = in_listing_order(_open_to(organiser, organiser=True).select_related("host"))[:PAGE_SIZE].explain()
-    scans_all = "Seq Scan on tournament_tournament" in plan
-    print(f"  plan of an organiser's list: {'a scan of every tournament' if scans_all else 'index scans'}")
-    return not scans_all
+    ok = True
+    for name in ("organiser-000", "operator"):
+        user = User.objects.get(username=name)
+        plan = UpcomingThenPast(_open_to(user, organiser=True).select_related("host")).past[:PAGE_SIZE].explain()
+        scans_all = "Seq Scan on tournament_tournament" in plan
+        print(f"  plan of {name}'s list: {'a scan of every tournament' if scans_all else 'index scans'}")
+        ok &= not scans_all
+    return ok
 
 
 def run_benchmark(size, small_size, budget):
@@ -186,19 +259,17 @@ def run_benchmark(size, small_size, budget):
         f"bench-volume: {connection.vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
         f"{size.players} players x {size.rounds} rounds a tournament"
     )
-    seconds = build(*small_size, size.players, size.rounds)
-    print(f"  small: {small_size[0]} organisations x {small_size[1]} tournaments built in {seconds:.0f} s")
+    built = build(*small_size, size.players, size.rounds)
+    print(f"  small: {small_size[0]} organisations x {small_size[1]} tournaments {built}")
     print(f"  {check(['k000-t00', 'k001-t02'], size.players)}")
     signed = clients()
     small = measure(signed, size.runs)
-    seconds = build(size.orgs, size.tournaments, size.players, size.rounds, first=small_size[0])
-    count = Tournament.objects.count()
-    print(
-        f"  large: {size.orgs} more organisations x {size.tournaments} tournaments built in {seconds:.0f} s "
-        f"({count} tournaments, {Season.objects.count()} seasons)"
-    )
-    last = small_size[0] + size.orgs - 1
-    print(f"  {check([f'k{last:03}-t00', f'k{small_size[0]:03}-t{size.tournaments - 1:02}'], size.players)}")
+    built = build(size.orgs, size.tournaments, size.players, size.rounds, first=small_size[0])
+    print(f"  large: {size.orgs} more organisations x {size.tournaments} tournaments {built}")
+    print(f"  {sizes()}")
+    first, last = small_size[0], small_size[0] + size.orgs - 1
+    print(f"  {check([f'k{last:03}-t00', f'k{first:03}-t{size.tournaments - 1:02}'], size.players)}")
+    print(f"  {check_copy(f'k{last:03}-t{size.tournaments - 1:02}', f'k{first:03}-t{size.tournaments - 1:02}')}")
     call_command("season_standings", "sezon-000", "--json", stdout=io.StringIO())  # its placings kept again
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")

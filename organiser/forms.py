@@ -9,10 +9,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import HOSTS_LISTED
 from organiser import selectors, services
 from organiser.backups import restore
 from tournament import validation
-from tournament.models import ROUND_MINUTES_RANGE, Tournament
+from tournament.models import ROUND_MINUTES_RANGE, HostOrganisation, Tournament
 from tournament.names import sorted_by_surname
 from tournament.selectors import final_round, free_slug
 
@@ -63,10 +64,52 @@ def host_choice(hosts):
     )
 
 
+class HostLookupField(forms.CharField):
+    """The organisation a new tournament belongs to, typed by its short address or its name, when
+    the user may choose among more than a list shows (`accounts.selectors.HOSTS_LISTED`); `find`
+    (`organised_hosts_named` for the user) looks it up among those they may choose. Cleans to the
+    HostOrganisation."""
+
+    def __init__(self, find):
+        super().__init__(
+            label=_("Organisation"),
+            max_length=200,
+            help_text=_(
+                "The short address of the organisation whose tournament this is (as in its page's address "
+                "…/o/address/), or its full name: its team works on it."
+            ),
+            error_messages={"required": _("Enter the short address or the name of the organisation.")},
+        )
+        self.find = find
+
+    def clean(self, value):
+        text = super().clean(value)
+        found = self.find(text)
+        if not found:
+            raise forms.ValidationError(
+                _("No organisation you may choose has this short address or name."), code="no_host"
+            )
+        if len(found) > 1:
+            raise forms.ValidationError(
+                _("Several organisations have this name: enter the short address instead."), code="several_hosts"
+            )
+        return found[0]
+
+
+def host_field(hosts, find):
+    """A list of `hosts` to choose from, or, when there are more than a list shows, a field taking
+    the address or the name (`HostLookupField`)."""
+    if len(hosts) > HOSTS_LISTED and find is not None:
+        return HostLookupField(find)
+    return host_choice(hosts)
+
+
 def chosen_host(hosts, chosen, *, asked):
-    """The host organisation a new tournament goes into: the one chosen (`asked`), or the only one
-    offered; None when none was offered (the server's only one is taken)."""
+    """The host organisation a new tournament goes into: the one chosen or looked up (`asked`), or
+    the only one offered; None when none was offered (the server's only one is taken)."""
     if asked:
+        if isinstance(chosen, HostOrganisation):
+            return chosen
         return {host.pk: host for host in hosts}.get(chosen)
     return hosts[0] if len(hosts) == 1 else None
 
@@ -127,15 +170,16 @@ class TournamentForm(forms.ModelForm):
             "visibility": _("What the public pages show. Staff always see everything."),
         }
 
-    def __init__(self, *args, hosts=(), **kwargs):
-        """`hosts`: when creating, the host organisations the user organises; with several, the form
-        asks which one the tournament belongs to (with one, it is that one)."""
+    def __init__(self, *args, hosts=(), find_host=None, **kwargs):
+        """`hosts`: when creating, the host organisations the user organises (`hosts_to_offer`); with
+        several, the form asks which one the tournament belongs to (with one, it is that one); with
+        more than a list shows, by address or name (`find_host`: `host_field`)."""
         super().__init__(*args, **kwargs)
         self.editing = self.instance.pk is not None
         self.slug_made = False
         self.hosts = list(hosts)
         if not self.editing and len(self.hosts) > 1:
-            self.fields["host"] = host_choice(self.hosts)
+            self.fields["host"] = host_field(self.hosts, find_host)
         for name, (low, high) in validation.SETTING_RANGES.items():
             field = self.fields[name]
             field.min_value, field.max_value = low, high
@@ -384,10 +428,10 @@ class RestoreConfirmForm(forms.Form):
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
     replace = forms.BooleanField(required=False)
 
-    def __init__(self, *args, replaces=None, hosts=(), **kwargs):
+    def __init__(self, *args, replaces=None, hosts=(), find_host=None, **kwargs):
         """`replaces`: the tournament the restore would replace, whose name the confirmation names;
         else `hosts`: the host organisations the user organises, one of which a new tournament
-        goes into (asked when there are several)."""
+        goes into (asked when there are several: `host_field`, with `find_host`)."""
         super().__init__(*args, **kwargs)
         self.hosts = [] if replaces is not None else list(hosts)
         if replaces is not None:
@@ -397,7 +441,7 @@ class RestoreConfirmForm(forms.Form):
             }
             self.fields["replace"].error_messages["required"] = _("Tick the box to confirm the replacement.")
         elif len(self.hosts) > 1:
-            self.fields["host"] = host_choice(self.hosts)
+            self.fields["host"] = host_field(self.hosts, find_host)
 
     def chosen_host(self):
         """The host organisation a new tournament goes into (None: the server's only one)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
@@ -46,17 +46,57 @@ def in_listing_order(tournaments: QuerySet[Tournament], today: datetime.date | N
     ).order_by("past", F("coming").asc(nulls_last=True), "-date", "name", "pk")
 
 
-def page_of(rows: QuerySet[Any], number: Any) -> Page:
+class UpcomingThenPast:
+    """`tournaments` in the lists' order (as `in_listing_order`) for a Paginator, a page read in the
+    order of the index on date: the count of all and of the upcoming ones (one query), then the
+    page's upcoming ones by date and its past ones by date descending, each a bounded slice (one
+    query, two for the page where the upcoming end). One query sorting every row by an expression
+    would sort the service's 5,000 tournaments for each page of 20."""
+
+    def __init__(self, tournaments: QuerySet[Tournament], today: datetime.date | None = None) -> None:
+        today = today or timezone.localdate()
+        self.rows = tournaments
+        self.today = today
+        self.upcoming = tournaments.filter(date__gte=today).order_by("date", "name", "pk")
+        self.past = tournaments.filter(date__lt=today).order_by("-date", "name", "pk")
+        self.counts: dict[str, int] | None = None
+
+    def count(self) -> int:
+        if self.counts is None:
+            self.counts = self.rows.order_by().aggregate(
+                total=Count("pk"), upcoming=Count("pk", filter=Q(date__gte=self.today))
+            )
+        return self.counts["total"]
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, wanted: slice) -> list[Tournament]:
+        start, stop = wanted.start or 0, wanted.stop
+        if stop is None:
+            raise ValueError("a page of the list is a bounded slice")
+        if start >= stop:
+            return []
+        self.count()
+        assert self.counts is not None
+        upcoming = self.counts["upcoming"]
+        rows = list(self.upcoming[start:stop]) if start < upcoming else []
+        if stop > upcoming:
+            rows += list(self.past[max(0, start - upcoming) : stop - upcoming])
+        return rows
+
+
+def page_of(rows: QuerySet[Any] | UpcomingThenPast, number: Any) -> Page:
     """Page `number` of the rows (the last one for a number past it, the first for nonsense),
     its rows read into a list."""
-    page = Paginator(rows, PAGE_SIZE).get_page(number)
+    page = Paginator(cast(Any, rows), PAGE_SIZE).get_page(number)  # it reads count() and one slice
     page.object_list = list(page.object_list)
     return page
 
 
 def tournament_page(tournaments: QuerySet[Tournament], *, search: str = "", number: Any = 1) -> Page:
     """A page of `tournaments` (with their organisation) in the lists' order, searched."""
-    return page_of(in_listing_order(searched(tournaments.select_related("host"), search)), number)
+    return page_of(UpcomingThenPast(searched(tournaments.select_related("host"), search)), number)
 
 
 def newest_first_page(tournaments: QuerySet[Tournament], *, search: str = "", number: Any = 1) -> Page:

@@ -6,6 +6,7 @@ organiser confirms, naming the tournament a restore would replace.
 """
 
 import re
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
-from accounts.selectors import organised_hosts
+from accounts.selectors import hosts_to_offer, organised_hosts_named
 from organiser.backups import files, restore
 from organiser.forms import BackupUploadForm, RestoreConfirmForm
 from organiser.interchange import dumps, export_tournament
@@ -127,6 +128,11 @@ def _received(request):
         return form, None
 
 
+def _host_choice(user):
+    """The confirmation form's choice of organisation: a list, or the address or name typed."""
+    return {"hosts": hosts_to_offer(user), "find_host": partial(organised_hosts_named, user)}
+
+
 def _preview(request, text, *, expected=None):
     """(the preview of a backup's text with its confirmation form, None), or (None, the problem)."""
     try:
@@ -139,7 +145,7 @@ def _preview(request, text, *, expected=None):
             "This is a backup of another tournament, “%(name)s” (%(slug)s). Restore it from the list of tournaments."
         ) % {"name": shown.name, "slug": shown.file_slug}
     token = restore.stage(text, user=request.user, scope=restore.scope_of(shown.replaces))
-    confirm = RestoreConfirmForm(initial={"token": token}, replaces=shown.replaces, hosts=organised_hosts(request.user))
+    confirm = RestoreConfirmForm(initial={"token": token}, replaces=shown.replaces, **_host_choice(request.user))
     return render(
         request, "organiser/backup_preview.html", {"preview": shown, "form": confirm, "tournament": expected}
     ), None
@@ -231,7 +237,7 @@ def restore_confirm(request):
     shown = restore.preview(plan, user=request.user)
     if not (shown.replaces or organises_a_host(request.user)):  # `preview` names only what the user organises
         raise PermissionDenied
-    form = RestoreConfirmForm(request.POST, replaces=shown.replaces, hosts=organised_hosts(request.user))
+    form = RestoreConfirmForm(request.POST, replaces=shown.replaces, **_host_choice(request.user))
     if form.is_valid():
         try:
             restore.confirm(token, user=request.user, replace=shown.replaces, host=form.chosen_host(), slug=shown.slug)

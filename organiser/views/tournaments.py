@@ -1,5 +1,7 @@
 """The organisers' list of tournaments, creating one, its settings and the plan for the final's results."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -10,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Role
 from accounts.roles import organises_a_host, staff_required
-from accounts.selectors import organised_hosts, organised_tournaments, own_organised_hosts
+from accounts.selectors import hosts_to_offer, organised_hosts_named, organised_tournaments, own_organised_hosts
 from organiser import services
 from organiser.forms import FinalReleaseForm, RescoreForm, TournamentForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
@@ -40,7 +42,9 @@ def staff_home(request):
 def tournament_create(request):
     if not organises_a_host(request.user):
         raise PermissionDenied
-    form = TournamentForm(posted_data(request), hosts=organised_hosts(request.user))
+    form = TournamentForm(
+        posted_data(request), hosts=hosts_to_offer(request.user), find_host=partial(organised_hosts_named, request.user)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.create_tournament(form, user=request.user)

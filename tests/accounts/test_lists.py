@@ -3,6 +3,9 @@ the organisers' /staff/) page through their rows with a search, in the same numb
 2 organisations as for 25 (more than a page): an organiser's list reads the ids of their
 organisations and grants first, never a filter over every tournament of the service."""
 
+import datetime
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
@@ -11,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Membership, Role, TournamentRole
 from accounts.selectors import organised_tournaments, tournaments_of
 from tests.support.lists import service
+from tournament.listing import PAGE_SIZE
 from tournament.models import HostOrganisation, Season, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -90,3 +94,24 @@ def test_the_superusers_team_chooser_and_seasons_list_page_through_every_organis
     assert "Sezon Klub 019" in seasons and "Sezon Klub 020" not in seasons
     _, second = queries_of(client, "/staff/seasons/?page=2")
     assert "Sezon Klub 024" in second and "Sezon Klub 000" not in second
+
+
+def test_the_team_pages_invitation_offers_a_page_of_tournaments_upcoming_first(client):
+    """An organisation that ran 40 tournaments: the invitation's list holds 20 of them (the
+    upcoming one first, then the most recent), in the same queries and bytes as with 25."""
+    host = service(1, 25)[0]
+    Tournament.objects.create(host=host, name="Turniej jutro", slug="jutro", date=datetime.date(2099, 1, 1))
+    client.force_login(organiser_of(host))
+    path = f"/accounts/team/{host.slug}/"
+    client.get(path)
+    small, html = queries_of(client, path)
+    for n in range(25, 40):  # older than every one listed
+        Tournament.objects.create(
+            host=host, name=f"Turniej 000-{n}", slug=f"old-{n}", date=datetime.date(2010, 1, n - 24)
+        )
+    large, html_large = queries_of(client, path)
+    assert small == large and len(html_large) == len(html)
+    listed = re.findall(r'<option value="(\d+)">([^<]+)</option>', html_large.split('name="tournament"')[1])
+    names = [name for _, name in listed]
+    assert len(names) == PAGE_SIZE and names[:3] == ["Turniej jutro", "Turniej 000-24", "Turniej 000-23"]
+    assert "Turniej 000-5" not in names and "Turniej 000-39" not in names

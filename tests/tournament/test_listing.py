@@ -5,8 +5,10 @@ diacritics ignored; PAGE_SIZE rows a page, whatever number the request names."""
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tournament.listing import PAGE_SIZE, host_page, in_listing_order, search_of, searched
+from tournament.listing import PAGE_SIZE, UpcomingThenPast, host_page, in_listing_order, search_of, searched
 from tournament.models import HostOrganisation, Tournament
 from tournament.selectors import public_tournament_page
 
@@ -72,6 +74,12 @@ def test_a_list_of_45_pages_20_20_and_5_and_a_wrong_page_number_is_no_error():
     assert public_tournament_page(number="99").number == 3
 
 
+def test_an_empty_list_and_a_search_finding_nothing_are_one_empty_page():
+    assert public_tournament_page().object_list == []
+    tournament("Puchar", "puchar", "2026-05-01")
+    assert public_tournament_page(search="warszawa", number="3").object_list == []
+
+
 def test_one_organisations_list_holds_its_tournaments_only():
     other = HostOrganisation.objects.create(name="Klub", slug="klub")
     mine = tournament("Mój", "moj", "2026-05-01")
@@ -83,3 +91,26 @@ def test_a_search_typed_is_trimmed():
     assert search_of("  Puchar   Łodzi ") == "Puchar Łodzi"
     assert search_of(None) == ""
     assert len(search_of("x" * 500)) == 100
+
+
+@pytest.mark.parametrize("upcoming", [0, 1, 19, 20, 21, 45])
+def test_the_pages_read_by_date_hold_the_lists_order_across_upcoming_and_past(upcoming):
+    """45 tournaments, `upcoming` of them today or later: page after page is the order of
+    `in_listing_order` (20, 20, 5), each page read by date, in a bounded slice (LIMIT), never by
+    sorting every tournament on an expression."""
+    for n in range(45):
+        day = TODAY + datetime.timedelta(days=n - 45 + upcoming)  # the last `upcoming` are today or later
+        tournament(f"Turniej {n % 7}", f"t-{n}", day)
+    expected = [t.slug for t in in_listing_order(Tournament.objects.all(), TODAY)]
+    rows = UpcomingThenPast(Tournament.objects.all(), TODAY)
+    with CaptureQueriesContext(connection) as queries:
+        assert rows.count() == 45 and len(rows) == 45
+    assert len(queries) == 1
+    pages = []
+    for start in (0, 20, 40):
+        with CaptureQueriesContext(connection) as queries:
+            pages.append([t.slug for t in rows[start : start + 20]])
+        assert len(queries) == (2 if start < upcoming < start + 20 else 1)
+        assert all("LIMIT" in q["sql"] and "CASE" not in q["sql"] for q in queries if "COUNT" not in q["sql"])
+    assert [len(page) for page in pages] == [20, 20, 5]
+    assert sum(pages, []) == expected
