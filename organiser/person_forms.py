@@ -61,14 +61,17 @@ class PersonForm(RefusalMixin, forms.Form):
 class MergeForm(RefusalMixin, forms.Form):
     """ "The same person as…": the record this one joins, and why."""
 
-    survivor = forms.TypedChoiceField(label=_("The same person as"), coerce=int)
+    # any person of the organisation (the service checks); the list offers a few (person_selectors)
+    survivor = forms.IntegerField(label=_("The same person as"), min_value=1, max_value=10**12 - 1, widget=forms.Select)
+    find = forms.CharField(required=False, widget=forms.HiddenInput)  # the list's search, kept
     reason = forms.CharField(
         label=_("reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2}), help_text=_("Kept in the log.")
     )
 
-    def __init__(self, *args, people=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["survivor"].choices = [("", "—")] + [(person.pk, person_label(person)) for person in people]
+    def offer(self, people):
+        """The people the list shows (a few: `person_selectors.merge_choices`); returns the form."""
+        self.fields["survivor"].widget.choices = [("", "—")] + [(person.pk, person_label(person)) for person in people]
+        return self
 
 
 class UndoMergeForm(RefusalMixin, forms.Form):

@@ -167,6 +167,7 @@ MESSAGES = {
     "nothing_imported": _("Nothing was imported."),
     "person_unsure": _("Has %(name)s played here before? Choose the person below, or “a new person”."),
     "person_not_offered": _("Choose one of the people offered, or “a new person”."),
+    "person_merge_elsewhere": _("That person is not one of this organisation's people: choose another."),
     "person_merge_self": _("A record cannot be merged into itself: choose another person."),
     "person_merged": _("The record of %(name)s has been merged into another one: use that one."),
     "person_merge_same_tournament": _(

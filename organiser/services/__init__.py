@@ -15,7 +15,7 @@ from organiser.services.draw import (
     seat_final,
     table_counts,
 )
-from organiser.services.people import correct_person, merge_people, undo_merge
+from organiser.services.people import correct_person, merge_people, merge_person_into, undo_merge
 from organiser.services.players import (
     add_people,
     add_player,
@@ -59,6 +59,7 @@ __all__ = [
     "edit_season",
     "import_players",
     "merge_people",
+    "merge_person_into",
     "next_round_number",
     "publish_round",
     "reinstate_player",

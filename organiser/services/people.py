@@ -69,6 +69,19 @@ def merge_people(merged: Person, survivor: Person, *, reason: str, user: Abstrac
 
 
 @transaction.atomic
+def merge_person_into(
+    merged: Person, survivor_pk: int, *, reason: str, user: AbstractBaseUser | None
+) -> tuple[Person, list[Player]]:
+    """ "The same person as…" from a person's page: `survivor_pk` may be anyone of `merged`'s
+    organisation, offered in the page's list or not; another organisation's person is refused.
+    Returns the survivor and the moved players."""
+    survivor = Person.objects.filter(host=merged.host_id, pk=survivor_pk).first()
+    if survivor is None:
+        raise Refused("person_merge_elsewhere", field="survivor")
+    return survivor, merge_people(merged, survivor, reason=reason, user=user)
+
+
+@transaction.atomic
 def undo_merge(merged: Person, *, reason: str, user: AbstractBaseUser | None) -> list[Player]:
     """Undo `merged`'s merge: the players it had go back to it, and it is offered again."""
     reason = _required(reason)

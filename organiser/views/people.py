@@ -10,11 +10,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import Role
 from accounts.roles import staff_required
-from organiser import selectors, services
+from organiser import person_selectors, selectors, services
 from organiser.person_forms import AddPeopleForm, MergeForm, PersonForm, UndoMergeForm
 from organiser.views.common import posted_data, redirect_after_post, staff_url
 from tournament.refusals import Refused
-from tournament.text import match_key
 
 
 def _search(request):
@@ -37,22 +36,31 @@ def people(request, tournament):
     return render(request, "organiser/people.html", context)
 
 
-def _others(tournament, person):
-    """The people this record could be the same as: those of the same surname (Polish letters
-    aside) first, then everyone else, surnames in order."""
-    others = [p for p in selectors.people_of(tournament.host_id, limit=None) if p.pk != person.pk]
-    return sorted(others, key=lambda other: match_key(other.surname) != match_key(person.surname))
+def _number(text):
+    """A pk typed into an address or a form: None when it is not one."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 13 else None
 
 
-def _person_context(tournament, person, **forms):
-    others = _others(tournament, person)
+def _find(data):
+    return " ".join(data.get("find", "").split())[:200]
+
+
+def _person_context(tournament, person, *, find="", chosen=None, **forms):
+    """The person's page; "the same person as…" offers a bounded list (`person_selectors`), the
+    one `chosen` among them; a merged record offers none."""
+    choices = None
+    if person.merged_into_id is None:
+        choices = person_selectors.merge_choices(person, search=find, chosen=chosen)
+    merge_form = forms.get("merge_form") or MergeForm(initial={"survivor": chosen, "find": find})
     return {
         "tournament": tournament,
         "person": person,
         "players": selectors.person_players(person),
         "merged": selectors.merged_records(person),
+        "find": find,
+        "choices": choices,
         "form": forms.get("form") or PersonForm(initial=_person_initial(person)),
-        "merge_form": forms.get("merge_form") or MergeForm(people=others, initial=forms.get("merge_initial")),
+        "merge_form": merge_form.offer(choices.people if choices else []),
         "undo_form": forms.get("undo_form") or UndoMergeForm(),
     }
 
@@ -91,11 +99,9 @@ def person_detail(request, tournament, person_id):
                     % {"count": count},
                 )
             return redirect_after_post(request, staff_url("person", tournament, person.pk))
-    same_as = request.GET.get("same_as", "")  # a likely duplicate's link: that record is chosen already
-    initial = {"survivor": int(same_as)} if same_as.isdigit() and len(same_as) < 13 else None
-    return render(
-        request, "organiser/person.html", _person_context(tournament, person, form=form, merge_initial=initial)
-    )
+    chosen = _number(request.GET.get("same_as", ""))  # a likely duplicate's link: that record is chosen already
+    context = _person_context(tournament, person, find=_find(request.GET), chosen=chosen, form=form)
+    return render(request, "organiser/person.html", context)
 
 
 @require_POST
@@ -103,11 +109,12 @@ def person_detail(request, tournament, person_id):
 def person_merge(request, tournament, person_id):
     """ "The same person as…": this record's players become the chosen person's."""
     person = selectors.person_or_404(tournament.host_id, person_id)
-    form = MergeForm(request.POST, people=_others(tournament, person))
+    form = MergeForm(request.POST)
     if form.is_valid():
-        survivor = selectors.person_or_404(tournament.host_id, form.cleaned_data["survivor"])
         try:
-            services.merge_people(person, survivor, reason=form.cleaned_data["reason"], user=request.user)
+            survivor, _moved = services.merge_person_into(
+                person, form.cleaned_data["survivor"], reason=form.cleaned_data["reason"], user=request.user
+            )
         except Refused as refusal:
             form.add_refusal(refusal)
         else:
@@ -115,7 +122,9 @@ def person_merge(request, tournament, person_id):
                 request, _("%(name)s is now one person with %(other)s.") % {"name": person.name, "other": survivor.name}
             )
             return redirect_after_post(request, staff_url("person", tournament, survivor.pk))
-    return render(request, "organiser/person.html", _person_context(tournament, person, merge_form=form))
+    find, chosen = _find(request.POST), _number(request.POST.get("survivor", ""))
+    context = _person_context(tournament, person, find=find, chosen=chosen, merge_form=form)
+    return render(request, "organiser/person.html", context)
 
 
 @require_POST
