@@ -49,6 +49,17 @@ def ceremony(walk: Walk, head, slug: str, number: int) -> None:
     walk.look(head, f"t{number}-ceremony-done")
 
 
+def no_medals_yet(walk: Walk, slug: str) -> None:
+    """Before the final the phone shows no medal and says after which round (issue 48.1)."""
+    phone = walk.new_page()
+    walk.go(phone, f"/t/{slug}/standings/", "t1-public-standings-before-final")
+    if phone.locator("#leaderboard .medal").count():
+        raise WalkError("medals on the public standings before the final")
+    if f"Po rundzie {ROUNDS} z {ROUNDS}" not in phone.locator("#leaderboard").inner_text():
+        raise WalkError("the public standings do not say after which round")
+    phone.context.close()
+
+
 def visibility(walk: Walk, head, slug: str, value: str, name: str) -> None:
     walk.go(head, f"/t/{slug}/results-control/", f"{name}-control")
     head.click(f"button[name=visibility][value={value}]")
@@ -59,13 +70,8 @@ def visibility(walk: Walk, head, slug: str, value: str, name: str) -> None:
 def spelling_and_duplicate(walk: Walk, organiser, slug: str) -> None:
     """The players' page names the recognised player: the organiser takes the person's spelling;
     the likely duplicate is flagged with a link, which the organiser follows and merges."""
-    walk.go(organiser, f"/staff/{slug}/players/", "t2-players-recognised")
-    recognised = organiser.locator("#recognised .recognised__item")
-    if "Lucja Wojcik → Łucja Wójcik" not in recognised.first.inner_text():
-        raise WalkError("the players' page does not name Lucja Wojcik as Łucja Wójcik")
-    with organiser.expect_navigation():
-        recognised.first.locator("button[type=submit]").click()
-    walk.look(organiser, "t2-spelling-taken")
+    take_spelling(walk, organiser, slug, "Lucja Wojcik → Łucja Wójcik", "t2-spelling")
+    walk.go(organiser, f"/staff/{slug}/people/", "t2-people-flagged")
     flagged = organiser.locator("a.likely-duplicate", has_text="Chmiel Maria Teresa")  # surname first
     if flagged.count() == 0:
         raise WalkError("Chmiel Teresa Maria is not flagged as a likely duplicate")
@@ -77,6 +83,18 @@ def spelling_and_duplicate(walk: Walk, organiser, slug: str) -> None:
     with organiser.expect_navigation():
         merge.locator("button[type=submit]").click()
     walk.look(organiser, "t2-merged")
+    take_spelling(walk, organiser, slug, "Chmiel Teresa Maria → Maria Teresa Chmiel", "t2-merged-spelling")
+
+
+def take_spelling(walk: Walk, organiser, slug: str, shown: str, name: str) -> None:
+    """The players' page offers the person's spelling for a recognised player: one tap takes it."""
+    walk.go(organiser, f"/staff/{slug}/players/", f"{name}-offered")
+    item = organiser.locator("#recognised .recognised__item", has_text=shown.split(" → ")[0])
+    if item.count() != 1 or shown not in item.inner_text():
+        raise WalkError(f"the players' page does not offer {shown}")
+    with organiser.expect_navigation():
+        item.locator("button[type=submit]").click()
+    walk.look(organiser, f"{name}-taken")
 
 
 def make_season(walk: Walk, organiser) -> None:
@@ -99,6 +117,8 @@ def play_both(walk: Walk, organiser, *, first_only=False):
     def first(round_number, slug, ledger):
         if round_number == 1:
             card_and_correction(walk, head, slug, ledger)
+        if round_number == ROUNDS:
+            no_medals_yet(walk, slug)
 
     def second(round_number, slug, ledger):
         if round_number == 0:
@@ -106,7 +126,12 @@ def play_both(walk: Walk, organiser, *, first_only=False):
         if round_number == ROUNDS - 1:
             visibility(walk, head, slug, "hidden", "t2-hidden")
             make_season(walk, organiser)
-            check_season(walk, walk.new_page(), ledgers[:1], "season-t2-hidden")
+            phone = walk.new_page()
+            walk.go(phone, f"/t/{slug}/standings/", "t2-public-standings-hidden")
+            if phone.locator("#leaderboard td.num").count():
+                raise WalkError("the hidden tournament's public standings show figures")
+            check_season(walk, phone, ledgers[:1], "season-t2-hidden")
+            phone.context.close()
 
     ledgers = [play_tournament(walk, people, 1, between=first)]
     with walk.step("tournament 1: the ceremony"):
