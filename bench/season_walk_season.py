@@ -167,13 +167,15 @@ def check_standings(walk: Walk, phone, ledger: Ledger) -> None:
 
 
 def check_season(walk: Walk, phone, ledgers, name: str) -> None:
-    """The public season page's rows equal the hand calculation (names, points, tournaments won)."""
+    """The public season page's rows equal the hand calculation: every row's place, person, points
+    and tournaments won (people on an equal place in any order)."""
     walk.go(phone, f"/s/{SEASON}/", name)
     rows = phone.locator("table.season-table tbody tr").evaluate_all(
-        "rows => rows.map(r => [r.querySelector('td.who').firstChild.textContent.trim(),"
+        "rows => rows.map(r => [r.querySelector('td.rank').textContent,"
+        " r.querySelector('td.who').firstChild.textContent.trim(),"
         " ...[...r.querySelectorAll('td.num')].map(c => c.textContent)])"
     )
+    shown = [(number(rank), who, number(points), number(wins)) for rank, who, points, _played, wins in rows]
     expected = season_rows(ledgers)
-    shown = [(who, number(points), number(wins)) for who, points, _played, wins in rows]
-    if len(shown) != len(expected) or shown[:5] != expected[:5]:
+    if sorted(shown) != sorted(expected) or [row[0] for row in shown] != [row[0] for row in expected]:
         raise WalkError(f"season: {shown[:5]} of {len(shown)} shown, {expected[:5]} of {len(expected)} by hand")

@@ -109,13 +109,16 @@ def surname_first(name: str) -> str:
     return " ".join([surname, *given])
 
 
-def season_rows(ledgers) -> list[tuple[str, int, int]]:
-    """(person, points, tournaments won) in the season's order: points, wins, best place."""
+def season_rows(ledgers) -> list[tuple[int, str, int, int]]:
+    """(rank, person surname first, points, tournaments won) in the season's order: points, wins,
+    best place; equal on all three, equal rank (their order among themselves is the app's)."""
     rows: dict[str, list[int]] = {}
     for ledger in ledgers:
         for who, place in ledger.places().items():
             points = SEASON_POINTS[place - 1] if place <= len(SEASON_POINTS) else 0
             row = rows.setdefault(who, [0, 0, 99])
             row[0], row[1], row[2] = row[0] + points, row[1] + (place == 1), min(row[2], place)
-    order = sorted(rows, key=lambda who: (-rows[who][0], -rows[who][1], rows[who][2]))
-    return [(surname_first(who), rows[who][0], rows[who][1]) for who in order]
+    key = {who: (-points, -wins, best) for who, (points, wins, best) in rows.items()}
+    order = sorted(rows, key=lambda who: key[who])
+    ranks = {who: 1 + sum(key[other] < key[who] for other in rows) for who in rows}
+    return [(ranks[who], surname_first(who), rows[who][0], rows[who][1]) for who in order]

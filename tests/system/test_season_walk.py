@@ -54,11 +54,22 @@ def test_the_final_orders_its_players_first_and_the_season_counts_places():
     assert second.places() == {"Genowefa Gąsior": 1, "Łucja Wójcik": 2, "Maria Teresa Chmiel": 3, "Józef Jankowski": 4}
     # Points 25, 20, 16, 13 for places 1–4: Gąsior 20 + 25, Chmiel 25 + 16, Łucja 13 + 20, Jankowski 16 + 13.
     assert season_rows([first, second]) == [
-        ("Gąsior Genowefa", 45, 1),
-        ("Chmiel Maria Teresa", 41, 1),
-        ("Wójcik Łucja", 33, 0),
-        ("Jankowski Józef", 29, 0),
+        (1, "Gąsior Genowefa", 45, 1),
+        (2, "Chmiel Maria Teresa", 41, 1),
+        (3, "Wójcik Łucja", 33, 0),
+        (4, "Jankowski Józef", 29, 0),
     ]
+
+
+def test_people_equal_on_points_wins_and_best_place_share_the_season_place():
+    first, second = Ledger(1), Ledger(2)
+    first.game(1, SEATS, 1, "A")  # Łucja 1st; Jankowski −11 2nd, Chmiel −16 3rd, Gąsior −20 4th
+    seats = {"A": "Józef Jankowski", "B": "Genowefa Gąsior", "C": "Maria Teresa Chmiel", "D": "Lucja Wojcik"}
+    assert second.game(1, seats, 1, "A") == {"B": 18, "C": 14, "D": 10}  # Jankowski 1st, Łucja, Chmiel, Gąsior
+    # Łucja 25 + 20 = 45 and Jankowski 20 + 25 = 45, one win and a best place of 1 each: both 1st.
+    rows = season_rows([first, second])
+    assert sorted(rows[:2]) == [(1, "Jankowski Józef", 45, 1), (1, "Wójcik Łucja", 45, 1)]
+    assert rows[2:] == [(3, "Chmiel Maria Teresa", 32, 0), (4, "Gąsior Genowefa", 26, 0)]
 
 
 def test_the_walks_script_starts():
