@@ -62,3 +62,32 @@ def test_the_round_totals_fit_a_390_px_phone_in_polish(live_server, new_page):
     headers = [" ".join(text.split()) for text in page.locator("#sheet-summary thead th").all_inner_texts()]
     assert headers[1:] == ["Gracz", "Małe punkty", "Duże punkty", "Wygrane partie"]
     assert page.locator("#sheet-summary thead th").first.text_content() == "Krzesło"  # still read out
+
+
+WORDS_CUT = """() => [...document.querySelectorAll("#sheet-summary tbody td:nth-child(2)")].flatMap(cell => {
+  const room = cell.clientWidth - parseFloat(getComputedStyle(cell).paddingLeft) - parseFloat(getComputedStyle(cell).paddingRight);
+  return cell.textContent.trim().split(/\\s+/).filter(word => {
+    const probe = document.createElement("span");
+    probe.style.whiteSpace = "nowrap";
+    probe.textContent = word;
+    cell.appendChild(probe);
+    const wide = probe.getBoundingClientRect().width;
+    probe.remove();
+    return wide > room + 0.5;
+  });
+})"""
+
+
+def test_the_round_totals_keep_usual_names_whole_on_a_390_px_phone(live_server, new_page):
+    """The season's walk: once the totals fitted the phone, names were cut inside words ("Śliwiń-ska")
+    while the figures' columns kept spare room; the names' column takes what the figures leave."""
+    page = open_empty_sheet(live_server, new_page, locale="pl-PL")
+    page.set_viewport_size(PHONE)
+    names = ["Zofia Śliwińska", "Krystyna Pawlak", "Tadeusz Nowicki", "Genowefa Gąsior"]
+    for player, name in zip(Player.objects.order_by("start_number"), names):
+        player.name = name
+        player.save(update_fields=["name"])
+    page.reload()
+    screenshot(page, "sheet-totals-names-390")
+    assert page.evaluate(WORDS_CUT) == []
+    assert page.locator("#sheet-summary .table-wrap").evaluate("w => w.scrollWidth - w.clientWidth") <= 0
