@@ -14,7 +14,7 @@ PORT ?= 8000
 DEV := DEBUG=1
 NEED ?= run
 
-.PHONY: system-packages run dev docs test test-suite test-full image-test hosted-test install lock messages bench-standings bench-seating bench-seating-rules bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume clean
+.PHONY: system-packages run dev docs test test-suite test-full image-test hosted-test install lock messages bench-standings bench-seating bench-seating-rules bench-entry bench-public bench-pdf bench-import bench-exports bench-backup bench-hall bench-volume walk-season clean
 
 system-packages:
 	@PYTHON_BIN="$(PYTHON_BIN)" sh bin/system-packages $(NEED)
@@ -184,6 +184,13 @@ bench-backup: install
 # own): BENCH_ARGS=--ci (20 organisations x 10 tournaments), --smoke.
 bench-volume: install
 	$(PY) bench/bench_volume.py $(BENCH_ARGS)
+
+# A federation's season walked in Chromium through the pages (issue 48): `bin/serve` on a free port
+# over a fresh VAR_DIR, every page met checked and kept at 390x844 and 1280x720 in var/season-walk/
+# (BENCH_ARGS=--out DIR), the PDFs rendered to PNG; one line per step with its time.
+walk-season: NEED = test
+walk-season: system-packages $(VENV)/.installed-test
+	$(PY) bench/season_walk.py $(BENCH_ARGS)
 
 # The whole venue at once (Locust): BENCH_ARGS=--postgres, --faults, --smoke.
 bench-hall: $(VENV)/.installed-bench

@@ -302,9 +302,10 @@ def restore_staff_member(tournament: Any, *, undo: str, restored_by: Any) -> str
 
 
 @transaction.atomic
-def create_organisation(*, name: str, slug: str, organiser: str) -> Any:
+def create_organisation(*, name: str, slug: str, organiser: str, by: Any = None) -> Any:
     """A new host organisation and a new account, its organiser, with no usable password yet (the
     operator hands them a one-time link to set one, `accounts.passwords`); returns the user.
+    `by`: the operator who adds it on the operator's page, kept in the log (None from the command).
     Refused when the short address or the user name is taken: an existing account is never used."""
     if HostOrganisation.objects.filter(slug__iexact=slug).exists():
         raise Refused("organisation_slug_taken", field="slug")
@@ -313,9 +314,7 @@ def create_organisation(*, name: str, slug: str, organiser: str) -> Any:
     host = HostOrganisation.objects.create(name=name, slug=slug)
     user = _new_account(username=organiser)  # no password given: an unusable one
     make_member(user, Role.ORGANISER, host)
-    log_change(
-        None, None, "organisation_created", after={"name": name, "slug": slug, "organiser": organiser}, host=host
-    )
+    log_change(None, by, "organisation_created", after={"name": name, "slug": slug, "organiser": organiser}, host=host)
     return user
 
 

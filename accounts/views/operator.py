@@ -32,7 +32,9 @@ def organisations(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            user = create_organisation(name=data["name"], slug=data["slug"], organiser=data["username"])
+            user = create_organisation(
+                name=data["name"], slug=data["slug"], organiser=data["username"], by=request.user
+            )
         except Refused as refusal:
             form.add_error(refusal.field, refusal.message)
         else:

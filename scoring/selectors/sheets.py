@@ -103,8 +103,21 @@ def _cut(row: tuple) -> dict[type[models.Model], Any]:
         values = row[start : start + len(fields)]
         start += len(fields)
         names = [f.attname for f in fields]
+        if values[0] is not None:
+            values = tuple(_as_the_orm_reads(field, value) for field, value in zip(fields, values, strict=True))
         objects[model] = None if values[0] is None else model.from_db(connection.alias, names, values)
     return objects
+
+
+def _as_the_orm_reads(field: models.Field, value: Any) -> Any:
+    """A time as the ORM reads it: SQLite's raw cursor gives it without its zone (UTC), which a
+    page would show as the venue's time; the backend's converters make it aware, as the ORM does."""
+    if value is None or not isinstance(field, models.DateTimeField):
+        return value
+    column = field.get_col(field.model._meta.db_table)
+    for converter in connection.ops.get_db_converters(column):
+        value = converter(value, column, connection)
+    return value
 
 
 SHEET_ROWS = """

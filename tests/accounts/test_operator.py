@@ -157,3 +157,17 @@ def test_the_home_page_lists_organisations_when_there_are_several(client):
     two = client.get("/").content.decode()
     assert 'href="/o/utw-krakow/"' in two and 'href="/o/organizator/"' in two
     assert two.count("1 tournament<") == 2 and "Puchar Krakowa" not in two and first.name not in two
+
+
+def test_the_organisation_made_on_the_operators_page_names_its_operator_in_the_log(client):
+    """The season's walk: the team's recent changes read "—: organisation added"; the operator who
+    added it on the page is kept, as every change keeps who made it (the command has nobody)."""
+    operator = User.objects.create_superuser("operator", password=PASSWORD)
+    client.force_login(operator)
+    client.post("/accounts/operator/organisations/", {"name": "UTW Gdańsk", "slug": "utw-gdansk", "username": "ewa.g"})
+    assert AuditEntry.objects.get(action="organisation_created").user == operator
+    client.force_login(User.objects.get(username="ewa.g"))
+    team = client.get("/accounts/team/utw-gdansk/").content.decode()
+    assert re.search(r"operator: [^<]*organisation", team), team
+    create(name="UTW Gdynia", slug="utw-gdynia", organiser="ola.g")
+    assert AuditEntry.objects.get(action="organisation_created", host__slug="utw-gdynia").user is None

@@ -1,7 +1,7 @@
 """Navigation after a round (issue 48, point 9): a completed round's page offers the next step
 (draw the next round, or seat the final once the qualifying rounds are over), and the dashboard
 stops offering "Draw the next round" once the qualifying rounds are over and when the tournament
-has ended. Screenshots at 390 × 844 and 768 × 1024 with SCREENSHOTS=1."""
+has ended; a completed final offers the ceremony and the printouts (the season walk). Screenshots at 390 × 844 and 768 × 1024 with SCREENSHOTS=1."""
 
 import pytest
 from playwright.sync_api import expect
@@ -64,3 +64,23 @@ def test_the_dashboard_no_longer_offers_a_draw_after_the_qualifying_rounds(
     else:
         expect(page.get_by_text("The tournament is over.")).to_be_visible()
     screenshot(page, f"dashboard-after-qualifying-{'final' if final else 'over'}-390")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["390", "768"])
+def test_a_completed_final_offers_the_ceremony_and_the_printouts(live_server, new_page, client, organiser, viewport):
+    """The season's walk: after the final, its page offered only "Dashboard"; the next steps are
+    the ceremony (results visibility and ceremony) and the diplomas (the print menu)."""
+    tournament = checked_in(4, rounds_planned=1, final=True)  # all four play the final: no tie at its cut
+    drawn_and_played(tournament, organiser)
+    play(services.seat_final(tournament, user=organiser), organiser)
+    page = signed_in_page(new_page, live_server, client, organiser, viewport)
+    page.goto(f"{live_server.url}/staff/test/rounds/2/")
+    actions = page.locator(".actions")
+    ceremony = actions.get_by_role("link", name="Results visibility and ceremony")
+    expect(ceremony).to_be_visible()
+    expect(actions.get_by_role("link", name="Printouts (PDF)")).to_be_visible()
+    expect(actions.get_by_role("link", name="Dashboard")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    screenshot(page, f"final-completed-next-steps-{viewport['width']}")
+    ceremony.click()
+    expect(page).to_have_url(f"{live_server.url}/t/test/results-control/")

@@ -2,8 +2,6 @@
 demo tournament (`world`), and a client signed in as each role. Shared by the system tests that
 open every page (every page, staff navigation, tap targets)."""
 
-from html.parser import HTMLParser
-
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -57,8 +55,6 @@ ARGUMENTS = {
 ACTIONS = {"organiser:player_action": "check-in", "organiser:round_action": "publish"}
 
 ROLES = {"public": None, "referee": "sedzia", "head referee": "sedzia-glowny", "organiser": "organizator"}
-VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
-LEFTOVER_SYNTAX = ("{{", "}}", "{%", "%}", "%(")
 
 
 def excluded(route):
@@ -85,37 +81,6 @@ def pages(world):
         "add these URL arguments to ARGUMENTS, or the patterns to EXCLUDED with a reason:\n" + "\n".join(unknown)
     )
     return found
-
-
-class VisibleText(HTMLParser):
-    """The text a reader sees or hears in the page's language: text nodes outside script and
-    style, and the title, aria-label, placeholder and alt attributes; not the text of an element
-    marked with another language (the language switch names English in English)."""
-
-    def __init__(self):
-        super().__init__()
-        self.chunks, self.hidden, self.foreign = [], 0, []
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        if tag in ("script", "style"):
-            self.hidden += 1
-        if attributes.get("lang") and not attributes["lang"].startswith("pl") and tag != "html":
-            self.foreign.append(tag)
-            self.hidden += 1
-        if not self.hidden:
-            self.chunks.extend(value for name, value in attrs if name in VISIBLE_ATTRIBUTES and value)
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style"):
-            self.hidden -= 1
-        if self.foreign and self.foreign[-1] == tag:
-            self.foreign.pop()
-            self.hidden -= 1
-
-    def handle_data(self, data):
-        if not self.hidden and data.strip():
-            self.chunks.append(" ".join(data.split()))
 
 
 @pytest.fixture

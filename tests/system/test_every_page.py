@@ -12,66 +12,13 @@ attributes; not class names or data). Messages with placeholders are checked by 
 parts of three words or more, so "Round %(number)s" is not mistaken for the word "Round" in a name.
 """
 
-import functools
-import re
-
 import pytest
 
-from tests.support.files import entries
-from tests.support.pages import (  # noqa: F401 (world: a fixture)
-    LEFTOVER_SYNTAX,
-    ROLES,
-    VISIBLE_ATTRIBUTES,
-    VisibleText,
-    client_for,
-    excluded,
-    pages,
-    world,
-)
+from tests.support.pages import ROLES, client_for, excluded, pages, world  # noqa: F401 (world: a fixture)
+from tests.support.polish_text import LEFTOVER_SYNTAX, english_fragments, untranslated, visible_text
 from tests.support.urls import url_patterns
 
 pytestmark = pytest.mark.django_db
-
-
-def visible_text(html):
-    parser = VisibleText()
-    parser.feed(html)
-    return "\n".join(parser.chunks)
-
-
-def english_fragments():
-    """Fixed English text that has a different Polish translation: whole messages without
-    placeholders, and the parts of three words or more between the placeholders of the others."""
-    fragments = set()
-    for entry in entries():
-        if entry["plural"] or "<" in entry["msgid"] or entry["msgstr"][0] == entry["msgid"]:
-            continue
-        parts = re.split(r"%\(\w+\)[sd]|%[sd]", entry["msgid"])
-        if len(parts) == 1:
-            fragments.add(entry["msgid"].strip())
-            continue
-        for part in parts:
-            part = " ".join(part.split()).strip(" .,:;·()“”")
-            if len(part.split()) >= 3 and part not in entry["msgstr"][0]:
-                fragments.add(part)
-    return {fragment for fragment in fragments if fragment}
-
-
-@functools.cache
-def whole_words(fragment):
-    """The fragment as a pattern that matches it as whole words only (compiled once: the
-    catalogue holds more fragments than the re module's own cache keeps)."""
-    return re.compile(rf"(?<![\w]){re.escape(fragment)}(?![\w])")
-
-
-def untranslated(text, fragments):
-    lines = text.split("\n")
-    found = []
-    for fragment in fragments:
-        # A fragment absent from the text cannot match: most are, and a substring test is cheap.
-        if fragment in text and any(whole_words(fragment).search(line) for line in lines):
-            found.append(fragment)
-    return sorted(found)
 
 
 def test_every_url_pattern_is_covered_or_excluded_with_a_reason(world):
