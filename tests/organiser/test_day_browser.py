@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from scoring.models import ScoreSheet
-from tests.support.browser import PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.browser import DRAW_WAIT, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
 from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
 from tournament.models import Player, Round, Table, Tournament
 
@@ -67,7 +67,7 @@ def test_a_new_organisers_day_with_paper_only_printing(
     assert Player.objects.filter(tournament=tournament, present=True).count() == 8
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
-    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/1/")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/1/", timeout=DRAW_WAIT)
     staff.goto(f"{base}/staff/{SLUG}/")
     post_button(staff, "/rounds/1/publish/")
     post_button(staff, "/rounds/1/start/")
@@ -116,7 +116,7 @@ def test_a_new_organisers_day_with_paper_only_printing(
     post_button(staff, "/rounds/1/complete/")  # the round's page asks first: "Yes, complete it"
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
-    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/")
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/", timeout=DRAW_WAIT)
     tablet.goto(f"{base}/referee/{SLUG}/")
     message = tablet.locator("main .message").first.inner_text()
     assert "Round 1 is completed. The next round is not published yet" in message

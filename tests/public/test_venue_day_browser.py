@@ -14,12 +14,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 KEYBOARD_UP = {"width": 390, "height": 400}  # a phone's screen above its on-screen keyboard
 
 
-def wait_until_the_answer_is_above_the_keyboard(page, timeout=15.0):
-    """Polled from Python (the Content-Security-Policy refuses wait_for_function's eval) until the
-    page has scrolled the answer into view, for as long as Playwright waits for anything else."""
+def answer_box_once_above_the_keyboard(page, timeout=15.0):
+    """The answer's box, polled from Python (the Content-Security-Policy refuses wait_for_function's
+    eval) until the page has scrolled it into view, for as long as Playwright waits for anything
+    else; no box while htmx swaps a later answer in."""
     answer = page.locator("#find-results .match").first
     deadline = time.monotonic() + timeout
-    while answer.bounding_box()["y"] + 60 > KEYBOARD_UP["height"] and time.monotonic() < deadline:
+    while True:
+        box = answer.bounding_box()
+        if (box and box["y"] + 60 <= KEYBOARD_UP["height"]) or time.monotonic() > deadline:
+            return box
         page.wait_for_timeout(100)
 
 
@@ -32,8 +36,8 @@ def test_where_do_i_sit_finds_a_club_and_shows_the_answer_above_the_keyboard(liv
     page.keyboard.type("lodz")
     expect(page.locator("#find-results")).to_contain_text("Nowak Anna")
     expect(page.locator("#find-results")).to_contain_text("UTW Łódź")
-    wait_until_the_answer_is_above_the_keyboard(page)
-    answer = page.locator("#find-results .match").first.bounding_box()
+    answer = answer_box_once_above_the_keyboard(page)
+    assert answer is not None, "no answer shown"
     field = page.locator("#find-q").bounding_box()
     assert field["y"] >= 0, "the search field went out of view"
     assert answer["y"] + 60 <= KEYBOARD_UP["height"], f"the answer starts at {answer['y']} px, under the keyboard"

@@ -27,6 +27,7 @@ CHROMIUM_ARGS = [
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
+DRAW_WAIT = 60_000  # ms: a draw searches the seatings, slow on a busy machine
 
 
 @pytest.fixture(scope="session")

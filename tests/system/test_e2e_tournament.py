@@ -24,7 +24,15 @@ from pypdf import PdfReader
 from scoring.models import Card, ScoreSheet
 from scoring.selectors.sheets import ties_to_decide
 from scoring.selectors.standings import compute_standings
-from tests.support.browser import ARTIFACTS, PHONE, TABLET, assert_no_horizontal_scroll, screenshot, signed_in_page
+from tests.support.browser import (
+    ARTIFACTS,
+    DRAW_WAIT,
+    PHONE,
+    TABLET,
+    assert_no_horizontal_scroll,
+    screenshot,
+    signed_in_page,
+)
 from tests.support.browser_steps import SLUG, download_pdf, enter_sheet, pdf_text, post_button, public_names, sheet_url
 from tournament.models import AuditEntry, Player, Round, Table, Tournament
 
@@ -151,7 +159,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     # Draw, publish and start round 1.
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
-    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/1/")  # htmx's client-side redirect
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/1/", timeout=DRAW_WAIT)  # htmx's client-side redirect
     sizes = sorted(t.seats.count() for t in Table.objects.filter(round__tournament=tournament, round__number=1))
     assert sizes == [3, 3, 4, 4, 4]
     screenshot(staff, "e2e-03-drawn")
@@ -219,7 +227,7 @@ def test_a_whole_tournament_in_the_browser(new_page, live_server, organiser, hea
     # Round 2, played the same way.
     staff.goto(f"{base}/staff/{SLUG}/draw/")
     staff.click("#draw-form button[type=submit]")
-    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/")  # htmx's client-side redirect
+    staff.wait_for_url(f"{base}/staff/{SLUG}/rounds/2/", timeout=DRAW_WAIT)  # htmx's client-side redirect
     seated = Table.objects.filter(round__tournament=tournament, round__number=2).values_list("seats__player", flat=True)
     assert len(seated) == 17 and sent_off.pk not in seated
     staff.goto(f"{base}/staff/{SLUG}/")
