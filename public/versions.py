@@ -6,6 +6,10 @@ frozen round, ceremony step, settings), whichever door made the change: referee 
 screens, the admin, imports, management commands or plain SQL. So the version says whether a
 public page can have changed: an ETag and a cache key built from it are never stale.
 
+On PostgreSQL each statement raises the versions it touches once, whatever the number of rows it
+writes (statement triggers reading the changed rows); SQLite, which has only row triggers, raises
+them row by row.
+
 Score sheets that are not verified, and their games, show nothing in public, so their rows
 raise nothing: entering games on the tablets (the busiest writes) never touches the version.
 
@@ -113,18 +117,17 @@ def _postgresql_statements():
         f"CREATE TRIGGER {name} AFTER INSERT OR UPDATE ON {_table(Tournament)} FOR EACH ROW EXECUTE FUNCTION {name}()",
     ]
     for model, source in watched_sources().items():
-        old, new = source.format(row="OLD"), source.format(row="NEW")
-        name = f"{PREFIX}{_table(model)}"
-        body = (
-            f"IF TG_OP = 'INSERT' THEN {_bump([new])}; "
-            f"ELSIF TG_OP = 'DELETE' THEN {_bump([old])}; "
-            f"ELSE {_bump([old, new])}; END IF;"
-        )
-        statements += [
-            _postgresql_function(name, body),
-            f"CREATE TRIGGER {name} AFTER INSERT OR UPDATE OR DELETE ON {_table(model)} "
-            f"FOR EACH ROW EXECUTE FUNCTION {name}()",
-        ]
+        for event, transition in (("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])):
+            name = f"{PREFIX}{_table(model)}_{event.lower()}"
+            changed = " UNION ".join(
+                f"SELECT {source.format(row='changed')} FROM {rows.lower()}_rows changed" for rows in transition
+            )
+            referencing = " ".join(f"{rows} TABLE AS {rows.lower()}_rows" for rows in transition)
+            statements += [
+                _postgresql_function(name, _bump([changed]) + ";"),
+                f"CREATE TRIGGER {name} AFTER {event} ON {_table(model)} REFERENCING {referencing} "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {name}()",
+            ]
     return statements
 
 

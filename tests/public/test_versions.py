@@ -8,6 +8,7 @@ verified yet, check-in aside) leave the version alone, so entering games never c
 import pytest
 from django.apps import apps
 from django.core.management import call_command
+from django.db import connection
 from django.db.models import F
 
 from public.models import PublicVersion
@@ -97,6 +98,15 @@ def test_changes_the_public_never_sees_leave_the_version_alone(change):
     before = version(tournament)
     change(tournament)
     assert version(tournament) == before
+
+
+def test_a_statement_raises_the_version_once_on_postgresql_and_once_a_row_on_sqlite():
+    """A bulk correction (a rescore, an import) costs one bump on PostgreSQL, not one a row."""
+    tournament = build_hall()
+    before = version(tournament)
+    changed = results(tournament, "verified").filter(letter="B").update(override_score=7, override_reason="x")
+    assert changed == 20  # seat B of 4 games on each of the 5 verified sheets
+    assert version(tournament) - before == (1 if connection.vendor == "postgresql" else changed)
 
 
 def test_every_tournament_gets_a_version_and_every_model_of_a_tournament_is_watched_or_private():
