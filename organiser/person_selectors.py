@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Length
 
 from engine.duplicates import alike
-from organiser.selectors import MAX_COMPARED, _found, _people
+from organiser.selectors import MAX_COMPARED, offered_people, people_matching
 from tournament.models import Person
 from tournament.names import sorted_by_surname
 from tournament.text import match_key
@@ -34,7 +34,7 @@ class MergeChoices:
 
 
 def _others(person: Person) -> QuerySet[Person]:
-    return _people(person.host_id).exclude(pk=person.pk)
+    return offered_people(person.host_id).exclude(pk=person.pk)
 
 
 def _namesakes(person: Person, limit: int) -> list[Person]:
@@ -85,9 +85,9 @@ def merge_choices(
     number of queries whatever the organisation's size."""
     counted = Person.objects.filter(host=person.host_id, merged_into__isnull=True).exclude(pk=person.pk)
     if search:
-        found = _found(_others(person), search).order_by("surname", "given_names", "pk")
+        found = people_matching(_others(person), search).order_by("surname", "given_names", "pk")
         offered = sorted_by_surname(found[:limit])
-        total = _found(counted, search).count()
+        total = people_matching(counted, search).count()
     else:
         offered = _likely_first(person, limit)
         total = counted.count()

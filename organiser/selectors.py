@@ -306,7 +306,7 @@ def tables_still_playing(round_: Round) -> list[Table]:
 # ---------------------------------------------------------------- people
 
 
-def _people(host_id: int | None) -> QuerySet[Person]:
+def offered_people(host_id: int | None) -> QuerySet[Person]:
     """The host organisation's people still offered (not merged into another), each with how many
     tournaments they played (`tournament_count`)."""
     return Person.objects.filter(host=host_id, merged_into__isnull=True).annotate(
@@ -314,7 +314,7 @@ def _people(host_id: int | None) -> QuerySet[Person]:
     )
 
 
-def _found(people: QuerySet[Person], search: str) -> QuerySet[Person]:
+def people_matching(people: QuerySet[Person], search: str) -> QuerySet[Person]:
     """The people whose name holds every word of `search`, in any order ("nowak anna" finds Anna
     Nowak), case and Polish diacritics ignored."""
     for word in match_key(search).split():
@@ -325,13 +325,13 @@ def _found(people: QuerySet[Person], search: str) -> QuerySet[Person]:
 def people_of(host_id: int | None, *, search: str = "", limit: int | None = 200) -> list[Person]:
     """The host organisation's people whose name holds `search` (case and Polish diacritics
     ignored), surnames in Polish order; at most `limit` (None: all)."""
-    people = _found(_people(host_id), search).order_by("surname", "given_names", "pk")
+    people = people_matching(offered_people(host_id), search).order_by("surname", "given_names", "pk")
     return sorted_by_surname(people[:limit])
 
 
 def people_to_add(tournament: Tournament, *, search: str = "", limit: int | None = 50) -> list[Person]:
     """The host organisation's people a search finds who are not players of `tournament` yet."""
-    people = _found(_people(tournament.host_id).exclude(players__tournament=tournament), search)
+    people = people_matching(offered_people(tournament.host_id).exclude(players__tournament=tournament), search)
     return sorted_by_surname(people.order_by("surname", "pk")[:limit])
 
 

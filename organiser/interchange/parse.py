@@ -36,7 +36,7 @@ from organiser.interchange.entries import parse_entries
 from organiser.interchange.timetable import parse_timetable
 from scoring.models import Card, ScoreSheet
 from tournament import validation
-from tournament.models import Player, Round, Tournament
+from tournament.models import SCORING_FIELDS, Player, Round, Tournament
 from tournament.names import full_name, split_name
 
 FORMAT = "rummikub-tournament/1"
@@ -51,15 +51,7 @@ CHOICES = {
 }
 BOOL_SETTINGS = ("final", "auto_freeze")
 SETTING_KEYS = (
-    "joker_penalty",
-    "opening_penalty_mode",
-    "penalty_not_possible",
-    "penalty_possible_not_done",
-    "penalty_drawn_last_round",
-    "penalty_first_move",
-    "pool_exhausted_scoring",
-    "big_point_unit",
-    "big_point_places",
+    *SCORING_FIELDS,
     "players_per_organisation",
     "rounds_planned",
     "final",

@@ -23,24 +23,13 @@ from scoring.services.rescore import RescorePlan, log_plan, read_results
 from scoring.services.sheets import recompute_scores
 from scoring.services.visibility import set_visibility
 from tournament.audit import log_change
-from tournament.models import Tournament
+from tournament.models import SCORING_FIELDS, Tournament
 from tournament.refusals import Refused
 from tournament.selectors import final_round, free_slug, locked_tournament, slug_taken, tournament_row
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-SCORING_FIELDS = (
-    "joker_penalty",
-    "opening_penalty_mode",
-    "penalty_not_possible",
-    "penalty_possible_not_done",
-    "penalty_drawn_last_round",
-    "penalty_first_move",
-    "pool_exhausted_scoring",
-    "big_point_unit",
-    "big_point_places",
-)
 CREATE_ATTEMPTS = 10  # an address made from the name moves on when taken at the same moment
 
 

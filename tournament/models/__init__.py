@@ -23,6 +23,7 @@ from tournament.models.rounds import (
     Table,
 )
 from tournament.models.tournaments import (
+    SCORING_FIELDS,
     Organisation,
     Player,
     Tournament,
@@ -31,6 +32,7 @@ from tournament.models.tournaments import (
 )
 
 __all__ = [
+    "SCORING_FIELDS",
     "HostOrganisation",
     "LAPTOP_HOST",
     "sole_host_organisation",

@@ -1,5 +1,6 @@
 """A tournament, its players' organisations and its players."""
 
+import dataclasses
 import uuid
 
 from django.conf import settings
@@ -20,6 +21,10 @@ def default_big_point_places():
 def default_public_language():
     """The site's language (settings.LANGUAGE_CODE: Polish)."""
     return settings.LANGUAGE_CODE
+
+
+# The settings that decide scores (the engine's `rules.Settings`): a change to one rescores.
+SCORING_FIELDS = tuple(field.name for field in dataclasses.fields(rules.Settings))
 
 
 class Tournament(models.Model):
@@ -209,15 +214,8 @@ class Tournament(models.Model):
 
     def rules_settings(self) -> rules.Settings:
         return rules.Settings(
-            joker_penalty=self.joker_penalty,
-            opening_penalty_mode=self.opening_penalty_mode,
-            penalty_not_possible=self.penalty_not_possible,
-            penalty_possible_not_done=self.penalty_possible_not_done,
-            penalty_drawn_last_round=self.penalty_drawn_last_round,
-            penalty_first_move=self.penalty_first_move,
-            pool_exhausted_scoring=self.pool_exhausted_scoring,
-            big_point_unit=self.big_point_unit,
-            big_point_places=tuple(self.big_point_places),
+            **{name: getattr(self, name) for name in SCORING_FIELDS}
+            | {"big_point_places": tuple(self.big_point_places)}
         )
 
 
