@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.paginator import Page
 from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Concat, Lower
 from django.http import Http404
@@ -17,6 +16,7 @@ from accounts.devices import token_hash
 from accounts.models import DeviceLink, Invitation, Membership, Role, TournamentRole
 from tournament.listing import (
     PAGE_SIZE,
+    ListPage,
     counted,
     host_page,
     in_listing_order,
@@ -87,14 +87,14 @@ def _open_to(user: User, *, organiser: bool) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(host__in=hosts) | Q(pk__in=granted))
 
 
-def tournaments_of(user: User, *, search: str = "", number: Any = 1) -> Page:
+def tournaments_of(user: User, *, search: str = "", number: Any = 1) -> ListPage:
     """A page of the tournaments a user may open (upcoming first, then the most recent), searched:
     every one of the host organisations they are a member of, and those they hold a grant for; a
     superuser's, every tournament."""
     return tournament_page(_open_to(user, organiser=False), search=search, number=number)
 
 
-def organised_tournaments(user: User, *, search: str = "", number: Any = 1) -> Page:
+def organised_tournaments(user: User, *, search: str = "", number: Any = 1) -> ListPage:
     """A page of the tournaments a user organises: those of the host organisations where they are
     an organiser, and those they were made an organiser of (a superuser: every one)."""
     return tournament_page(_open_to(user, organiser=True), search=search, number=number)
@@ -269,7 +269,7 @@ def host_tournaments(host: HostOrganisation) -> list[Tournament]:
     return list(in_listing_order(Tournament.objects.filter(host=host))[:PAGE_SIZE])
 
 
-def season_tournament_page(host: HostOrganisation, *, search: str = "", number: Any = 1) -> Page:
+def season_tournament_page(host: HostOrganisation, *, search: str = "", number: Any = 1) -> ListPage:
     """A page of `host`'s tournaments a season may gather, the newest first, searched."""
     return newest_first_page(Tournament.objects.filter(host=host), search=search, number=number)
 
@@ -279,7 +279,7 @@ def season_tournaments_chosen(host: HostOrganisation, slugs: list[str]) -> list[
     return list(Tournament.objects.filter(host=host, slug__in=slugs).order_by("-date", "name", "pk"))
 
 
-def hosts_page(*, search: str = "", number: Any = 1) -> Page:
+def hosts_page(*, search: str = "", number: Any = 1) -> ListPage:
     """A page of the host organisations (the operator's), by name, searched, each with how many
     people its team has (`members`, counted for the page's organisations only)."""
     page = host_page(HostOrganisation.objects.all(), search=search, number=number)
@@ -295,14 +295,14 @@ def team_log(host: HostOrganisation, count: int = 20) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(host=host, tournament__isnull=True).order_by("-created_at", "-pk")[:count])
 
 
-def organised_seasons(user: User, *, number: Any = 1) -> Page:
+def organised_seasons(user: User, *, number: Any = 1) -> ListPage:
     """A page of the seasons of the host organisations where `user` is an organiser (a superuser:
     every one), by organisation, the newest first."""
     seasons = Season.objects.select_related("host").order_by("host__name", "host", "-created_at", "name", "pk")
     return page_of(seasons if user.is_superuser else seasons.filter(host__in=organiser_host_ids(user)), number)
 
 
-def team_hosts_page(user: User, *, search: str = "", number: Any = 1) -> Page:
+def team_hosts_page(user: User, *, search: str = "", number: Any = 1) -> ListPage:
     """A page of the host organisations whose team `user` may open (a superuser: every one), searched."""
     hosts = HostOrganisation.objects.all()
     if not user.is_superuser:

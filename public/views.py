@@ -155,7 +155,7 @@ def home(request):
             page = hosts_with_tournaments_page(search=search, number=number)
             return "public/organisations.html", {"page": page, "hosts": page.object_list, "search": search}, True
         page = public_tournament_page(search=search, number=number)
-        empty = not page.paginator.count and not search
+        empty = not page.object_list and not search
         context = {
             "page": page,
             "tournaments": page.object_list,

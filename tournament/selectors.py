@@ -11,12 +11,11 @@ import datetime
 import uuid
 from typing import Any
 
-from django.core.paginator import Page
 from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.http import Http404
 
 from tournament.clock import RoundClock, clock_of
-from tournament.listing import counted, host_page, tournament_page
+from tournament.listing import ListPage, counted, host_page, tournament_page
 from tournament.models import (
     DEFAULT_ROUND_MINUTES,
     HostOrganisation,
@@ -281,13 +280,13 @@ def tournament_row(pk: int, **unchanged: Any) -> QuerySet[Tournament]:
     return Tournament.objects.filter(pk=pk, **unchanged)
 
 
-def public_tournament_page(host: HostOrganisation | None = None, *, search: str = "", number: Any = 1) -> Page:
+def public_tournament_page(host: HostOrganisation | None = None, *, search: str = "", number: Any = 1) -> ListPage:
     """A page of the tournaments the public sees (of `host` alone, when given)."""
     tournaments = Tournament.objects.all() if host is None else Tournament.objects.filter(host=host)
     return tournament_page(tournaments, search=search, number=number)
 
 
-def hosts_with_tournaments_page(*, search: str = "", number: Any = 1) -> Page:
+def hosts_with_tournaments_page(*, search: str = "", number: Any = 1) -> ListPage:
     """A page of the host organisations that have tournaments, each with how many
     (`tournament_count`, counted for the page's organisations only)."""
     hosts = HostOrganisation.objects.filter(Exists(Tournament.objects.filter(host=OuterRef("pk"))))

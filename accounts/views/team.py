@@ -86,9 +86,9 @@ def team_home(request):
     time, with a search)."""
     search = search_of(request.GET.get("q"))
     page = team_hosts_page(request.user, search=search, number=request.GET.get("page"))
-    if not page.paginator.count and not search:
+    if not page.object_list and not search:
         raise Http404("no organisation")
-    if page.paginator.count == 1 and not search:
+    if page.whole and len(page) == 1 and not search:
         return redirect("accounts:team", host=page.object_list[0].slug)
     context = {"page": page, "hosts": page.object_list, "search": search}
     return render(request, "accounts/team_chooser.html", context)

@@ -32,11 +32,11 @@ def venue_chooser(request):
     """`/accounts/venue/`: the venue address is a tournament's; one tournament goes straight to
     its page, several are listed."""
     page = organised_tournaments(request.user, number=request.GET.get("page"))
-    if not page.paginator.count:
+    if not page.object_list:
         raise PermissionDenied
     back = return_path(request, request.GET.get("next"), "")
     query = f"?{urlencode({'next': back})}" if back else ""
-    if page.paginator.count == 1:
+    if page.whole and len(page) == 1:
         return redirect(reverse("accounts:venue", args=[page.object_list[0].slug]) + query)
     context = {"page": page, "tournaments": page.object_list, "query": query}
     return render(request, "accounts/venue_chooser.html", context)

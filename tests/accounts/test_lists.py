@@ -38,7 +38,7 @@ PAGES = [
     ("organiser", "/accounts/"),
     ("organiser", "/staff/?q=turniej+000"),
     ("superuser", "/staff/"),
-    ("superuser", "/accounts/?page=2"),
+    ("superuser", "/accounts/"),
     ("superuser", "/accounts/operator/organisations/"),
     ("superuser", "/accounts/operator/organisations/?q=klub"),
 ]

@@ -97,20 +97,48 @@ def test_a_search_typed_is_trimmed():
 def test_the_pages_read_by_date_hold_the_lists_order_across_upcoming_and_past(upcoming):
     """45 tournaments, `upcoming` of them today or later: page after page is the order of
     `in_listing_order` (20, 20, 5), each page read by date, in a bounded slice (LIMIT), never by
-    sorting every tournament on an expression."""
+    sorting every tournament on an expression and never counting them all."""
     for n in range(45):
         day = TODAY + datetime.timedelta(days=n - 45 + upcoming)  # the last `upcoming` are today or later
         tournament(f"Turniej {n % 7}", f"t-{n}", day)
     expected = [t.slug for t in in_listing_order(Tournament.objects.all(), TODAY)]
     rows = UpcomingThenPast(Tournament.objects.all(), TODAY)
-    with CaptureQueriesContext(connection) as queries:
-        assert rows.count() == 45 and len(rows) == 45
-    assert len(queries) == 1
     pages = []
     for start in (0, 20, 40):
         with CaptureQueriesContext(connection) as queries:
             pages.append([t.slug for t in rows[start : start + 20]])
-        assert len(queries) == (2 if start < upcoming < start + 20 else 1)
-        assert all("LIMIT" in q["sql"] and "CASE" not in q["sql"] for q in queries if "COUNT" not in q["sql"])
+        # upcoming rows, then past ones when the slice reaches past the upcoming; a slice that
+        # starts past them counts the upcoming ones before it (at most `start` rows) first.
+        reads_past = start + 20 > upcoming
+        counts_first = reads_past and upcoming <= start and start > 0
+        assert len(queries) == 1 + reads_past + counts_first
+        assert all("LIMIT" in q["sql"] and "CASE" not in q["sql"] for q in queries)
     assert [len(page) for page in pages] == [20, 20, 5]
     assert sum(pages, []) == expected
+
+
+def test_a_page_reads_one_row_more_to_know_of_the_next_and_counts_nothing():
+    for n in range(41):
+        tournament(f"Turniej {n}", f"t-{n}", datetime.date(2020, 1, 1) + datetime.timedelta(days=n))
+    with CaptureQueriesContext(connection) as queries:
+        first = public_tournament_page(number=1)
+    assert len(queries) == 2  # no upcoming ones (one query), then 21 past ones
+    assert not any("COUNT" in q["sql"] for q in queries)
+    assert (first.has_previous(), first.has_next(), first.whole) == (False, True, False)
+    last = public_tournament_page(number=3)
+    assert [t.slug for t in last] == ["t-0"] and (last.has_previous(), last.has_next()) == (True, False)
+    assert public_tournament_page(number=2).has_next()  # 41 rows: page 2 holds 21-40, one is left
+
+
+def test_a_short_list_is_one_whole_page():
+    tournament("Puchar", "puchar", "2026-05-01")
+    page = public_tournament_page()
+    assert page.whole and len(page) == 1 and not page.has_other_pages()
+
+
+def test_a_page_number_past_the_end_or_absurdly_large_gives_the_last_page():
+    for n in range(25):
+        tournament(f"Turniej {n}", f"t-{n}", datetime.date(2020, 1, 1) + datetime.timedelta(days=n))
+    assert public_tournament_page(number="7").number == 2
+    assert public_tournament_page(number="9" * 40).number == 2
+    assert public_tournament_page(number="-3").number == 1

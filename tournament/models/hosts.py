@@ -26,6 +26,8 @@ class HostOrganisation(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # The lists of organisations read a page in this order (tournament/listing.py).
+        indexes = [models.Index(fields=["name", "id"], name="host_list_order")]
         verbose_name = _("host organisation")
         verbose_name_plural = _("host organisations")
 

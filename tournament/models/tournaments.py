@@ -191,7 +191,10 @@ class Tournament(models.Model):
         # The lists read one organisation's tournaments by date, or every one by date (a superuser's).
         indexes = [
             models.Index(fields=["host", "date"], name="tournament_host_date"),
-            models.Index(fields=["date"], name="tournament_date"),
+            # A page of the lists (tournament/listing.py: upcoming by date, past by date descending,
+            # then name) is the first rows of one of these, however many share a date.
+            models.Index(fields=["date", "name", "id"], name="tournament_upcoming_order"),
+            models.Index(fields=["-date", "name", "id"], name="tournament_past_order"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(players_per_organisation__gte=1), name="tournament_quota_positive"),
