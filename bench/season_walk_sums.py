@@ -100,7 +100,15 @@ class Ledger:
         return [(name, self.final.get(name), self.qualifying[name]) for name in order]
 
     def places(self) -> dict[str, int]:
-        return {person(name): place for place, (name, _f, _q) in enumerate(self.standings(), start=1)}
+        """{person: place}; players after the final with equal big points, small points and games
+        won share the better place (SPEC §4), as the app ranks them."""
+        places: dict[str, int] = {}
+        previous = None
+        for index, (name, final, qualifying) in enumerate(self.standings(), start=1):
+            tie = None if final else (qualifying.big, qualifying.small, qualifying.won)
+            places[person(name)] = places[person(previous[0])] if tie and previous and previous[1] == tie else index
+            previous = (name, tie)
+        return places
 
 
 def surname_first(name: str) -> str:

@@ -45,6 +45,12 @@ ROUND_1_GAMES = [
 GOLD, SILVER, BRONZE, FOURTH = "Genowefa Gąsior", "Czesław Gąsior", "Józef Gąsior", "Stanisława Gąsior"
 
 
+def listed(name):
+    """A name as the standings list it, surname first: "Genowefa Gąsior" → "Gąsior Genowefa"."""
+    given_names, surname = name.split()
+    return f"{surname} {given_names}"
+
+
 def finished_tournament(*, round_state="completed", sheet_state="verified", games=ROUND_1_GAMES, **settings):
     """Four players and five more who never sat down; one qualifying round planned, no final."""
     table = {"number": 1, "seats": {"A": "p0", "B": "p1", "C": "p2", "D": "p3"}, "games": games, "state": sheet_state}
@@ -61,10 +67,12 @@ def test_standings_with_medal_places(organiser_client):
     assert page_sizes(response.content) == [A4_PORTRAIT]
     text = flat(pdf_text(response.content))
     assert "Final standings" in text and "Verified score sheets only." in text
-    assert re.search(rf"1 {GOLD} .*? 2 \+64 2 2 {SILVER} .*? 1 \+26 1 3 {BRONZE} .*? 1 −4 1 4–8 ", text)
+    assert re.search(
+        rf"1 {listed(GOLD)} .*? 2 \+64 2 2 {listed(SILVER)} .*? 1 \+26 1 3 {listed(BRONZE)} .*? 1 −4 1 4–8 ", text
+    )
     assert text.count(" 4–8 ") == 5
     assert " 64 " not in text and "-86" not in text  # signed as on the screens: "+64", "−86" (a true minus sign)
-    assert re.search(rf"9 {FOURTH} .*? 0 −86 0", text)
+    assert re.search(rf"9 {listed(FOURTH)} .*? 0 −86 0", text)
 
 
 def test_current_standings_count_only_verified_sheets(organiser_client):
@@ -78,21 +86,24 @@ def test_disqualified_players_are_listed_last_without_a_medal(organiser_client):
     tournament = finished_tournament()
     Player.objects.filter(tournament=tournament, name=GOLD).update(status=Player.Status.DISQUALIFIED)
     text = flat(pdf_text(organiser_client.get("/print/senioriada/standings.pdf").content))
-    assert re.search(rf"1 {SILVER} .* 2 {BRONZE} .* 3–7 .* 8 {FOURTH} .* DQ {GOLD} .* disqualified 2 \+64 2", text)
+    assert re.search(
+        rf"1 {listed(SILVER)} .* 2 {listed(BRONZE)} .* 3–7 .* 8 {listed(FOURTH)} .* DQ {listed(GOLD)} .* disqualified 2 \+64 2",
+        text,
+    )
 
 
 def test_public_standings_obey_visibility(client):
     tournament = finished_tournament()
     live = client.get("/print/senioriada/public/standings.pdf")
     assert live.status_code == 200 and live["Cache-Control"] == "no-cache"
-    assert f"1 {GOLD} " in flat(pdf_text(live.content))
+    assert f"1 {listed(GOLD)} " in flat(pdf_text(live.content))
 
     set_visibility(tournament, Tournament.Visibility.HIDDEN)
     hidden = client.get("/print/senioriada/public/standings.pdf")
     assert hidden.status_code == 403
     assert hidden["Content-Type"].startswith("text/html")
     assert "The results are hidden until the end of the tournament." in hidden.content.decode()
-    assert GOLD not in hidden.content.decode()
+    assert listed(GOLD) not in hidden.content.decode()
 
     Tournament.objects.filter(pk=tournament.pk).update(visibility=Tournament.Visibility.FROZEN, frozen_round=0)
     frozen = flat(pdf_text(client.get("/print/senioriada/public/standings.pdf").content))
@@ -120,15 +131,15 @@ def test_frozen_public_standings_stop_at_the_frozen_round(client, organiser_clie
     )
     frozen = flat(pdf_text(client.get("/print/senioriada/public/standings.pdf").content))
     assert "Standings after round 1" in frozen
-    assert re.search(rf"1 {GOLD} .*? 1 \+30 1 ", frozen)
+    assert re.search(rf"1 {listed(GOLD)} .*? 1 \+30 1 ", frozen)
     staff = flat(pdf_text(organiser_client.get("/print/senioriada/standings.pdf").content))
-    assert re.search(rf"1 {BRONZE} .*? 1 \+42 1 2 {GOLD} .*? 1 −20 1 ", staff)
+    assert re.search(rf"1 {listed(BRONZE)} .*? 1 \+42 1 2 {listed(GOLD)} .*? 1 −20 1 ", staff)
 
 
 def test_staff_standings_stay_available_while_hidden(head_referee_client):
     set_visibility(finished_tournament(), Tournament.Visibility.HIDDEN)
     text = flat(pdf_text(head_referee_client.get("/print/senioriada/standings.pdf").content))
-    assert f"1 {GOLD} " in text
+    assert f"1 {listed(GOLD)} " in text
 
 
 def test_medal_diplomas(organiser_client):

@@ -46,7 +46,7 @@ def test_a_second_yellow_is_confirmed_disqualifies_and_its_withdrawal_lifts_the_
     base = live_server.url
     referee = signed_in_page(new_page, live_server, Client(), staff("tablet", "referee"))
     phone = new_page(PHONE)
-    place, disqualified = standing_of(phone, base, "Gracz 2")
+    place, disqualified = standing_of(phone, base, "2 Gracz")
     assert any(c.isdigit() for c in place) and not disqualified
 
     # The first yellow card from the sheet: a plain success.
@@ -84,7 +84,7 @@ def test_a_second_yellow_is_confirmed_disqualifies_and_its_withdrawal_lifts_the_
     assert referee.locator(".messages .message--success").count() == 0
     screenshot(referee, "cards-second-yellow-disqualifies")
     assert Player.objects.get(ext_id="p2").status == "disqualified"
-    place, disqualified = standing_of(phone, base, "Gracz 2")
+    place, disqualified = standing_of(phone, base, "2 Gracz")
     assert disqualified and place == "DQ"
 
     # The head referee withdraws the second yellow card, with a reason.
@@ -109,7 +109,7 @@ def test_a_second_yellow_is_confirmed_disqualifies_and_its_withdrawal_lifts_the_
     assert AuditEntry.objects.filter(action="lift_disqualification").count() == 1
 
     # The standings rank the player again.
-    place, disqualified = standing_of(phone, base, "Gracz 2")
+    place, disqualified = standing_of(phone, base, "2 Gracz")
     assert any(c.isdigit() for c in place) and "DQ" not in place and not disqualified
 
     # The sheet's card form shows the withdrawn card struck through; a new yellow is the second again.

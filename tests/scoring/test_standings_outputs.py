@@ -95,20 +95,26 @@ def number(text):
     return int(text.strip().replace("−", "-"))
 
 
+def given_name_first(shown):
+    """A player's name as FINAL_STANDINGS writes it ("Gracz 7") from a row's text, which shows the
+    surname first ("7 Gracz UTW ..."): the rows name players as lists sorted by surname do."""
+    surname, given_names = shown.split()[:2]
+    return f"{given_names} {surname}"
+
+
 def html_standings(html, *, notes=True):
     """(captions, rows) of the standings tables of a page; a row as in FINAL_STANDINGS."""
     parser = StandingsTable()
     parser.feed(html)
     rows = []
     for place, who, *figures in parser.rows:
-        name = (who["link"] or who["text"].split("·")[0]).split()
         marks = who["marks"]
         # with a final: the final's three columns, then the qualifying three; the row's placing figures
         big, small, won = figures if len(figures) == 3 else figures[:3] if FINAL_MARK in marks else figures[3:]
         rows.append(
             (
                 " ".join(place["text"].split()),
-                " ".join(name[:2]),
+                given_name_first(who["link"] or who["text"].split("·")[0]),
                 number(big["text"]),
                 number(small["text"]),
                 number(won["text"]),
@@ -244,7 +250,7 @@ def tournament_files():
 
 
 PDF_ROW = re.compile(
-    r"(\d+) (Gracz \d) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (\d+) ([+−]?\d+) (\d+)"
+    r"(\d+) (\d Gracz) Klub \d( final)?(?: (places \d–\d decided by the head referee))? (\d+) ([+−]?\d+) (\d+)"
 )
 
 
@@ -253,7 +259,7 @@ def pdf_standings(content):
     text = flat(pdf_text(content))
     found = CAPTION_RULE.search(text)
     rows = [
-        (place, name, int(big), number(small), int(won), bool(final), note or "")
+        (place, given_name_first(name), int(big), number(small), int(won), bool(final), note or "")
         for place, name, final, note, big, small, won in PDF_ROW.findall(text)
     ]
     return found[0] if found else None, rows
@@ -367,7 +373,7 @@ def split_columns(html):
         rows.append(
             (
                 " ".join(place["text"].split()),
-                " ".join((who["link"] or who["text"]).split()[:2]),
+                given_name_first(who["link"] or who["text"]),
                 None if final == ("–", "–", "–") else tuple(number(text) for text in final),
                 tuple(number(cell["text"]) for cell in figures[3:]),
             )
