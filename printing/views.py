@@ -154,24 +154,27 @@ def table_cards(request, tournament, number):
 # ---------------------------------------------------------------- standings
 
 
-def _standings_pdf(tournament, rows, title):
+def _standings_pdf(tournament, rows, title, *, medals):
+    """`medals`: the places are final, so the first three wear their medal (issue 48.1)."""
     context = {
         "tournament": tournament,
         "rows": rows,
         "title": title,
+        "medals": medals,
         "subtitle": _("As of %(time)s. Verified score sheets only.")
         % {"time": date_format(timezone.localtime(), "DATETIME_FORMAT")},
     }
     return render_pdf("printing/standings.html", context)
 
 
-def _standings_title(tournament):
-    return _("Final standings") if results_are_final(tournament) else _("Current standings")
+def _standings_title(final):
+    return _("Final standings") if final else _("Current standings")
 
 
 @staff_required(STAFF)
 def standings(request, tournament):
-    pdf = _standings_pdf(tournament, compute_standings(tournament), _standings_title(tournament))
+    final = results_are_final(tournament)
+    pdf = _standings_pdf(tournament, compute_standings(tournament), _standings_title(final), medals=final)
     return pdf_response(pdf, f"{tournament.slug}-standings.pdf")
 
 
@@ -184,13 +187,16 @@ def public_standings_pdf(request, slug):
             request, tournament, _("The results are hidden until the end of the tournament."), status=403
         )
     scope = public_scope(tournament)
+    final = scope.up_to_round is None and results_are_final(tournament)
     if scope.up_to_round == 0:
         title = _("Standings before the first round")
     elif scope.up_to_round is not None:
         title = _("Standings after round %(number)s") % {"number": scope.up_to_round}
     else:
-        title = _standings_title(tournament)
-    return public_pdf_response(_standings_pdf(tournament, rows, title), f"{tournament.slug}-standings.pdf")
+        title = _standings_title(final)
+    return public_pdf_response(
+        _standings_pdf(tournament, rows, title, medals=final), f"{tournament.slug}-standings.pdf"
+    )
 
 
 # ---------------------------------------------------------------- diplomas

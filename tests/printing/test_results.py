@@ -5,9 +5,11 @@ from unittest import mock
 
 import pytest
 from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.test import Client
 
 from organiser.interchange import import_tournament
+from printing import views as printing_views
 from printing.testing import (  # noqa: F401
     A4_PORTRAIT,
     flat,
@@ -378,3 +380,17 @@ def test_device_sheets_are_never_cached():
     with mock.patch.object(cache, "set") as cache_set:
         device_sheet_pdf(tournament, [("Stół 1", "https://turniej.example.org/accounts/device/secret-token/")])
     cache_set.assert_not_called()
+
+
+@pytest.mark.parametrize("path", ["/print/senioriada/standings.pdf", "/print/senioriada/public/standings.pdf"])
+def test_the_printed_standings_wear_medals_only_once_the_places_are_final(organiser_client, path):
+    """Issue 48.1 on paper: after the only round is played but before it is completed, the leader is
+    listed first without a gold disc; once the round is completed the first three wear theirs."""
+    finished_tournament(round_state="started")
+    with mock.patch("printing.views.render_pdf", wraps=printing_views.render_pdf) as render:
+        assert organiser_client.get(path).status_code == 200
+        Round.objects.update(state=Round.State.COMPLETED)
+        assert organiser_client.get(path).status_code == 200
+    before, after = (render_to_string(*call.args) for call in render.call_args_list)
+    assert 'class="medal' not in before and "Current standings" in before
+    assert after.count('class="medal medal--') == 3 and "Final standings" in after
