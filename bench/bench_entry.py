@@ -177,8 +177,9 @@ def percentile(values, fraction):
 
 
 @contextlib.contextmanager
-def postgresql_cluster(workdir):
-    """A throwaway PostgreSQL cluster in `workdir` on a free port; yields its DATABASE_URL."""
+def postgresql_cluster(workdir, *, shared_buffers=None):
+    """A throwaway PostgreSQL cluster in `workdir` on a free port; yields its DATABASE_URL.
+    `shared_buffers`: PostgreSQL's own cache (initdb's default, 128 MB, is for the smallest machines)."""
     bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
     if not bins:
         raise SystemExit("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin)")
@@ -192,6 +193,8 @@ def postgresql_cluster(workdir):
 
     run(pg_bin / "initdb", "-D", data, "--auth=trust", "-E", "UTF8")
     options = f"-p {port} -k {workdir} -c listen_addresses={HOST} -c max_connections=100"
+    if shared_buffers:
+        options += f" -c shared_buffers={shared_buffers}"
     run(pg_bin / "pg_ctl", "-D", data, "-l", workdir / "postgresql.log", "-o", options, "-w", "start")
     try:
         run(pg_bin / "createdb", "-h", HOST, "-p", str(port), "-U", "postgres", "rummikub")

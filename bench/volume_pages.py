@@ -255,11 +255,13 @@ def explain_organisers_list():
 
 
 def settle():
-    """The database's work after a build done before measuring (vacuum, statistics, a checkpoint), so
-    that no autovacuum of the new rows shares the processors with the pages being timed."""
+    """The database's work after a build done before measuring (vacuum, statistics, a checkpoint, the
+    written pages on the disk), so that no autovacuum of the new rows and no write-back of them
+    shares the processors and the disk with the pages being timed."""
     with connection.cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE)")
         cursor.execute("CHECKPOINT")
+    os.sync()
 
 
 def run_benchmark(size, small_size, budget):
