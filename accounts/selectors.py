@@ -105,8 +105,9 @@ def organiser_host_ids(user: User) -> list[int]:
     return list(Membership.objects.filter(user=user.pk, role=Role.ORGANISER).values_list("host", flat=True))
 
 
-def _choosable_hosts(user: User) -> QuerySet[HostOrganisation]:
-    """The host organisations whose tournaments `user` may create (a superuser: every one)."""
+def _organised_hosts(user: User) -> QuerySet[HostOrganisation]:
+    """The host organisations `user` organises: whose tournaments they may create and whose team
+    they may open (a superuser: every one)."""
     hosts = HostOrganisation.objects.all()
     return hosts if user.is_superuser else hosts.filter(pk__in=organiser_host_ids(user))
 
@@ -119,14 +120,14 @@ def hosts_to_offer(user: User) -> list[HostOrganisation]:
     of them: one more than HOSTS_LISTED says there are too many to list (a superuser on a service
     of many), and the forms ask for the organisation's address or name instead
     (`organised_hosts_named`)."""
-    return list(_choosable_hosts(user).order_by("name", "pk")[: HOSTS_LISTED + 1])
+    return list(_organised_hosts(user).order_by("name", "pk")[: HOSTS_LISTED + 1])
 
 
 def organised_hosts_named(user: User, text: str) -> list[HostOrganisation]:
     """The host organisation whose short address is `text` (or a link ending with it) when `user`
     may create its tournaments (a superuser: any); else those whose name is `text` (case, spacing
     and Polish diacritics ignored), at most two: two say the name is not enough."""
-    hosts = _choosable_hosts(user)
+    hosts = _organised_hosts(user)
     address = text.strip().rstrip("/").rsplit("/", 1)[-1].lower()
     by_address = list(hosts.filter(slug=address)[:1]) if address else []
     if by_address or not match_key(text):
@@ -304,10 +305,7 @@ def organised_seasons(user: User, *, number: Any = 1) -> ListPage:
 
 def team_hosts_page(user: User, *, search: str = "", number: Any = 1) -> ListPage:
     """A page of the host organisations whose team `user` may open (a superuser: every one), searched."""
-    hosts = HostOrganisation.objects.all()
-    if not user.is_superuser:
-        hosts = hosts.filter(pk__in=organiser_host_ids(user))
-    return host_page(hosts, search=search, number=number)
+    return host_page(_organised_hosts(user), search=search, number=number)
 
 
 def organised_season_or_404(user: User, slug: str) -> Season:

@@ -104,10 +104,9 @@ class ListPage:
     def previous_page_number(self) -> int:
         return self.number - 1
 
-    @property
-    def whole(self) -> bool:
-        """Whether this page holds the whole list (so `len(page)` is the list's length)."""
-        return not self.has_other_pages()
+    def sole(self) -> Any | None:
+        """The list's only row when it has exactly one (a chooser goes straight to it), else None."""
+        return self.object_list[0] if len(self.object_list) == 1 and not self.has_other_pages() else None
 
 
 def _page_number(number: Any) -> int:

@@ -88,8 +88,8 @@ def team_home(request):
     page = team_hosts_page(request.user, search=search, number=request.GET.get("page"))
     if not page.object_list and not search:
         raise Http404("no organisation")
-    if page.whole and len(page) == 1 and not search:
-        return redirect("accounts:team", host=page.object_list[0].slug)
+    if page.sole() and not search:
+        return redirect("accounts:team", host=page.sole().slug)
     context = {"page": page, "hosts": page.object_list, "search": search}
     return render(request, "accounts/team_chooser.html", context)
 

@@ -36,8 +36,8 @@ def venue_chooser(request):
         raise PermissionDenied
     back = return_path(request, request.GET.get("next"), "")
     query = f"?{urlencode({'next': back})}" if back else ""
-    if page.whole and len(page) == 1:
-        return redirect(reverse("accounts:venue", args=[page.object_list[0].slug]) + query)
+    if page.sole():
+        return redirect(reverse("accounts:venue", args=[page.sole().slug]) + query)
     context = {"page": page, "tournaments": page.object_list, "query": query}
     return render(request, "accounts/venue_chooser.html", context)
 

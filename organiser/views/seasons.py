@@ -57,8 +57,8 @@ def _host_or_choice(request):
         return organised_host_or_404(request.user, slug), None
     search = search_of(request.GET.get("q"))
     page = team_hosts_page(request.user, search=search, number=request.GET.get("page"))
-    if page.whole and len(page) == 1 and not search:
-        return page.object_list[0], None
+    if page.sole() and not search:
+        return page.sole(), None
     return None, {"page": page, "hosts": page.object_list, "search": search}
 
 

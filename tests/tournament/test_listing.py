@@ -124,16 +124,17 @@ def test_a_page_reads_one_row_more_to_know_of_the_next_and_counts_nothing():
         first = public_tournament_page(number=1)
     assert len(queries) == 2  # no upcoming ones (one query), then 21 past ones
     assert not any("COUNT" in q["sql"] for q in queries)
-    assert (first.has_previous(), first.has_next(), first.whole) == (False, True, False)
+    assert (first.has_previous(), first.has_next()) == (False, True)
     last = public_tournament_page(number=3)
     assert [t.slug for t in last] == ["t-0"] and (last.has_previous(), last.has_next()) == (True, False)
+    assert last.sole() is None  # one row on this page, but not the list's only one
     assert public_tournament_page(number=2).has_next()  # 41 rows: page 2 holds 21-40, one is left
 
 
 def test_a_short_list_is_one_whole_page():
     tournament("Puchar", "puchar", "2026-05-01")
     page = public_tournament_page()
-    assert page.whole and len(page) == 1 and not page.has_other_pages()
+    assert page.sole().slug == "puchar" and not page.has_other_pages()
 
 
 def test_a_page_number_past_the_end_or_absurdly_large_gives_the_last_page():
